@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+//
+// rial-bench: evaluation harness for the rial. provenance-camera detection pipeline.
+// Data flows media -> detection -> evaluation -> reports; nothing flows back.
+
+import PackageDescription
+
+let package = Package(
+    name: "rial-bench",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .executable(name: "rial-bench", targets: ["rial-bench"]),
+        .library(name: "RialMedia", targets: ["RialMedia"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+    ],
+    targets: [
+        // C: libjpeg-turbo and libpng behind setjmp-based error managers, so corrupt
+        // input becomes an error code instead of exit() or longjmp into Swift.
+        .target(
+            name: "CImageCodecs",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+        .systemLibrary(
+            name: "CSystemZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
+            name: "COpenSSLCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .target(
+            name: "RialMedia",
+            dependencies: [
+                "CImageCodecs", "CSystemZlib", "COpenSSLCrypto",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .executableTarget(
+            name: "rial-bench",
+            dependencies: [
+                "RialMedia",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "RialMediaTests", dependencies: ["RialMedia"]),
+        .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench"]),
+    ]
+)

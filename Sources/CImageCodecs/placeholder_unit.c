@@ -1,0 +1,1 @@
+/* Translation unit kept so the target builds before the codec sources land; removed with them. */

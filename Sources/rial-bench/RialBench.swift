@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct RialBench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rial-bench",
+        abstract: "Evaluate the rial. provenance-camera detection pipeline on labelled captures.",
+        version: RialBenchVersion.string,
+        subcommands: []
+    )
+}
+
+enum RialBenchVersion {
+    static let string = "0.1.0"
+}
