@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "rial-bench", targets: ["rial-bench"]),
         .library(name: "RialMedia", targets: ["RialMedia"]),
+        .library(name: "RialSynth", targets: ["RialSynth"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,6 +41,7 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        .target(name: "RialSynth", dependencies: ["RialMedia"]),
         .executableTarget(
             name: "rial-bench",
             dependencies: [
@@ -48,6 +50,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RialMediaTests", dependencies: ["RialMedia"]),
+        .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),
         .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench"]),
     ]
 )

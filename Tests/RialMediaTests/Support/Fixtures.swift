@@ -1,0 +1,76 @@
+import Foundation
+
+/// Locations of test inputs.
+enum Fixtures {
+    /// The package root (two levels above this file's folder).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The real public data mirror: `$RIAL_DATA_MIRROR`, else `../shared/datasets/real`
+    /// beside the package. CI always has it; tests that read it fail loudly without it.
+    static let realMirror: URL = {
+        if let env = ProcessInfo.processInfo.environment["RIAL_DATA_MIRROR"], !env.isEmpty {
+            return URL(fileURLWithPath: env)
+        }
+        return packageRoot.deletingLastPathComponent()
+            .appendingPathComponent("shared/datasets/real")
+    }()
+
+    /// Path of a mirror file given its path relative to the mirror root, e.g. `promptda/image.jpg`.
+    static func real(_ relative: String) -> String {
+        realMirror.appendingPathComponent(relative).path
+    }
+}
+
+/// SplitMix64: a small seeded generator so fuzz failures reproduce exactly.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Mutations used by the parser fuzz tests: every prefix length on a coarse grid, plus
+/// seeded random bit flips and byte overwrites.
+enum Mutations {
+    /// Prefixes of `data` at `count` evenly spaced lengths (always includes 0 and n-1).
+    static func truncations(of data: Data, count: Int) -> [Data] {
+        guard data.count > 1 else { return [Data()] }
+        var lengths = Set<Int>([0, 1, data.count - 1])
+        for i in 0..<count { lengths.insert(i * (data.count - 1) / max(count - 1, 1)) }
+        return lengths.sorted().map { data.prefix($0) }
+    }
+
+    /// `count` copies of `data`, each with 1...maxFlips random bits flipped or bytes replaced.
+    static func corruptions(of data: Data, count: Int, maxFlips: Int = 8, seed: UInt64) -> [Data] {
+        guard !data.isEmpty else { return [] }
+        var rng = SeededGenerator(seed: seed)
+        var result: [Data] = []
+        result.reserveCapacity(count)
+        for _ in 0..<count {
+            var copy = data
+            for _ in 0..<Int.random(in: 1...maxFlips, using: &rng) {
+                let i = Int.random(in: 0..<copy.count, using: &rng)
+                if Bool.random(using: &rng) {
+                    copy[copy.startIndex + i] ^= UInt8(1) << UInt8.random(in: 0..<8, using: &rng)
+                } else {
+                    copy[copy.startIndex + i] = UInt8.random(in: 0...255, using: &rng)
+                }
+            }
+            result.append(copy)
+        }
+        return result
+    }
+
+    /// Random byte strings of the given lengths.
+    static func garbage(lengths: [Int], seed: UInt64) -> [Data] {
+        var rng = SeededGenerator(seed: seed)
+        return lengths.map { n in Data((0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }) }
+    }
+}
