@@ -1,1 +1,0 @@
-/* Translation unit kept so the target builds before the codec sources land; removed with them. */
