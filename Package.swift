@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "rial-bench", targets: ["rial-bench"]),
         .library(name: "RialMedia", targets: ["RialMedia"]),
         .library(name: "RialSynth", targets: ["RialSynth"]),
+        .library(name: "RialEval", targets: ["RialEval"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,15 +43,17 @@ let package = Package(
             ]
         ),
         .target(name: "RialSynth", dependencies: ["RialMedia"]),
+        .target(name: "RialEval", dependencies: ["RialMedia"]),
         .executableTarget(
             name: "rial-bench",
             dependencies: [
-                "RialMedia",
+                "RialMedia", "RialSynth", "RialEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(name: "RialMediaTests", dependencies: ["RialMedia"]),
         .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),
+        .testTarget(name: "RialEvalTests", dependencies: ["RialEval"]),
         .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench"]),
     ]
 )
