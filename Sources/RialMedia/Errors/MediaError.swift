@@ -41,5 +41,18 @@ public struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
+extension MediaError: Encodable {
+    private enum CodingKeys: String, CodingKey { case kind, source, detail, message }
+
+    /// `{"kind": "corrupt", "source": path, "detail": ..., "message": "path: detail"}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(source, forKey: .source)
+        try c.encode(detail, forKey: .detail)
+        try c.encode(description, forKey: .message)
+    }
+}
+
 /// The label used for buffers that did not come from a named file.
 public let inMemorySource = "<memory>"

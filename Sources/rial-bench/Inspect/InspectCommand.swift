@@ -1,0 +1,126 @@
+import ArgumentParser
+import Foundation
+import RialMedia
+
+extension DepthFormat: ExpressibleByArgument {}
+
+/// `rial-bench inspect`: describe images and depth files.
+struct Inspect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Describe images (size, decode time, EXIF, SHA-256) and depth files (size, statistics in metres).",
+        discussion: """
+            The file type comes from the content. A single-channel 16-bit PNG is read as depth in \
+            millimetres; .npy/.npz, gzip and zlib files as depth arrays. Pass --depth-format to choose \
+            (required for raw float32). Every path is inspected even when one fails; the exit code is \
+            65 when any path could not be read.
+            """)
+
+    @Argument(help: "Image or depth files.", completion: .file())
+    var paths: [String]
+
+    @Option(help: "Read the files as depth in this format.")
+    var depthFormat: DepthFormat?
+
+    @Option(help: "Depth width in pixels, for raw float formats (default 256).")
+    var width: Int?
+
+    @Option(help: "Depth height in pixels, for raw float formats (default 192).")
+    var height: Int?
+
+    @Option(help: "Metres per stored unit, for u16_png_scaled (e.g. 0.00390625 for KITTI's 1/256).")
+    var scale: Double?
+
+    @Option(help: "Write a depth heatmap (turbo colours, legend in metres, invalid pixels magenta) to this PNG. Needs exactly one depth path.",
+            completion: .file(extensions: ["png"]))
+    var heatmap: String?
+
+    @Flag(help: "Print one JSON object per path (JSON Lines) instead of a table.")
+    var json = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one file to inspect") }
+        if let width, width <= 0 { throw ValidationError("--width must be positive, got \(width)") }
+        if let height, height <= 0 { throw ValidationError("--height must be positive, got \(height)") }
+        if let scale, !(scale.isFinite && scale > 0) {
+            throw ValidationError("--scale must be a positive number of metres per unit, got \(scale)")
+        }
+        if heatmap != nil, paths.count != 1 {
+            throw ValidationError("--heatmap writes one file: give exactly one depth path (got \(paths.count))")
+        }
+    }
+
+    func run() throws {
+        let options = MediaInspector.DepthOptions(format: depthFormat, width: width, height: height, scale: scale)
+        var images = TextTable(["path", "format", "size", "decode", "make", "model", "taken", "orient", "sha256"])
+        var depths = TextTable(["path", "format", "size", "valid", "min m", "median m", "max m", "sha256"])
+        var failures = 0
+        for path in paths {
+            do {
+                let inspection = try MediaInspector.inspect(path: path, depth: options)
+                if let heatmap {
+                    guard case .depth(_, let map) = inspection else {
+                        throw MediaError(.invalidArgument, source: path,
+                                         "--heatmap needs a depth file, but this is an image")
+                    }
+                    try DepthHeatmap.writePNG(map, to: heatmap)
+                }
+                if json {
+                    Terminal.out(try JSONLines.encode(inspection))
+                } else {
+                    switch inspection {
+                    case .image(let i): images.append(Self.row(i))
+                    case .depth(let d, _): depths.append(Self.row(d))
+                    }
+                }
+            } catch let error as MediaError {
+                failures += 1
+                Terminal.error(error.description)
+                if json { Terminal.out(try JSONLines.encode(InspectFailure(path: path, error: error))) }
+            }
+        }
+        if !json {
+            var blocks: [String] = []
+            if !images.rows.isEmpty { blocks.append(images.render()) }
+            if !depths.rows.isEmpty {
+                let inferred = depths.rows.contains { $0[1].hasSuffix("*") }
+                blocks.append(depths.render() + (inferred ? "\n* format inferred from the content; --depth-format overrides" : ""))
+            }
+            if !blocks.isEmpty { Terminal.out(blocks.joined(separator: "\n\n")) }
+            if let heatmap, failures == 0 { Terminal.out("heatmap written to \(heatmap)") }
+        }
+        if failures > 0 { throw ExitStatus.badInput }
+    }
+
+    static func row(_ i: ImageInspection) -> [String] {
+        let size = "\(i.width)x\(i.height)" + (i.channels == 1 ? " gray" : "")
+        return [i.path, i.format + (i.progressive == true ? " prog" : ""), size,
+                String(format: "%.1f ms", i.decodeMs),
+                i.exif?.make ?? "-", i.exif?.model ?? "-", i.exif?.dateTimeOriginal ?? "-",
+                i.exif?.orientation.map { String($0.rawValue) } ?? "-",
+                String(i.sha256.prefix(16))]
+    }
+
+    static func row(_ d: DepthInspection) -> [String] {
+        func metres(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "-" }
+        return [d.path, d.format + (d.formatInferred ? "*" : ""), "\(d.width)x\(d.height)",
+                String(format: "%.1f%%", d.validFraction * 100),
+                metres(d.min), metres(d.median), metres(d.max), String(d.sha256.prefix(16))]
+    }
+}
+
+/// The JSON line printed for a path that could not be inspected.
+struct InspectFailure: Encodable {
+    var path: String
+    var error: MediaError
+}
+
+/// Compact, key-sorted JSON, one value per line.
+enum JSONLines {
+    static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+}
