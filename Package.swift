@@ -51,9 +51,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "RialMediaTests", dependencies: ["RialMedia"]),
+        // Test fixtures shared by every test target: mirror paths, seeded generator, mutations.
+        .target(name: "RialTestSupport", path: "Tests/RialTestSupport"),
+        .testTarget(name: "RialMediaTests", dependencies: ["RialMedia", "RialTestSupport"]),
         .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),
-        .testTarget(name: "RialEvalTests", dependencies: ["RialEval"]),
-        .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench"]),
+        .testTarget(name: "RialEvalTests", dependencies: ["RialEval", "RialTestSupport"]),
+        .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench", "RialTestSupport"]),
     ]
 )

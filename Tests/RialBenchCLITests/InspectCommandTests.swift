@@ -4,16 +4,9 @@ import Testing
 /// End-to-end tests of `rial-bench inspect` on the real public mirror and on bad input.
 /// Golden values come from independent readers, named at each value.
 @Suite struct InspectCommandTests {
-    static let mirror: URL = {
-        if let env = ProcessInfo.processInfo.environment["RIAL_DATA_MIRROR"], !env.isEmpty {
-            return URL(fileURLWithPath: env)
-        }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("shared/datasets/real")
-    }()
+    static let mirror = Fixtures.realMirror
 
-    static func real(_ relative: String) -> String { mirror.appendingPathComponent(relative).path }
+    static func real(_ relative: String) -> String { Fixtures.real(relative) }
 
     static func jsonObjects(_ stdout: String) throws -> [[String: Any]] {
         try stdout.split(separator: "\n").map { line in
@@ -21,12 +14,7 @@ import Testing
         }
     }
 
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("rial-bench-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> URL { try Fixtures.makeTemporaryFolder("rial-bench-cli") }
 
     @Test func jsonForAJPEGWithExif() throws {
         let path = Self.real("metadata-extractor/Samsung_SM-G935L_Galaxy_S7_Edge.jpg")

@@ -1,15 +1,15 @@
 import Foundation
 
-/// Locations of test inputs.
-enum Fixtures {
-    /// The package root (two levels above this file's folder).
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+/// Locations of test inputs and scratch folders, shared by every test target.
+public enum Fixtures {
+    /// The package root (this file is `Tests/RialTestSupport/Fixtures.swift`).
+    public static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The real public data mirror: `$RIAL_DATA_MIRROR`, else `../shared/datasets/real`
     /// beside the package. CI always has it; tests that read it fail loudly without it.
-    static let realMirror: URL = {
+    public static let realMirror: URL = {
         if let env = ProcessInfo.processInfo.environment["RIAL_DATA_MIRROR"], !env.isEmpty {
             return URL(fileURLWithPath: env)
         }
@@ -17,17 +17,25 @@ enum Fixtures {
             .appendingPathComponent("shared/datasets/real")
     }()
 
+    /// A fresh empty folder under the system temporary folder; the caller removes it.
+    public static func makeTemporaryFolder(_ label: String = "rial-bench-test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
     /// Path of a mirror file given its path relative to the mirror root, e.g. `promptda/image.jpg`.
-    static func real(_ relative: String) -> String {
+    public static func real(_ relative: String) -> String {
         realMirror.appendingPathComponent(relative).path
     }
 }
 
 /// SplitMix64: a small seeded generator so fuzz failures reproduce exactly.
-struct SeededGenerator: RandomNumberGenerator {
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -38,9 +46,9 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// Mutations used by the parser fuzz tests: every prefix length on a coarse grid, plus
 /// seeded random bit flips and byte overwrites.
-enum Mutations {
+public enum Mutations {
     /// Prefixes of `data` at `count` evenly spaced lengths (always includes 0 and n-1).
-    static func truncations(of data: Data, count: Int) -> [Data] {
+    public static func truncations(of data: Data, count: Int) -> [Data] {
         guard data.count > 1 else { return [Data()] }
         var lengths = Set<Int>([0, 1, data.count - 1])
         for i in 0..<count { lengths.insert(i * (data.count - 1) / max(count - 1, 1)) }
@@ -48,7 +56,7 @@ enum Mutations {
     }
 
     /// `count` copies of `data`, each with 1...maxFlips random bits flipped or bytes replaced.
-    static func corruptions(of data: Data, count: Int, maxFlips: Int = 8, seed: UInt64) -> [Data] {
+    public static func corruptions(of data: Data, count: Int, maxFlips: Int = 8, seed: UInt64) -> [Data] {
         guard !data.isEmpty else { return [] }
         var rng = SeededGenerator(seed: seed)
         var result: [Data] = []
@@ -69,7 +77,7 @@ enum Mutations {
     }
 
     /// Random byte strings of the given lengths.
-    static func garbage(lengths: [Int], seed: UInt64) -> [Data] {
+    public static func garbage(lengths: [Int], seed: UInt64) -> [Data] {
         var rng = SeededGenerator(seed: seed)
         return lengths.map { n in Data((0..<n).map { _ in UInt8.random(in: 0...255, using: &rng) }) }
     }
