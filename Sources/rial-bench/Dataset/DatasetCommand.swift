@@ -6,8 +6,8 @@ import RialEval
 struct DatasetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dataset",
-        abstract: "Check, describe, split and fetch dataset manifests (rial-bench-dataset/1).",
-        subcommands: [Validate.self, Stats.self, Split.self, Fetch.self]
+        abstract: "Check, describe, split, fetch and look at dataset manifests (rial-bench-dataset/1).",
+        subcommands: [Validate.self, Stats.self, Split.self, Fetch.self, Sheet.self]
     )
 }
 
