@@ -62,6 +62,43 @@ import Testing
         #expect(object["format"] as? String == "u16_png_mm")
     }
 
+    /// Stored width x height of every mirror file, read with Pillow 13 (`Image.open(p).size`)
+    /// and, for the .npz, numpy (`np.load(p)["arr_0"].shape`, reversed).
+    static let pillowSizes: [String: (Int, Int)] = [
+        "promptda/image.jpg": (1920, 1440),
+        "promptda/arkit_depth.png": (256, 192),
+        "arkitscenes/41069021_305.244_rgb.png": (1024, 768),
+        "arkitscenes/41069021_305.244_depth.png": (256, 192),
+        "silentface/image_T1.jpg": (640, 480),
+        "silentface/image_F1.jpg": (640, 480),
+        "silentface/image_F2.jpg": (640, 480),
+        "skimage/brick.png": (512, 512),
+        "skimage/grass.png": (512, 512),
+        "skimage/gravel.png": (512, 512),
+        "skimage/page.png": (384, 191),
+        "skimage/motorcycle_left.png": (741, 500),
+        "skimage/motorcycle_right.png": (741, 500),
+        "skimage/motorcycle_disp.npz": (741, 500),
+        "opencv/aloeL.jpg": (1282, 1110),
+        "opencv/aloeR.jpg": (1282, 1110),
+        "opencv/aloeGT.png": (1282, 1110),
+        "moiredet/xiaomi10_labtv_219.jpg": (1632, 972),
+        "exifpy/iphone_hdr_NO.jpg": (3264, 2448),
+        "exifpy/iphone_hdr_YES.jpg": (3264, 2448),
+        "exifpy/HMD_Nokia_8.3_5G.jpg": (4608, 1976),
+        "exifpy/Xiaomi_Mi_9T_KeyError.jpg": (4000, 3000),
+        "exifpy/jolla.jpg": (3264, 2448),
+        "exifpy/DSCN0010.jpg": (640, 480),
+        "metadata-extractor/Apple_iPhone_4S.jpg": (3264, 2448),
+        "metadata-extractor/Apple_iPhone_5.jpg": (3264, 2448),
+        "metadata-extractor/Apple_iPhone_6.jpg": (3264, 2448),
+        "metadata-extractor/Apple_iPhone_6_plus.jpg": (2448, 3264),
+        "metadata-extractor/HTC_One_M8.jpg": (2688, 1520),
+        "metadata-extractor/Motorola_XT1068_Moto_G.jpg": (3264, 2448),
+        "metadata-extractor/Nexus_4.jpg": (2448, 3264),
+        "metadata-extractor/Samsung_SM-G935L_Galaxy_S7_Edge.jpg": (4032, 3024),
+    ]
+
     @Test func everyMirrorFileInspectsInOneCall() throws {
         let csv = try String(contentsOf: Self.mirror.appendingPathComponent("SOURCES.csv"), encoding: .utf8)
         let rows = csv.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -75,7 +112,10 @@ import Testing
         for object in objects {
             let path = try #require(object["path"] as? String)
             #expect(object["sha256"] as? String == hashes[path], "\(path)")
-            #expect((object["width"] as? Int ?? 0) > 0, "\(path)")
+            let relative = String(path.dropFirst(Self.mirror.path.count + 1))
+            let expected = try #require(Self.pillowSizes[relative], "no golden size for \(relative)")
+            #expect(object["width"] as? Int == expected.0, "\(path)")
+            #expect(object["height"] as? Int == expected.1, "\(path)")
         }
     }
 
