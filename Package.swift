@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "rial-bench", targets: ["rial-bench"]),
         .library(name: "RialMedia", targets: ["RialMedia"]),
+        .library(name: "RialDetection", targets: ["RialDetection"]),
         .library(name: "RialSynth", targets: ["RialSynth"]),
         .library(name: "RialEval", targets: ["RialEval"]),
     ],
@@ -42,6 +43,9 @@ let package = Package(
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
+        // Detection methods and the aggregator: Foundation and our media types only,
+        // so the same code can run in the phone app.
+        .target(name: "RialDetection", dependencies: ["RialMedia"]),
         .target(name: "RialSynth", dependencies: ["RialMedia"]),
         .target(name: "RialEval", dependencies: ["RialMedia"]),
         .executableTarget(
@@ -54,6 +58,7 @@ let package = Package(
         // Test fixtures shared by every test target: mirror paths, seeded generator, mutations.
         .target(name: "RialTestSupport", path: "Tests/RialTestSupport"),
         .testTarget(name: "RialMediaTests", dependencies: ["RialMedia", "RialTestSupport"]),
+        .testTarget(name: "RialDetectionTests", dependencies: ["RialDetection", "RialTestSupport"]),
         .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),
         .testTarget(name: "RialEvalTests", dependencies: ["RialEval", "RialTestSupport"]),
         .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench", "RialTestSupport"]),
