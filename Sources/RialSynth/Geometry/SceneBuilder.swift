@@ -1,0 +1,460 @@
+import Foundation
+import RialMedia
+
+/// Builds the 3D scene of a capture from its parameters: the subject (a 3D room, a
+/// wall, a document, a display with its bezel, a print) and bona fide surroundings
+/// (walls, floor, desk, boxes, spheres, cylinders) with textured Lambertian materials.
+/// Layout randomness comes from `scene_seed` only.
+struct SceneBuilder {
+    let parameters: SynthParameters
+    let userImages: [PlanarImage]
+    private(set) var rng: SynthRandom
+    let scene = Scene()
+    private var albedoCache: [Int: MipTexture] = [:]
+    /// Footprints (centre, radius) of objects already standing on a support.
+    private var footprints: [(Vec3, Float)] = []
+    private let tanHalf: Float
+    private let aspect: Float
+
+    init(parameters: SynthParameters, textures: [PlanarImage]) {
+        self.parameters = parameters
+        userImages = textures
+        rng = SynthRandom(seed: parameters.sceneSeed, stream: 0x5CE4E)
+        tanHalf = tan(parameters.horizontalFovDeg * .pi / 360)
+        aspect = Float(parameters.height) / Float(max(parameters.width, 1))
+    }
+
+    /// Frame width (m) at depth z.
+    private func frameWidth(at z: Float) -> Float { 2 * z * tanHalf }
+
+    // MARK: Materials
+
+    private mutating func userAlbedo(_ i: Int) -> MipTexture {
+        if let t = albedoCache[i] { return t }
+        let t = MipTexture(image: userImages[i], linearize: true)
+        albedoCache[i] = t
+        return t
+    }
+
+    /// A textured Lambertian material: a caller texture (half the time, when any) or a
+    /// procedural one from `kinds`, tinted, scaled to `repeatM` metres per tile.
+    private mutating func surface(_ kinds: [ProceduralTextures.Kind], repeatM: ClosedRange<Float>,
+                                  tint: Vec3? = nil, specular: Float = 0) -> Int {
+        var m = Material()
+        let tex: MipTexture
+        var repeatRange = repeatM
+        if !userImages.isEmpty && rng.unit() < 0.5 {
+            tex = userAlbedo(Int(rng.next() % UInt64(userImages.count)))
+        } else {
+            let kind = kinds[Int(rng.next() % UInt64(kinds.count))]
+            tex = ProceduralTextures.bank[kind]
+            // Procedural tiles have a physical scale: 8 brick courses of 75 mm, 4 planks
+            // of 0.1-0.2 m, 4 x 4 floor tiles of 0.2-0.6 m.
+            switch kind {
+            case .bricks: repeatRange = 0.55...0.7
+            case .woodPlanks: repeatRange = 0.4...0.8
+            case .tiles: repeatRange = 0.8...2.4
+            default: break
+            }
+        }
+        m.texture = scene.addTexture(tex)
+        let base = tint ?? (tex.channels == 1
+            ? Vec3(rng.uniform(0.5...1.0), rng.uniform(0.45...0.95), rng.uniform(0.4...0.9))
+            : Vec3(1, 1, 1) * rng.uniform(0.8...1.1))
+        // Grey textures average ~0.5-0.7; keep albedos in 0.05-0.9.
+        m.tint = base
+        m.metresPerRepeat = rng.uniform(repeatRange)
+        let angle = rng.uniform(0...(2 * Float.pi))
+        m.rotationCos = cos(angle); m.rotationSin = sin(angle)
+        m.offsetU = rng.unit(); m.offsetV = rng.unit()
+        m.specular = specular
+        return scene.addMaterial(m)
+    }
+
+    private mutating func plain(_ c: Vec3, specular: Float = 0, shininess: Float = 20) -> Int {
+        var m = Material()
+        m.tint = c
+        m.specular = specular
+        m.shininess = shininess
+        return scene.addMaterial(m)
+    }
+
+    private mutating func randomColour() -> Vec3 {
+        let hue = rng.unit(), sat = rng.uniform(0.1...0.8), val = rng.uniform(0.15...0.85)
+        let h6 = hue * 6, f = h6 - h6.rounded(.down)
+        let p = val * (1 - sat), q = val * (1 - sat * f), t = val * (1 - sat * (1 - f))
+        switch Int(h6) % 6 {
+        case 0: return Vec3(val, t, p)
+        case 1: return Vec3(q, val, p)
+        case 2: return Vec3(p, val, t)
+        case 3: return Vec3(p, q, val)
+        case 4: return Vec3(t, p, val)
+        default: return Vec3(val, p, q)
+        }
+    }
+
+    // MARK: Lighting
+
+    /// Puts the point light at `distance_m` from `target`, `elevation_deg` above the
+    /// plane orthogonal to `up`, `azimuth_deg` around `up` from the camera direction,
+    /// with irradiance 1 at the target for a surface facing it.
+    private mutating func placeLight(target: Vec3, up: Vec3) {
+        let l = parameters.lighting
+        let toCamera = (-target).normalized
+        var horizontal = toCamera - up * toCamera.dot(up)
+        if horizontal.length < 1e-3 { horizontal = up.cross(Vec3(1, 0, 0)) }
+        horizontal = horizontal.normalized
+        let az = l.azimuthDeg * .pi / 180, el = l.elevationDeg * .pi / 180
+        let dir = (horizontal.rotated(about: up, by: az) * cos(el) + up * sin(el)).normalized
+        let dist = max(l.distanceM, 0.3)
+        scene.lightPosition = target + dir * dist
+        let c = ColorScience.illuminant(kelvin: l.colorTemperatureK)
+        let colour = Vec3(c.0, c.1, c.2)
+        scene.lightColour = colour * (dist * dist)
+        scene.ambient = colour * min(max(l.ambient, 0), 2)
+        scene.up = up
+    }
+
+    // MARK: Subject pose
+
+    /// The subject's frame: centre, u (right along its width), v (down along its
+    /// height), w (normal, facing the camera), from distance, offsets, in-plane
+    /// rotation and tilt.
+    func subjectFrame() -> Frame {
+        let s = parameters.subject
+        let d = max(s.distanceM, 0.05)
+        let fw = frameWidth(at: d)
+        let centre = Vec3(s.offsetX * fw, s.offsetY * fw * aspect, d)
+        let r = s.rotationDeg * .pi / 180
+        var u = Vec3(cos(r), sin(r), 0)
+        var v = Vec3(-sin(r), cos(r), 0)
+        var w = Vec3(0, 0, -1)
+        let phi = s.tiltAxisDeg * .pi / 180
+        let axis = Vec3(cos(phi), sin(phi), 0)
+        let tilt = s.tiltDeg * .pi / 180
+        u = u.rotated(about: axis, by: tilt)
+        v = v.rotated(about: axis, by: tilt)
+        w = w.rotated(about: axis, by: tilt)
+        return Frame(origin: centre, u: u, v: v, w: w)
+    }
+
+    // MARK: Objects
+
+    /// Adds a random box, sphere or cylinder standing on the plane through `base` with
+    /// normal `up`, of size `scale` m (roughly its height).
+    @discardableResult
+    private mutating func addObject(at base: Vec3, up: Vec3, scale: Float) -> Bool {
+        // Objects must not interpenetrate: a box's footprint reaches 1.13 scale.
+        let radius = scale * 1.15
+        for f in footprints where (f.0 - base).length < f.1 + radius && abs((f.0 - base).dot(up)) < 0.01 {
+            return false
+        }
+        footprints.append((base, radius))
+        var side = up.cross(Vec3(0, 0, 1))
+        if side.length < 1e-3 { side = up.cross(Vec3(1, 0, 0)) }
+        side = side.normalized.rotated(about: up, by: rng.uniform(0...Float.pi))
+        let fwd = side.cross(up).normalized
+        let kind = rng.unit()
+        let textured = rng.unit() < 0.5
+        let material: Int
+        if textured {
+            material = surface([.woodPlanks, .fabric, .stone, .plaster], repeatM: (scale * 0.5)...(scale * 2))
+        } else {
+            material = plain(randomColour(), specular: rng.unit() < 0.4 ? rng.uniform(0.1...0.5) : 0,
+                             shininess: rng.uniform(10...80))
+        }
+        if kind < 0.5 {
+            let hx = scale * rng.uniform(0.3...0.8), hy = scale * rng.uniform(0.25...0.6), hz = scale * rng.uniform(0.3...0.8)
+            let f = Frame(origin: base + up * hy, u: side, v: up, w: fwd)
+            scene.add(Primitive(shape: .box, frame: f, half: Vec3(hx, hy, hz), material: material, castsShadow: true))
+        } else if kind < 0.75 {
+            let r = scale * rng.uniform(0.25...0.5)
+            let f = Frame(origin: base + up * r, u: side, v: up, w: fwd)
+            scene.add(Primitive(shape: .sphere, frame: f, half: Vec3(r, r, r), material: material, castsShadow: true))
+        } else {
+            let r = scale * rng.uniform(0.15...0.35), hh = scale * rng.uniform(0.3...0.8)
+            let f = Frame(origin: base + up * hh, u: side, v: up, w: fwd)
+            scene.add(Primitive(shape: .cylinder, frame: f, half: Vec3(r, hh, r), material: material, castsShadow: true))
+        }
+        return true
+    }
+
+    /// Where the camera ray through normalised image point (nx, ny) in [-1, 1] meets
+    /// the plane through `point` with normal `normal`, if in front.
+    private func rayHit(nx: Float, ny: Float, point: Vec3, normal: Vec3) -> Vec3? {
+        let d = Vec3(nx * tanHalf, ny * tanHalf * aspect, 1)
+        let dn = d.dot(normal)
+        if abs(dn) < 1e-6 { return nil }
+        let t = point.dot(normal) / dn
+        return t > 0.05 ? d * t : nil
+    }
+
+    /// Scatters `count` objects on the support plane at image points outside the
+    /// normalised image rectangle `avoid` (x0, y0, x1, y1), sized relative to distance.
+    private mutating func scatterObjects(count: Int, support: Vec3, up: Vec3, avoid: (Float, Float, Float, Float)?,
+                                         size: ClosedRange<Float>, maxDistance: Float) {
+        var placed = 0, attempts = 0
+        while placed < count && attempts < count * 12 {
+            attempts += 1
+            let nx = rng.uniform(-1.1...1.1), ny = rng.uniform(-1.1...1.1)
+            if let a = avoid, nx > a.0 - 0.15, nx < a.2 + 0.15, ny > a.1 - 0.15, ny < a.3 + 0.15 { continue }
+            guard let p = rayHit(nx: nx, ny: ny, point: support, normal: up), p.z < maxDistance else { continue }
+            if addObject(at: p, up: up, scale: rng.uniform(size)) { placed += 1 }
+        }
+    }
+
+    /// Normalised image rectangle covered by the projection of a frame's rectangle
+    /// (half sizes hu, hv), for keeping clutter off the subject.
+    private func imageRect(of f: Frame, hu: Float, hv: Float) -> (Float, Float, Float, Float) {
+        var x0 = Float.infinity, y0 = Float.infinity, x1 = -Float.infinity, y1 = -Float.infinity
+        for (a, b) in [(-hu, -hv), (hu, -hv), (-hu, hv), (hu, hv)] {
+            let p = f.point(a, b, 0)
+            guard p.z > 0.01 else { return (-2, -2, 2, 2) }
+            let nx = p.x / p.z / tanHalf, ny = p.y / p.z / (tanHalf * aspect)
+            x0 = min(x0, nx); x1 = max(x1, nx); y0 = min(y0, ny); y1 = max(y1, ny)
+        }
+        return (x0, y0, x1, y1)
+    }
+
+    // MARK: Surroundings
+
+    /// Bona fide surroundings of a flat subject: a back wall and/or desk and floor,
+    /// and clutter on the support, according to `placement`.
+    private mutating func addSurroundings(subject f: Frame, hu: Float, hv: Float, thickness: Float,
+                                          placement: SubjectPlacement.Placement, upOverride: Vec3? = nil) {
+        let up = upOverride ?? (-f.v)
+        let avoid = imageRect(of: f, hu: hu, hv: hv)
+        let d = f.origin.z
+        switch placement {
+        case .wall:
+            // The subject hangs on (or stands against) a wall; the floor is below.
+            let wallMat = surface([.plaster, .bricks, .stone, .tiles], repeatM: 0.6...2.5)
+            let wallPoint = f.origin - f.w * (thickness + rng.uniform(0.001...0.03))
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: f.u, v: f.v, w: f.w),
+                                half: Vec3(0, 0, 0), material: wallMat, castsShadow: false))
+            let floorDrop = hv + rng.uniform(0.3...1.2)
+            let floorMat = surface([.woodPlanks, .tiles, .fabric, .stone], repeatM: 0.5...2)
+            let floorPoint = f.origin - up * floorDrop
+            let fwd = up.cross(f.u).normalized
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: fwd, w: up),
+                                half: .zero, material: floorMat, castsShadow: false))
+            scatterObjects(count: Int(rng.uniform(0...4)), support: floorPoint, up: up, avoid: avoid,
+                           size: 0.08...0.4, maxDistance: d + 3)
+        case .desk:
+            // On a desk: a desk-top box under the subject (a display stands on it, a
+            // sheet lies on it), a wall behind, the floor 0.7-0.8 m below the desk top.
+            let lying = upOverride != nil
+            let top = lying ? f.origin - up * 0.0003 : f.origin - up * (hv + rng.uniform(0.02...0.25))
+            var towardCamera = -f.origin - up * (-f.origin).dot(up)
+            if towardCamera.length < 1e-3 { towardCamera = f.v }
+            towardCamera = towardCamera.normalized
+            let side = up.cross(towardCamera).normalized
+            let halfW = rng.uniform(0.6...1.2), halfD = rng.uniform(0.35...0.6)
+            let deskCentre = top - up * 0.02 + towardCamera * (halfD * (lying ? rng.uniform(-0.3...0.3) : 0.6))
+            let deskMat = surface([.woodPlanks, .stone, .fabric, .tiles], repeatM: 0.4...1.5)
+            scene.add(Primitive(shape: .box, frame: Frame(origin: deskCentre, u: side, v: up, w: towardCamera),
+                                half: Vec3(halfW, 0.02, halfD), material: deskMat, castsShadow: true))
+            let floorMat = surface([.woodPlanks, .tiles, .fabric], repeatM: 0.5...2)
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: top - up * rng.uniform(0.7...0.8), u: side, v: towardCamera, w: up),
+                                half: .zero, material: floorMat, castsShadow: false))
+            let wallMat = surface([.plaster, .bricks, .stone], repeatM: 0.8...3)
+            let wallPoint = deskCentre - towardCamera * (halfD + rng.uniform(0...0.4))
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: side, v: -up, w: towardCamera),
+                                half: .zero, material: wallMat, castsShadow: false))
+            scatterObjects(count: Int(rng.uniform(1...6)), support: top, up: up, avoid: avoid,
+                           size: 0.03...0.12, maxDistance: d + 1.5)
+        case .handheld:
+            // Free in a room: a wall 1-4 m behind, a floor below.
+            let wallMat = surface([.plaster, .bricks, .stone, .tiles], repeatM: 0.8...3)
+            let back = f.w.rotated(about: up, by: rng.uniform(-0.4...0.4))
+            let wallPoint = f.origin - back * rng.uniform(1...4)
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: up.cross(back).normalized, v: -up, w: back),
+                                half: .zero, material: wallMat, castsShadow: false))
+            let floorPoint = f.origin - up * rng.uniform(0.8...1.5)
+            let floorMat = surface([.woodPlanks, .tiles, .fabric, .stone], repeatM: 0.5...2)
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: up.cross(f.u).normalized, w: up),
+                                half: .zero, material: floorMat, castsShadow: false))
+            scatterObjects(count: Int(rng.uniform(1...6)), support: floorPoint, up: up, avoid: avoid,
+                           size: 0.1...0.4, maxDistance: d + 5)
+        }
+        placeLight(target: f.origin, up: up)
+    }
+
+    // MARK: Bona fide 3D scenes
+
+    /// A room seen from standing height (camera 1.1-1.7 m above the floor, pitched down
+    /// 5-35 degrees), or a table top seen from 0.3-0.7 m above it: floor, walls, and
+    /// 4-10 boxes, spheres and cylinders in view.
+    mutating func buildRealScene(tabletop: Bool) {
+        let pitch = (tabletop ? rng.uniform(30...65) : rng.uniform(5...35)) * .pi / 180
+        let roll = rng.uniform(-4...4) * .pi / 180
+        var up = Vec3(0, -cos(pitch), -sin(pitch))
+        up = up.rotated(about: Vec3(0, 0, 1), by: roll).normalized
+        var forward = Vec3(0, 0, 1) - up * up.dot(Vec3(0, 0, 1))
+        forward = forward.normalized
+        let right = forward.cross(up).normalized * -1
+        let height = tabletop ? rng.uniform(0.3...0.7) : rng.uniform(1.1...1.7)
+        let floorPoint = up * -height
+        let floorMat = surface(tabletop ? [.woodPlanks, .stone, .tiles, .fabric] : [.woodPlanks, .tiles, .fabric, .stone],
+                               repeatM: tabletop ? 0.3...1.2 : 0.6...2.5)
+        if tabletop {
+            // Table top as a box, the floor 0.75 m below it.
+            let halfW = rng.uniform(0.5...1.0), halfD = rng.uniform(0.4...0.7)
+            let centre = floorPoint + forward * (height / tan(pitch) * rng.uniform(0.8...1.4)) - up * 0.02
+            scene.add(Primitive(shape: .box, frame: Frame(origin: centre, u: right, v: up, w: forward),
+                                half: Vec3(halfW, 0.02, halfD), material: floorMat, castsShadow: true))
+            let lowFloor = surface([.tiles, .woodPlanks, .fabric], repeatM: 0.6...2)
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint - up * 0.75, u: right, v: forward, w: up),
+                                half: .zero, material: lowFloor, castsShadow: false))
+        } else {
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: right, v: forward, w: up),
+                                half: .zero, material: floorMat, castsShadow: false))
+        }
+        // Walls: back and one or two sides.
+        let backDistance = tabletop ? rng.uniform(1.2...3) : rng.uniform(2.5...6)
+        let wallMat = surface([.plaster, .bricks, .stone, .tiles], repeatM: 0.8...3)
+        let yaw = rng.uniform(-0.5...0.5)
+        let backNormal = (-forward).rotated(about: up, by: yaw)
+        scene.add(Primitive(shape: .plane, frame: Frame(origin: forward * backDistance, u: right, v: -up, w: backNormal),
+                            half: .zero, material: wallMat, castsShadow: false))
+        let sideMat = surface([.plaster, .bricks, .tiles], repeatM: 0.8...3)
+        let sideOffset = rng.uniform(1.2...3) * (rng.unit() < 0.5 ? -1 : 1)
+        scene.add(Primitive(shape: .plane, frame: Frame(origin: right * sideOffset, u: forward, v: -up,
+                                                        w: right * (sideOffset > 0 ? -1 : 1)),
+                            half: .zero, material: sideMat, castsShadow: false))
+        if !tabletop {
+            let ceiling = surface([.plaster], repeatM: 1...3, tint: Vec3(0.85, 0.85, 0.83))
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: up * rng.uniform(0.9...1.3), u: right, v: forward, w: -up),
+                                half: .zero, material: ceiling, castsShadow: false))
+        }
+        // Objects in view.
+        let support = tabletop ? floorPoint + up * 0.0 : floorPoint
+        let count = Int(rng.uniform(4...10.99))
+        var placed = 0, attempts = 0
+        while placed < count && attempts < 80 {
+            attempts += 1
+            let nx = rng.uniform(-1...1), ny = rng.uniform(-0.6...1)
+            guard let p = rayHit(nx: nx, ny: ny, point: support, normal: up) else { continue }
+            let dist = p.length
+            if dist > backDistance * 0.9 || dist < height * 0.8 { continue }
+            let scale = tabletop ? rng.uniform(0.04...0.14) : rng.uniform(0.15...0.6)
+            guard addObject(at: p, up: up, scale: scale) else { continue }
+            placed += 1
+            // Sometimes stack a smaller object on top of the last box.
+            if let last = scene.primitives.last, last.shape == .box, rng.unit() < 0.3 {
+                addObject(at: last.frame.origin + up * last.half.y, up: up, scale: scale * 0.5)
+            }
+        }
+        let target = forward * (tabletop ? height / tan(pitch) : min(backDistance * 0.5, 2.5)) + floorPoint
+        placeLight(target: target, up: up)
+    }
+
+    // MARK: Bona fide flat subjects
+
+    /// A wall in front of the camera filling the frame (60 %) or with a floor or side
+    /// wall at the edge (40 %).
+    mutating func buildWall() {
+        let f = subjectFrame()
+        let wallMat = surface([.bricks, .plaster, .stone, .tiles], repeatM: 0.5...2.5)
+        scene.add(Primitive(shape: .plane, frame: f, half: .zero, material: wallMat, castsShadow: false))
+        let up = -f.v
+        if rng.unit() < 0.4 {
+            let fw = frameWidth(at: f.origin.z)
+            let floorMat = surface([.woodPlanks, .tiles, .fabric], repeatM: 0.5...2)
+            let floorPoint = f.origin - up * (fw * aspect * rng.uniform(0.35...0.7))
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: f.w, w: up),
+                                half: .zero, material: floorMat, castsShadow: false))
+        }
+        if rng.unit() < 0.3 {
+            // A switch plate or a small shelf: a thin box on the wall.
+            let fw = frameWidth(at: f.origin.z)
+            let p = f.point(rng.uniform(-0.4...0.4) * fw, rng.uniform(-0.3...0.3) * fw * aspect, 0.004)
+            let s = fw * rng.uniform(0.03...0.08)
+            scene.add(Primitive(shape: .box, frame: Frame(origin: p, u: f.u, v: f.v, w: f.w),
+                                half: Vec3(s, s * 1.5, 0.004), material: plain(Vec3(0.8, 0.8, 0.78), specular: 0.2),
+                                castsShadow: true))
+        }
+        placeLight(target: f.origin, up: up)
+    }
+
+    /// A sheet: a rectangle, or a gently curved sheet when `curvature_per_m` > 0.
+    private mutating func addSheet(frame f: Frame, hu: Float, hv: Float, material: Int) -> Int {
+        let k = parameters.subject.curvaturePerM
+        if abs(k) > 1e-4 {
+            // The centre line rests on the support plane; the side edges curl up toward
+            // the camera by k hu^2 / 2.
+            return scene.add(Primitive(shape: .sheet, frame: f, half: Vec3(hu, hv, 0), curvature: abs(k),
+                                       material: material, castsShadow: false))
+        }
+        return scene.add(Primitive(shape: .rectangle, frame: f, half: Vec3(hu, hv, 0), material: material, castsShadow: false))
+    }
+
+    // MARK: Prints and documents
+
+    /// A print (halftone) or bona fide document (toner) and its surroundings.
+    mutating func buildSheet(content: MipTexture) {
+        guard let pp = parameters.print else { return }
+        let f = subjectFrame()
+        let hu = pp.sheetSizeM[0] / 2, hv = pp.sheetSizeM[1] / 2
+        var m = Material(); m.kind = .print
+        let mat = scene.addMaterial(m)
+        let index = addSheet(frame: f, hu: hu, hv: hv, material: mat)
+        let period = pp.periodPx * f.origin.z / parameters.focalPx
+        scene.print = PrintSurface(primitive: index, parameters: pp, content: content,
+                                   sheetSize: (pp.sheetSizeM[0], pp.sheetSizeM[1]), periodM: period,
+                                   fibres: ProceduralTextures.bank[.paperFibres])
+        let placement = parameters.subject.placement
+        // Lying on a desk the sheet's own normal is "up".
+        addSurroundings(subject: f, hu: hu, hv: hv, thickness: 0.0002, placement: placement,
+                        upOverride: placement == .desk ? f.w : nil)
+        addGlare(frame: f, hu: hu, hv: hv)
+    }
+
+    // MARK: Displays
+
+    /// A display: body box (bezel), active area, maybe a stand, and surroundings.
+    mutating func buildDisplay(content: MipTexture) {
+        guard let dp = parameters.display else { return }
+        let f = subjectFrame()
+        let hu = dp.panelSizeM[0] / 2, hv = dp.panelSizeM[1] / 2
+        let bezel = dp.bezelMm * 1e-3
+        let thickness: Float
+        switch parameters.subjectKind {
+        case .phone: thickness = 0.008
+        case .tablet: thickness = 0.007
+        case .television: thickness = rng.uniform(0.03...0.06)
+        default: thickness = rng.uniform(0.015...0.05)
+        }
+        let bodyGrey = rng.uniform(0.02...0.12)
+        let bodyMat = plain(Vec3(bodyGrey, bodyGrey, bodyGrey * 1.05), specular: rng.uniform(0.05...0.4), shininess: rng.uniform(20...120))
+        let bodyCentre = f.origin - f.w * (thickness / 2 + 0.0005)
+        scene.add(Primitive(shape: .box, frame: Frame(origin: bodyCentre, u: f.u, v: f.v, w: f.w),
+                            half: Vec3(hu + bezel, hv + bezel, thickness / 2), material: bodyMat, castsShadow: true))
+        var m = Material(); m.kind = .display
+        let mat = scene.addMaterial(m)
+        let index = scene.add(Primitive(shape: .rectangle, frame: f, half: Vec3(hu, hv, 0), material: mat, castsShadow: false))
+        let pitch = dp.pixelPitchMm * 1e-3
+        scene.display = DisplaySurface(primitive: index, pitchM: pitch, columns: dp.resolution[0], rows: dp.resolution[1],
+                                       content: content, parameters: dp, lensSigma: parameters.sensor.lensBlurSigmaPx,
+                                       nominalPitchPx: dp.pixelPitchPx)
+        let placement = parameters.subject.placement
+        if placement == .desk, parameters.subjectKind == .monitor || parameters.subjectKind == .television {
+            // Stand: a neck from the body's back down to the desk.
+            let neckH = rng.uniform(0.02...0.25)
+            let neckCentre = bodyCentre - f.w * (thickness / 2 + 0.015) + f.v * (hv + bezel + neckH / 2 - 0.05)
+            scene.add(Primitive(shape: .box, frame: Frame(origin: neckCentre, u: f.u, v: f.v, w: f.w),
+                                half: Vec3(0.03, neckH / 2 + 0.05, 0.01), material: bodyMat, castsShadow: true))
+        }
+        addSurroundings(subject: f, hu: hu + bezel, hv: hv + bezel, thickness: thickness, placement: placement)
+        addGlare(frame: f, hu: hu, hv: hv)
+    }
+
+    private mutating func addGlare(frame f: Frame, hu: Float, hv: Float) {
+        guard let g = parameters.glare else { return }
+        let sx = (g.spot.first ?? 0.5) - 0.5, sy = (g.spot.count > 1 ? g.spot[1] : 0.5) - 0.5
+        let spot = f.point(sx * 2 * hu, sy * 2 * hv, 0)
+        let c = ColorScience.illuminant(kelvin: rng.uniform(4500...6500))
+        scene.glare = GlareLight(parameters: g, spot: spot, surfaceNormal: f.w, cameraOrigin: .zero,
+                                 up: -f.v, colour: Vec3(c.0, c.1, c.2))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Everything the renderer needs, in camera coordinates of the main (left) camera.
+final class Scene {
+    var primitives: [Primitive] = []
+    var materials: [Material] = []
+    var textures: [MipTexture] = []
+    /// Point light position (m) and colour, scaled so a white surface facing it at the
+    /// subject receives irradiance ~1 (colour in linear RGB).
+    var lightPosition = Vec3(0, -2, 0)
+    var lightColour = Vec3(1, 1, 1)
+    /// Ambient irradiance (linear RGB): hemispherical, E = ambient (0.75 + 0.25 N . up).
+    var ambient = Vec3(0.3, 0.3, 0.3)
+    /// World "up" in camera coordinates (unit).
+    var up = Vec3(0, -1, 0)
+    var display: DisplaySurface?
+    var print: PrintSurface?
+    var glare: GlareLight?
+
+    @discardableResult
+    func add(_ p: Primitive) -> Int {
+        primitives.append(p)
+        return primitives.count - 1
+    }
+
+    func addMaterial(_ m: Material) -> Int {
+        var m = m
+        if m.texture >= 0 { m.finalise(textureWidth: textures[m.texture].width, textureHeight: textures[m.texture].height) }
+        materials.append(m)
+        return materials.count - 1
+    }
+
+    func addTexture(_ t: MipTexture) -> Int {
+        if let i = textures.firstIndex(where: { $0 === t }) { return i }
+        textures.append(t)
+        return textures.count - 1
+    }
+}
+
+/// The active area of a display: a rectangle primitive whose (u, v) axes run along
+/// display columns and rows.
+final class DisplaySurface {
+    let primitive: Int
+    /// Display pixel pitch on the panel, m.
+    let pitchM: Float
+    /// Resolution in display pixels.
+    let columns: Int
+    let rows: Int
+    /// Content, sRGB-encoded drive values, and content texels per display pixel.
+    let content: MipTexture
+    let contentScaleU: Float
+    let contentScaleV: Float
+    let parameters: DisplayParameters
+    let layout: SubpixelLayout
+    let patterns: FilteredPatternCache
+    /// Linear colour of full white (the panel's white point, D65 = (1, 1, 1)) times
+    /// brightness.
+    let white: Vec3
+
+    init(primitive: Int, pitchM: Float, columns: Int, rows: Int, content: MipTexture,
+         parameters: DisplayParameters, lensSigma: Float, nominalPitchPx: Float) {
+        self.primitive = primitive
+        self.pitchM = pitchM
+        self.columns = columns
+        self.rows = rows
+        self.content = content
+        contentScaleU = Float(content.width) / Float(max(columns, 1))
+        contentScaleV = Float(content.height) / Float(max(rows, 1))
+        self.parameters = parameters
+        layout = SubpixelLayout(parameters: parameters)
+        patterns = FilteredPatternCache(layout: layout, sigma: lensSigma, scale: 1 / max(nominalPitchPx, 0.1))
+        white = Vec3(1, 1, 1) * max(parameters.brightness, 0)
+    }
+}
+
+/// A printed sheet (halftone) or a bona fide document (solid toner).
+final class PrintSurface {
+    let primitive: Int
+    let parameters: PrintParameters
+    /// Content (sRGB-encoded) and content texels per metre of paper.
+    let content: MipTexture
+    let contentScaleU: Float
+    let contentScaleV: Float
+    let halftone: HalftonePrinter?
+    /// Paper fibre texture (unit mean multiplier, see ProceduralTextures.paper) and the
+    /// paper size one of its tiles spans, m.
+    let fibres: MipTexture
+    let fibreTileM: Float = 0.01
+    /// Paper white (linear RGB reflectance).
+    let paper: Vec3
+
+    init(primitive: Int, parameters: PrintParameters, content: MipTexture, sheetSize: (Float, Float),
+         periodM: Float, fibres: MipTexture) {
+        self.primitive = primitive
+        self.parameters = parameters
+        self.content = content
+        contentScaleU = Float(content.width) / sheetSize.0
+        contentScaleV = Float(content.height) / sheetSize.1
+        halftone = parameters.process == .cmykHalftone ? HalftonePrinter(parameters: parameters, periodM: periodM) : nil
+        self.fibres = fibres
+        let w = min(max(parameters.paperWhite, 0.05), 1)
+        paper = Vec3(w, w, w * 0.985)
+    }
+}

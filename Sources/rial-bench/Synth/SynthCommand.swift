@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import RialMedia
+import RialSynth
+
+extension SynthClass: ExpressibleByArgument {}
+
+/// `rial-bench synth`: generate a labelled synthetic dataset.
+struct Synth: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Generate physically based synthetic captures (JPEG + LiDAR-like depth) as a dataset.",
+        discussion: """
+            Real scenes are rendered from 3D geometry; screens (LCD stripe, OLED PenTile) and halftone \
+            prints are rendered through their physical structure and a simulated camera (lens blur, pixel \
+            integration, Bayer mosaic, noise, demosaicing), so moire, banding and dot patterns come out \
+            of sampling rather than being painted on. Output is byte-identical for the same seed and \
+            arguments, whatever --jobs is. Textures come from the real data mirror when it is present \
+            (--mirror, $RIAL_DATA_MIRROR, or ../shared/datasets/real), procedural otherwise.
+            """)
+
+    @Option(help: "Output folder (gets manifest.json, images/, depth/, right/).")
+    var out: String
+
+    @Option(help: "Number of captures.")
+    var count: Int
+
+    @Option(help: "Dataset seed.")
+    var seed: UInt64 = 1
+
+    @Option(parsing: .upToNextOption, help: "Classes, assigned round-robin (default: all).")
+    var classes: [SynthClass] = SynthClass.allCases
+
+    @Option(help: "Image width in pixels.")
+    var width: Int = 1600
+
+    @Option(help: "Image height in pixels.")
+    var height: Int = 1200
+
+    @Flag(help: "Also render the second (rectified, 10-20 mm baseline) camera view.")
+    var secondView = false
+
+    @Option(help: "Worker threads (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Folder of the real data mirror to take textures from.")
+    var mirror: String?
+
+    @Flag(help: "Use procedural textures only, even when a mirror is present.")
+    var proceduralOnly = false
+
+    func validate() throws {
+        let spec = SynthDatasetSpec(count: count, seed: seed, classes: classes, width: width, height: height)
+        if let problem = spec.problems.first { throw ValidationError(problem) }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+    }
+
+    func run() throws {
+        let spec = SynthDatasetSpec(count: count, seed: seed, classes: classes, width: width, height: height,
+                                    secondView: secondView)
+        var textures: [PlanarImage] = []
+        var sources: [String] = []
+        if !proceduralOnly, let mirrorURL = Self.locateMirror(explicit: mirror) {
+            do {
+                (textures, sources) = try SynthTextureLibrary.load(mirror: mirrorURL)
+            } catch let error as MediaError {
+                Terminal.error(error.description)
+                throw ExitStatus.badInput
+            }
+        } else if let mirror, !proceduralOnly {
+            Terminal.error("\(mirror): no such folder (the data mirror for textures)")
+            throw ExitStatus.badInput
+        }
+        let progress = ProgressReporter(label: "synth", total: count)
+        do {
+            let summary = try SynthDatasetWriter(spec: spec, textures: textures, textureSources: sources)
+                .write(to: out, jobs: jobs, progress: { progress.update($0) })
+            Terminal.out(String(format: "synth: %d captures in %.1f s (%.2f s each on %d jobs); textures: %@; manifest: %@",
+                                summary.count, summary.seconds, summary.seconds / Double(summary.count), jobs,
+                                sources.isEmpty ? "procedural" : "\(sources.count) from the mirror",
+                                summary.manifestPath))
+        } catch let error as MediaError {
+            Terminal.error(error.description)
+            throw ExitStatus.badInput
+        }
+    }
+
+    /// `--mirror`, else `$RIAL_DATA_MIRROR`, else `../shared/datasets/real` from the
+    /// current folder, when it exists.
+    static func locateMirror(explicit: String?) -> URL? {
+        let candidates = [explicit, ProcessInfo.processInfo.environment["RIAL_DATA_MIRROR"], "../shared/datasets/real"]
+        for case let path? in candidates where !path.isEmpty {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return URL(fileURLWithPath: path)
+            }
+            if path == explicit { return nil }
+        }
+        return nil
+    }
+}
