@@ -47,7 +47,7 @@ let package = Package(
         // so the same code can run in the phone app.
         .target(name: "RialDetection", dependencies: ["RialMedia"]),
         .target(name: "RialSynth", dependencies: ["RialMedia"]),
-        .target(name: "RialEval", dependencies: ["RialMedia"]),
+        .target(name: "RialEval", dependencies: ["RialMedia", "RialSynth"]),
         .executableTarget(
             name: "rial-bench",
             dependencies: [
@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "RialMediaTests", dependencies: ["RialMedia", "RialTestSupport"]),
         .testTarget(name: "RialDetectionTests", dependencies: ["RialDetection", "RialTestSupport"]),
         .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),
-        .testTarget(name: "RialEvalTests", dependencies: ["RialEval", "RialTestSupport"]),
+        .testTarget(name: "RialEvalTests", dependencies: ["RialEval", "RialSynth", "RialTestSupport"]),
         .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench", "RialTestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RialEval
 import RialMedia
 import RialSynth
 
@@ -59,7 +60,11 @@ struct Synth: ParsableCommand {
                                     secondView: secondView)
         var textures: [PlanarImage] = []
         var sources: [String] = []
-        if !proceduralOnly, let mirrorURL = Self.locateMirror(explicit: mirror) {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let located = try? DatasetFetcher.locateMirror(
+            explicit: mirror, environment: ProcessInfo.processInfo.environment,
+            currentDirectory: cwd, manifestDirectory: URL(fileURLWithPath: out)).mirror
+        if !proceduralOnly, let mirrorURL = located?.url {
             do {
                 (textures, sources) = try SynthTextureLibrary.load(mirror: mirrorURL)
             } catch let error as MediaError {
@@ -82,19 +87,5 @@ struct Synth: ParsableCommand {
             Terminal.error(error.description)
             throw ExitStatus.badInput
         }
-    }
-
-    /// `--mirror`, else `$RIAL_DATA_MIRROR`, else `../shared/datasets/real` from the
-    /// current folder, when it exists.
-    static func locateMirror(explicit: String?) -> URL? {
-        let candidates = [explicit, ProcessInfo.processInfo.environment["RIAL_DATA_MIRROR"], "../shared/datasets/real"]
-        for case let path? in candidates where !path.isEmpty {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                return URL(fileURLWithPath: path)
-            }
-            if path == explicit { return nil }
-        }
-        return nil
     }
 }

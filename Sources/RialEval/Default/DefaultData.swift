@@ -1,0 +1,66 @@
+import Foundation
+import RialMedia
+import RialSynth
+
+/// The built-in default data the main job evaluates when given no dataset: a
+/// synthetic set generated on first use and cached, plus the real public set when
+/// its mirror is reachable.
+public enum DefaultData {
+    /// The default synthetic set: 200 captures, all four classes round-robin, at
+    /// 1600 x 1200 with the second camera. Small enough to generate in about a minute
+    /// on 2 cores, large enough for 50 captures per class.
+    public static let syntheticSpec = SynthDatasetSpec(
+        count: 200, seed: 20_261_121, width: 1600, height: 1200, secondView: true)
+
+    /// The real public manifest, relative to the package root.
+    public static let realPublicManifest = "datasets/real-public/manifest.json"
+
+    /// Where generated data is cached: `$RIAL_CACHE`, else `.cache/rial-bench` under
+    /// `root` (git-ignored).
+    public static func cacheDirectory(root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let env = environment["RIAL_CACHE"], !env.isEmpty { return URL(fileURLWithPath: env) }
+        return root.appendingPathComponent(".cache/rial-bench")
+    }
+
+    /// The cache key of a synthetic set: SHA-256 over the generator version, the spec
+    /// and the texture provenance, so a change to any of them makes a new folder.
+    public static func cacheKey(spec: SynthDatasetSpec, textureSources: [String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let specJSON = (try? encoder.encode(spec)).map { String(decoding: $0, as: UTF8.self) } ?? "\(spec)"
+        let identity = [SynthGenerator.version, specJSON] + textureSources
+        return String(SHA256Digest.hash(Data(identity.joined(separator: "\n").utf8)).prefix(16))
+    }
+
+    /// What `prepareSynthetic` did.
+    public struct Prepared: Sendable, Equatable {
+        /// Absolute path of the set's `manifest.json`.
+        public var manifestPath: String
+        /// True when the set was generated now, false when it came from the cache.
+        public var generated: Bool
+        public var textureCount: Int
+    }
+
+    /// Returns the default synthetic set, generating it into the cache when missing.
+    ///
+    /// A set is complete when its `manifest.json` exists (the writer writes it last,
+    /// atomically); a folder without one is a broken earlier attempt and is replaced.
+    /// - Parameters:
+    ///   - mirror: the real data mirror for textures; `nil` for procedural textures.
+    ///   - progress: called with the number of captures finished (worker threads).
+    /// - Throws: `MediaError` naming the file that could not be read or written.
+    public static func prepareSynthetic(spec: SynthDatasetSpec = syntheticSpec, cache: URL, mirror: URL?,
+                                        jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                                        progress: @Sendable (Int) -> Void = { _ in }) throws -> Prepared {
+        let (textures, sources) = try mirror.map { try SynthTextureLibrary.load(mirror: $0) } ?? ([], [])
+        let folder = cache.appendingPathComponent("synth-\(cacheKey(spec: spec, textureSources: sources))")
+        let manifest = folder.appendingPathComponent("manifest.json")
+        if FileManager.default.fileExists(atPath: manifest.path) {
+            return Prepared(manifestPath: manifest.path, generated: false, textureCount: textures.count)
+        }
+        try? FileManager.default.removeItem(at: folder)
+        let summary = try SynthDatasetWriter(spec: spec, textures: textures, textureSources: sources)
+            .write(to: folder.path, jobs: jobs, progress: progress)
+        return Prepared(manifestPath: summary.manifestPath, generated: true, textureCount: textures.count)
+    }
+}
