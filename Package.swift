@@ -56,7 +56,7 @@ let package = Package(
             ]
         ),
         // Test fixtures shared by every test target: mirror paths, seeded generator, mutations.
-        .target(name: "RialTestSupport", path: "Tests/RialTestSupport"),
+        .target(name: "RialTestSupport", dependencies: ["RialMedia"], path: "Tests/RialTestSupport"),
         .testTarget(name: "RialMediaTests", dependencies: ["RialMedia", "RialTestSupport"]),
         .testTarget(name: "RialDetectionTests", dependencies: ["RialDetection", "RialTestSupport"]),
         .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),

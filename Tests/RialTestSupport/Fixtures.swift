@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 
 /// Locations of test inputs and scratch folders, shared by every test target.
 public enum Fixtures {
@@ -31,18 +32,8 @@ public enum Fixtures {
     }
 }
 
-/// SplitMix64: a small seeded generator so fuzz failures reproduce exactly.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    public init(seed: UInt64) { state = seed }
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator of the fuzz tests (RialMedia's SplitMix64), so failures reproduce exactly.
+public typealias SeededGenerator = SplitMix64
 
 /// Mutations used by the parser fuzz tests: every prefix length on a coarse grid, plus
 /// seeded random bit flips and byte overwrites.

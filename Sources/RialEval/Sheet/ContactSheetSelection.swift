@@ -1,3 +1,5 @@
+import RialMedia
+
 /// Which samples of a manifest a contact sheet shows.
 ///
 /// 1. Filter: keep entries whose label is in `labels` (all when empty) and whose split
