@@ -7,7 +7,8 @@ import RialMedia
 /// variable is set.
 ///
 /// - `RIAL_SYNTH_DUMP=/tmp/dir`: renders a few captures of every class and writes them
-///   there (PPM / 16-bit PGM) for viewing.
+///   there (PPM / 16-bit PGM) for viewing (`RIAL_SYNTH_DUMP_MIRROR=folder`: with the
+///   data mirror's textures).
 /// - `RIAL_SYNTH_BENCH=1`: times 1600 x 1200 captures with depth, per class and per
 ///   stage, in thread CPU time (`RIAL_SYNTH_BENCH_CLASS=lcd_screen` for one class).
 /// - `RIAL_SYNTH_BENCH_PARALLEL=N`: N captures on two threads, wall time.
@@ -20,11 +21,15 @@ import RialMedia
         let count = Int(env["RIAL_SYNTH_DUMP_COUNT"] ?? "") ?? 3
         let width = Int(env["RIAL_SYNTH_DUMP_WIDTH"] ?? "") ?? 800
         let height = width * 3 / 4
+        // `RIAL_SYNTH_DUMP_MIRROR=/path/to/real` renders with the mirror textures.
+        let textures = env["RIAL_SYNTH_DUMP_MIRROR"].flatMap {
+            try? SynthTextureLibrary.load(mirror: URL(fileURLWithPath: $0)).textures
+        } ?? []
         let classes = (env["RIAL_SYNTH_DUMP_CLASSES"] ?? "").split(separator: ",").compactMap { SynthClass(rawValue: String($0)) }
         for c in classes.isEmpty ? SynthClass.allCases : classes {
             for i in 0..<count {
                 let capture = SynthGenerator.generate(index: i, seed: 2024, class: c, width: width, height: height,
-                                                      withSecondView: env["RIAL_SYNTH_DUMP_RIGHT"] != nil)
+                                                      withSecondView: env["RIAL_SYNTH_DUMP_RIGHT"] != nil, textures: textures)
                 let name = "\(c.rawValue)_\(i)"
                 ImageDump.write(capture.image, name: name)
                 ImageDump.write(capture.depth, name: name + "_depth")

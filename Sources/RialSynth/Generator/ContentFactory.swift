@@ -28,7 +28,9 @@ enum ContentFactory {
 
     /// A noise-free render of a bona fide room or table top (what a phone photo shown
     /// on a screen or printed looks like), exposed to a mean of 0.18 and sRGB encoded.
-    static func renderedScene(seed: UInt64, aspect: Float, maxWidth: Int) -> MipTexture {
+    /// With `albedo`, returns linear reflectance (0.9 times the linear image) instead,
+    /// for a photo print hung in another scene.
+    static func renderedScene(seed: UInt64, aspect: Float, maxWidth: Int, albedo: Bool = false) -> MipTexture {
         let w = max(32, min(maxWidth, 512))
         let h = max(24, Int((Float(w) / max(aspect, 0.2)).rounded()))
         var rng = SynthRandom(seed: seed, stream: 0xC0)
@@ -38,7 +40,7 @@ enum ContentFactory {
         p.lighting = LightingParameters(colorTemperatureK: rng.uniform(2800...6500), ambient: rng.uniform(0.2...0.6),
                                         elevationDeg: rng.uniform(20...80), azimuthDeg: rng.uniform(-120...120),
                                         distanceM: rng.uniform(1...3))
-        var builder = SceneBuilder(parameters: p, textures: [])
+        var builder = SceneBuilder(parameters: p, textures: [], allowPictures: false)
         builder.buildRealScene(tabletop: p.subjectKind == .tabletop)
         let view = CameraView(origin: .zero, width: w, height: h, focal: p.focalPx)
         let radiance = SceneRenderer(scene: builder.scene, view: view, rowGains: nil).render()
@@ -52,6 +54,14 @@ enum ContentFactory {
         for i in 0..<n { sums.0 += radiance.base[i]; sums.1 += radiance.base[n + i]; sums.2 += radiance.base[2 * n + i] }
         let gr = sums.1 / max(sums.0, 1e-6), gb = sums.1 / max(sums.2, 1e-6)
         var data = [Float](repeating: 0, count: 3 * n)
+        if albedo {
+            for i in 0..<n {
+                data[i] = min(radiance.base[i] * k * gr, 1) * 0.9
+                data[n + i] = min(radiance.base[n + i] * k, 1) * 0.9
+                data[2 * n + i] = min(radiance.base[2 * n + i] * k * gb, 1) * 0.9
+            }
+            return MipTexture(width: w, height: h, channels: 3, level0: data)
+        }
         for i in 0..<n {
             data[i] = ColorScience.linearToSrgb(radiance.base[i] * k * gr)
             data[n + i] = ColorScience.linearToSrgb(radiance.base[n + i] * k)

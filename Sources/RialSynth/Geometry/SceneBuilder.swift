@@ -15,10 +15,21 @@ struct SceneBuilder {
     private var footprints: [(Vec3, Float)] = []
     private let tanHalf: Float
     private let aspect: Float
+    /// Caller textures by role: grey square images are tileable material scans
+    /// (brick, grass, gravel) and may cover surfaces; everything else (colour photos,
+    /// the scanned text page) is only ever shown as a framed picture on a wall.
+    private let materialImages: [Int]
+    private let pictureImages: [Int]
+    /// Whether framed pictures may hang on walls (off for the small renders used as
+    /// screen and print content).
+    private let allowPictures: Bool
 
-    init(parameters: SynthParameters, textures: [PlanarImage]) {
+    init(parameters: SynthParameters, textures: [PlanarImage], allowPictures: Bool = true) {
         self.parameters = parameters
         userImages = textures
+        materialImages = textures.indices.filter { textures[$0].channels == 1 && textures[$0].width == textures[$0].height }
+        pictureImages = textures.indices.filter { !(textures[$0].channels == 1 && textures[$0].width == textures[$0].height) }
+        self.allowPictures = allowPictures
         rng = SynthRandom(seed: parameters.sceneSeed, stream: 0x5CE4E)
         tanHalf = tan(parameters.horizontalFovDeg * .pi / 360)
         aspect = Float(parameters.height) / Float(max(parameters.width, 1))
@@ -36,15 +47,28 @@ struct SceneBuilder {
         return t
     }
 
-    /// A textured Lambertian material: a caller texture (half the time, when any) or a
-    /// procedural one from `kinds`, tinted, scaled to `repeatM` metres per tile.
+    /// What a surface is, for plausible colours.
+    enum Role { case wall, floor, desk, object }
+
+    /// A textured Lambertian material: a caller material scan (a third of the time, when
+    /// any and `scans`) or a procedural one from `kinds`, tinted for its role, scaled to
+    /// `repeatM` metres per tile.
     private mutating func surface(_ kinds: [ProceduralTextures.Kind], repeatM: ClosedRange<Float>,
-                                  tint: Vec3? = nil, specular: Float = 0) -> Int {
+                                  tint: Vec3? = nil, specular: Float = 0, role: Role = .object,
+                                  scans: Bool = true, outdoorWall: Bool = false) -> Int {
         var m = Material()
         let tex: MipTexture
         var repeatRange = repeatM
-        if !userImages.isEmpty && rng.unit() < 0.5 {
-            tex = userAlbedo(Int(rng.next() % UInt64(userImages.count)))
+        // Material scans in library order: brick first, gravel last (grass between is
+        // never used: indoors it reads as a shaggy rug). Brick may be any wall, gravel
+        // (pebble-dash) only a bona fide wall subject.
+        let scanChoices: [Int] = !scans || materialImages.isEmpty || role != .wall ? []
+            : (outdoorWall && materialImages.count > 1 ? [materialImages[0], materialImages[materialImages.count - 1]]
+               : [materialImages[0]])
+        if !scanChoices.isEmpty && rng.unit() < (outdoorWall ? 0.35 : 0.2) {
+            tex = userAlbedo(scanChoices[Int(rng.next() % UInt64(scanChoices.count))])
+            // The brick and gravel scans cover roughly 0.6-1.4 m.
+            repeatRange = 0.6...1.4
         } else {
             let kind = kinds[Int(rng.next() % UInt64(kinds.count))]
             tex = ProceduralTextures.bank[kind]
@@ -58,17 +82,42 @@ struct SceneBuilder {
             }
         }
         m.texture = scene.addTexture(tex)
-        let base = tint ?? (tex.channels == 1
-            ? Vec3(rng.uniform(0.5...1.0), rng.uniform(0.45...0.95), rng.uniform(0.4...0.9))
-            : Vec3(1, 1, 1) * rng.uniform(0.8...1.1))
+        let base = tint ?? (tex.channels == 1 ? roleColour(role) : Vec3(1, 1, 1) * rng.uniform(0.8...1.1))
         // Grey textures average ~0.5-0.7; keep albedos in 0.05-0.9.
         m.tint = base
         m.metresPerRepeat = rng.uniform(repeatRange)
-        let angle = rng.uniform(0...(2 * Float.pi))
+        // Walls and floors keep their courses level; objects (and the frontal wall
+        // subject, see `buildWall`) take any orientation.
+        let angle = role == .object || outdoorWall ? rng.uniform(0...(2 * Float.pi))
+            : (rng.unit() < 0.5 ? 0 : Float.pi / 2)
         m.rotationCos = cos(angle); m.rotationSin = sin(angle)
         m.offsetU = rng.unit(); m.offsetV = rng.unit()
         m.specular = specular
         return scene.addMaterial(m)
+    }
+
+    /// A plausible tint of a grey texture: painted walls are light and barely
+    /// saturated, floors and desks muted, objects anything.
+    private mutating func roleColour(_ role: Role) -> Vec3 {
+        switch role {
+        case .wall: return hsv(rng.unit(), rng.uniform(0...0.22), rng.uniform(0.95...1.3))
+        case .floor: return hsv(rng.uniform(0.02...0.14), rng.uniform(0.05...0.45), rng.uniform(0.6...1.2))
+        case .desk: return hsv(rng.uniform(0.02...0.14), rng.uniform(0...0.4), rng.uniform(0.4...1.25))
+        case .object: return randomColour() * 1.2
+        }
+    }
+
+    private func hsv(_ hue: Float, _ sat: Float, _ val: Float) -> Vec3 {
+        let h6 = (hue - hue.rounded(.down)) * 6, f = h6 - h6.rounded(.down)
+        let p = val * (1 - sat), q = val * (1 - sat * f), t = val * (1 - sat * (1 - f))
+        switch Int(h6) % 6 {
+        case 0: return Vec3(val, t, p)
+        case 1: return Vec3(q, val, p)
+        case 2: return Vec3(p, val, t)
+        case 3: return Vec3(p, q, val)
+        case 4: return Vec3(t, p, val)
+        default: return Vec3(val, p, q)
+        }
     }
 
     private mutating func plain(_ c: Vec3, specular: Float = 0, shininess: Float = 20) -> Int {
@@ -140,8 +189,8 @@ struct SceneBuilder {
 
     // MARK: Objects
 
-    /// Adds a random box, sphere or cylinder standing on the plane through `base` with
-    /// normal `up`, of size `scale` m (roughly its height).
+    /// Adds a random box, book, sphere or cylinder standing on the plane through `base`
+    /// with normal `up`, of size `scale` m (roughly its height).
     @discardableResult
     private mutating func addObject(at base: Vec3, up: Vec3, scale: Float) -> Bool {
         // Objects must not interpenetrate: a box's footprint reaches 1.13 scale.
@@ -155,19 +204,31 @@ struct SceneBuilder {
         side = side.normalized.rotated(about: up, by: rng.uniform(0...Float.pi))
         let fwd = side.cross(up).normalized
         let kind = rng.unit()
-        let textured = rng.unit() < 0.5
+        let textured = rng.unit() < 0.4
         let material: Int
         if textured {
-            material = surface([.woodPlanks, .fabric, .stone, .plaster], repeatM: (scale * 0.5)...(scale * 2))
+            material = surface([.woodPlanks, .fabric, .stone, .plaster], repeatM: (scale * 0.5)...(scale * 2),
+                               role: .object, scans: false)
         } else {
             material = plain(randomColour(), specular: rng.unit() < 0.4 ? rng.uniform(0.1...0.5) : 0,
                              shininess: rng.uniform(10...80))
         }
-        if kind < 0.5 {
+        if kind < 0.35 {
             let hx = scale * rng.uniform(0.3...0.8), hy = scale * rng.uniform(0.25...0.6), hz = scale * rng.uniform(0.3...0.8)
             let f = Frame(origin: base + up * hy, u: side, v: up, w: fwd)
             scene.add(Primitive(shape: .box, frame: f, half: Vec3(hx, hy, hz), material: material, castsShadow: true))
-        } else if kind < 0.75 {
+        } else if kind < 0.55 {
+            // A book or a stack of two: flat boxes.
+            var h: Float = 0
+            for _ in 0..<(rng.unit() < 0.4 ? 2 : 1) {
+                let hx = scale * rng.uniform(0.55...0.8), hz = scale * rng.uniform(0.4...0.55), hy = scale * rng.uniform(0.06...0.15)
+                let s2 = side.rotated(about: up, by: rng.uniform(-0.3...0.3))
+                let f = Frame(origin: base + up * (h + hy), u: s2, v: up, w: s2.cross(up).normalized)
+                let mat = plain(randomColour(), specular: rng.uniform(0...0.2), shininess: 30)
+                scene.add(Primitive(shape: .box, frame: f, half: Vec3(hx, hy, hz), material: mat, castsShadow: true))
+                h += 2 * hy
+            }
+        } else if kind < 0.7 {
             let r = scale * rng.uniform(0.25...0.5)
             let f = Frame(origin: base + up * r, u: side, v: up, w: fwd)
             scene.add(Primitive(shape: .sphere, frame: f, half: Vec3(r, r, r), material: material, castsShadow: true))
@@ -189,6 +250,12 @@ struct SceneBuilder {
         return t > 0.05 ? d * t : nil
     }
 
+    /// Normalised image point of a camera-space point, if in front.
+    private func project(_ p: Vec3) -> (Float, Float)? {
+        guard p.z > 0.02 else { return nil }
+        return (p.x / p.z / tanHalf, p.y / p.z / (tanHalf * aspect))
+    }
+
     /// Scatters `count` objects on the support plane at image points outside the
     /// normalised image rectangle `avoid` (x0, y0, x1, y1), sized relative to distance.
     private mutating func scatterObjects(count: Int, support: Vec3, up: Vec3, avoid: (Float, Float, Float, Float)?,
@@ -200,6 +267,26 @@ struct SceneBuilder {
             if let a = avoid, nx > a.0 - 0.15, nx < a.2 + 0.15, ny > a.1 - 0.15, ny < a.3 + 0.15 { continue }
             guard let p = rayHit(nx: nx, ny: ny, point: support, normal: up), p.z < maxDistance else { continue }
             if addObject(at: p, up: up, scale: rng.uniform(size)) { placed += 1 }
+        }
+    }
+
+    /// Scatters `count` objects on a finite top (a desk or table: centre of its top
+    /// face, axes `side` and `fwd` in it, half sizes), so nothing overhangs or floats,
+    /// keeping clear of the image rectangle `avoid`.
+    private mutating func scatterOnTop(count: Int, centre: Vec3, side: Vec3, fwd: Vec3, up: Vec3,
+                                       halfW: Float, halfD: Float, avoid: (Float, Float, Float, Float)?,
+                                       size: ClosedRange<Float>) {
+        var placed = 0, attempts = 0
+        while placed < count && attempts < count * 15 {
+            attempts += 1
+            let scale = rng.uniform(size)
+            let margin = scale * 1.2
+            guard halfW > margin, halfD > margin else { continue }
+            let p = centre + side * rng.uniform(-(halfW - margin)...(halfW - margin))
+                + fwd * rng.uniform(-(halfD - margin)...(halfD - margin))
+            guard let q = project(p) else { continue }
+            if let a = avoid, q.0 > a.0 - 0.1, q.0 < a.2 + 0.1, q.1 > a.1 - 0.1, q.1 < a.3 + 0.1 { continue }
+            if addObject(at: p, up: up, scale: scale) { placed += 1 }
         }
     }
 
@@ -216,7 +303,110 @@ struct SceneBuilder {
         return (x0, y0, x1, y1)
     }
 
+    private func overlaps(_ a: (Float, Float, Float, Float), _ b: (Float, Float, Float, Float), margin: Float) -> Bool {
+        a.0 < b.2 + margin && a.2 > b.0 - margin && a.1 < b.3 + margin && a.3 > b.1 - margin
+    }
+
+    // MARK: Furniture and pictures
+
+    /// A table: a top box (top face through `topCentre`) on four legs down to the floor
+    /// `height` m below. Returns its material.
+    @discardableResult
+    private mutating func addTable(topCentre: Vec3, side: Vec3, fwd: Vec3, up: Vec3, halfW: Float, halfD: Float,
+                                   height: Float, material: Int? = nil) -> Int {
+        let mat = material ?? surface([.woodPlanks, .woodPlanks, .woodPlanks, .fabric], repeatM: 0.4...1.5,
+                                      specular: rng.uniform(0...0.15), role: .desk, scans: false)
+        let thick: Float = rng.uniform(0.015...0.025)
+        scene.add(Primitive(shape: .box, frame: Frame(origin: topCentre - up * thick, u: side, v: up, w: fwd),
+                            half: Vec3(halfW, thick, halfD), material: mat, castsShadow: true))
+        let legH = (height - 2 * thick) / 2
+        if legH > 0.02 {
+            let leg: Float = 0.02
+            for (a, b): (Float, Float) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
+                let c = topCentre + side * (a * (halfW - 0.05)) + fwd * (b * (halfD - 0.05)) - up * (2 * thick + legH)
+                scene.add(Primitive(shape: .box, frame: Frame(origin: c, u: side, v: up, w: fwd),
+                                    half: Vec3(leg, legH, leg), material: mat, castsShadow: true))
+            }
+        }
+        return mat
+    }
+
+    /// A skirting board along the foot of a wall (wall point at floor level, in-plane
+    /// horizontal axis `along`, normal `normal`).
+    private mutating func addSkirting(at floorOnWall: Vec3, along: Vec3, normal: Vec3, up: Vec3) {
+        let h = rng.uniform(0.04...0.09)
+        let c = rng.unit() < 0.6 ? Vec3(0.8, 0.8, 0.78) : Vec3(0.35, 0.22, 0.12)
+        let mat = plain(c, specular: 0.1, shininess: 30)
+        scene.add(Primitive(shape: .box, frame: Frame(origin: floorOnWall + up * h + normal * 0.008, u: along, v: up, w: normal),
+                            half: Vec3(30, h, 0.008), material: mat, castsShadow: false))
+    }
+
+    /// The image a framed picture shows: a caller photo (or the text page), else a
+    /// small rendered room.
+    private mutating func pictureTexture() -> MipTexture? {
+        if !pictureImages.isEmpty {
+            return userAlbedo(pictureImages[Int(rng.next() % UInt64(pictureImages.count))])
+        }
+        return ContentFactory.renderedScene(seed: rng.next(), aspect: 1.4, maxWidth: 96, albedo: true)
+    }
+
+    /// Hangs up to `count` framed pictures on a wall (point `origin`, horizontal axis
+    /// `along` pointing right as seen from the camera, `normal` toward the camera):
+    /// centres at `along` offsets in `lateral`, heights above `origin` in `heights`,
+    /// widths in `widths`, clear of the image rectangle `avoid` and of each other.
+    private mutating func hangPictures(count: Int, origin: Vec3, along: Vec3, normal: Vec3, up: Vec3,
+                                       lateral: ClosedRange<Float>, heights: ClosedRange<Float>,
+                                       widths: ClosedRange<Float>, avoid: (Float, Float, Float, Float)?) {
+        guard allowPictures else { return }
+        var rects: [(Float, Float, Float, Float)] = []
+        var placed = 0, attempts = 0
+        while placed < count && attempts < count * 6 {
+            attempts += 1
+            let w = rng.uniform(widths)
+            let centre = origin + along * rng.uniform(lateral) + up * rng.uniform(heights)
+            guard let tex = pictureTexture() else { return }
+            let aspectTex = Float(tex.height) / Float(max(tex.width, 1))
+            let hu = w / 2, hv = hu * aspectTex
+            let border = rng.uniform(0.012...0.04)
+            let matBorder: Float = rng.unit() < 0.5 ? hu * rng.uniform(0.08...0.2) : 0
+            let outer = Frame(origin: centre + normal * 0.012, u: along, v: -up, w: normal)
+            let r = imageRect(of: outer, hu: hu + matBorder + border, hv: hv + matBorder + border)
+            if let a = avoid, overlaps(r, a, margin: 0.05) { continue }
+            if rects.contains(where: { overlaps($0, r, margin: 0.05) }) { continue }
+            if r.2 < -1 || r.0 > 1 || r.3 < -1 || r.1 > 1 { continue }
+            rects.append(r)
+            placed += 1
+            let frameColour: Vec3 = [Vec3(0.03, 0.03, 0.03), Vec3(0.8, 0.8, 0.78), Vec3(0.3, 0.18, 0.08),
+                                     Vec3(0.55, 0.45, 0.25)][Int(rng.next() % 4)]
+            let frameMat = plain(frameColour, specular: rng.uniform(0.05...0.3), shininess: 40)
+            scene.add(Primitive(shape: .box, frame: Frame(origin: centre + normal * 0.012, u: along, v: -up, w: normal),
+                                half: Vec3(hu + matBorder + border, hv + matBorder + border, 0.012),
+                                material: frameMat, castsShadow: true))
+            if matBorder > 0 {
+                let m = plain(Vec3(0.85, 0.84, 0.8))
+                scene.add(Primitive(shape: .rectangle, frame: Frame(origin: centre + normal * 0.0245, u: along, v: -up, w: normal),
+                                    half: Vec3(hu + matBorder, hv + matBorder, 0), material: m, castsShadow: false))
+            }
+            var m = Material()
+            m.texture = scene.addTexture(tex)
+            m.tint = Vec3(1, 1, 1) * rng.uniform(0.8...0.95)
+            m.specular = rng.uniform(0...0.1)
+            m.shininess = 60
+            let index = scene.addMaterial(m)
+            // One texture repeat exactly spans the picture.
+            scene.materials[index].texelsPerMetreU = Float(tex.width) / (2 * hu)
+            scene.materials[index].texelsPerMetreV = Float(tex.height) / (2 * hv)
+            scene.materials[index].offsetU = Float(tex.width) / 2
+            scene.materials[index].offsetV = Float(tex.height) / 2
+            scene.add(Primitive(shape: .rectangle, frame: Frame(origin: centre + normal * 0.025, u: along, v: -up, w: normal),
+                                half: Vec3(hu, hv, 0), material: index, castsShadow: false))
+        }
+    }
+
     // MARK: Surroundings
+
+    private static let wallKinds: [ProceduralTextures.Kind] = [.plaster, .plaster, .plaster, .bricks, .tiles]
+    private static let floorKinds: [ProceduralTextures.Kind] = [.woodPlanks, .woodPlanks, .tiles, .fabric]
 
     /// Bona fide surroundings of a flat subject: a back wall and/or desk and floor,
     /// and clutter on the support, according to `placement`.
@@ -228,17 +418,22 @@ struct SceneBuilder {
         switch placement {
         case .wall:
             // The subject hangs on (or stands against) a wall; the floor is below.
-            let wallMat = surface([.plaster, .bricks, .stone, .tiles], repeatM: 0.6...2.5)
+            let wallMat = surface(Self.wallKinds, repeatM: 0.6...2.5, role: .wall)
             let wallPoint = f.origin - f.w * (thickness + rng.uniform(0.001...0.03))
             scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: f.u, v: f.v, w: f.w),
                                 half: Vec3(0, 0, 0), material: wallMat, castsShadow: false))
             let floorDrop = hv + rng.uniform(0.3...1.2)
-            let floorMat = surface([.woodPlanks, .tiles, .fabric, .stone], repeatM: 0.5...2)
+            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor)
             let floorPoint = f.origin - up * floorDrop
             let fwd = up.cross(f.u).normalized
             scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: fwd, w: up),
                                 half: .zero, material: floorMat, castsShadow: false))
-            scatterObjects(count: Int(rng.uniform(0...4)), support: floorPoint, up: up, avoid: avoid,
+            let along = up.cross(f.w).normalized
+            addSkirting(at: wallPoint - up * floorDrop, along: along, normal: f.w, up: up)
+            let fw = frameWidth(at: d)
+            hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along, normal: f.w, up: up,
+                         lateral: (-fw)...fw, heights: (-hv)...(hv + 0.3), widths: (0.15 * fw)...(0.3 * fw), avoid: avoid)
+            scatterObjects(count: Int(rng.uniform(0...3)), support: floorPoint, up: up, avoid: avoid,
                            size: 0.08...0.4, maxDistance: d + 3)
         case .desk:
             // On a desk: a desk-top box under the subject (a display stands on it, a
@@ -250,31 +445,54 @@ struct SceneBuilder {
             towardCamera = towardCamera.normalized
             let side = up.cross(towardCamera).normalized
             let halfW = rng.uniform(0.6...1.2), halfD = rng.uniform(0.35...0.6)
-            let deskCentre = top - up * 0.02 + towardCamera * (halfD * (lying ? rng.uniform(-0.3...0.3) : 0.6))
-            let deskMat = surface([.woodPlanks, .stone, .fabric, .tiles], repeatM: 0.4...1.5)
-            scene.add(Primitive(shape: .box, frame: Frame(origin: deskCentre, u: side, v: up, w: towardCamera),
-                                half: Vec3(halfW, 0.02, halfD), material: deskMat, castsShadow: true))
-            let floorMat = surface([.woodPlanks, .tiles, .fabric], repeatM: 0.5...2)
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: top - up * rng.uniform(0.7...0.8), u: side, v: towardCamera, w: up),
+            let deskCentre = top + towardCamera * (halfD * (lying ? rng.uniform(-0.3...0.3) : 0.6))
+            let deskHeight = rng.uniform(0.7...0.8)
+            addTable(topCentre: deskCentre, side: side, fwd: towardCamera, up: up, halfW: halfW, halfD: halfD,
+                     height: deskHeight)
+            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor, scans: false)
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: top - up * deskHeight, u: side, v: towardCamera, w: up),
                                 half: .zero, material: floorMat, castsShadow: false))
-            let wallMat = surface([.plaster, .bricks, .stone], repeatM: 0.8...3)
+            let wallMat = surface([.plaster, .plaster, .bricks], repeatM: 0.8...3, role: .wall)
             let wallPoint = deskCentre - towardCamera * (halfD + rng.uniform(0...0.4))
             scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: side, v: -up, w: towardCamera),
                                 half: .zero, material: wallMat, castsShadow: false))
-            scatterObjects(count: Int(rng.uniform(1...6)), support: top, up: up, avoid: avoid,
-                           size: 0.03...0.12, maxDistance: d + 1.5)
+            addSkirting(at: wallPoint - up * deskHeight, along: -side, normal: towardCamera, up: up)
+            hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: up.cross(towardCamera).normalized,
+                         normal: towardCamera, up: up, lateral: (-1.2)...1.2, heights: 0.25...0.8,
+                         widths: 0.2...0.6, avoid: avoid)
+            scatterOnTop(count: Int(rng.uniform(1...6)), centre: deskCentre, side: side, fwd: towardCamera, up: up,
+                         halfW: halfW, halfD: halfD, avoid: avoid, size: 0.03...0.1)
         case .handheld:
             // Free in a room: a wall 1-4 m behind, a floor below.
-            let wallMat = surface([.plaster, .bricks, .stone, .tiles], repeatM: 0.8...3)
+            let wallMat = surface(Self.wallKinds, repeatM: 0.8...3, role: .wall)
             let back = f.w.rotated(about: up, by: rng.uniform(-0.4...0.4))
             let wallPoint = f.origin - back * rng.uniform(1...4)
+            let along = up.cross(back).normalized
             scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: up.cross(back).normalized, v: -up, w: back),
                                 half: .zero, material: wallMat, castsShadow: false))
-            let floorPoint = f.origin - up * rng.uniform(0.8...1.5)
-            let floorMat = surface([.woodPlanks, .tiles, .fabric, .stone], repeatM: 0.5...2)
+            let floorDrop = rng.uniform(0.8...1.5)
+            let floorPoint = f.origin - up * floorDrop
+            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor)
             scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: up.cross(f.u).normalized, w: up),
                                 half: .zero, material: floorMat, castsShadow: false))
-            scatterObjects(count: Int(rng.uniform(1...6)), support: floorPoint, up: up, avoid: avoid,
+            addSkirting(at: wallPoint - up * floorDrop, along: along, normal: back, up: up)
+            hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along, normal: back, up: up,
+                         lateral: (-2)...2, heights: 0...0.6, widths: 0.3...0.8, avoid: avoid)
+            if rng.unit() < 0.6 {
+                // A table or sideboard in the room.
+                let tableFwd = back
+                let tHalfW = rng.uniform(0.4...0.8), tHalfD = rng.uniform(0.25...0.45)
+                let tableHeight = rng.uniform(0.45...0.8)
+                let c = wallPoint + back * (tHalfD + rng.uniform(0...0.6)) + along * rng.uniform(-1.5...1.5)
+                let topCentre = c - up * floorDrop + up * tableHeight
+                if let q = project(topCentre), !(q.0 > avoid.0 - 0.2 && q.0 < avoid.2 + 0.2 && q.1 > avoid.1 - 0.2 && q.1 < avoid.3 + 0.2) {
+                    addTable(topCentre: topCentre, side: along, fwd: tableFwd, up: up, halfW: tHalfW, halfD: tHalfD,
+                             height: tableHeight)
+                    scatterOnTop(count: Int(rng.uniform(1...4)), centre: topCentre, side: along, fwd: tableFwd, up: up,
+                                 halfW: tHalfW, halfD: tHalfD, avoid: avoid, size: 0.05...0.15)
+                }
+            }
+            scatterObjects(count: Int(rng.uniform(0...3)), support: floorPoint, up: up, avoid: avoid,
                            size: 0.1...0.4, maxDistance: d + 5)
         }
         placeLight(target: f.origin, up: up)
@@ -283,8 +501,9 @@ struct SceneBuilder {
     // MARK: Bona fide 3D scenes
 
     /// A room seen from standing height (camera 1.1-1.7 m above the floor, pitched down
-    /// 5-35 degrees), or a table top seen from 0.3-0.7 m above it: floor, walls, and
-    /// 4-10 boxes, spheres and cylinders in view.
+    /// 5-35 degrees), or a table top seen from 0.3-0.7 m above it: floor, walls with a
+    /// skirting board and framed pictures, furniture, and objects standing on the table
+    /// or floor.
     mutating func buildRealScene(tabletop: Bool) {
         let pitch = (tabletop ? rng.uniform(30...65) : rng.uniform(5...35)) * .pi / 180
         let roll = rng.uniform(-4...4) * .pi / 180
@@ -295,54 +514,86 @@ struct SceneBuilder {
         let right = forward.cross(up).normalized * -1
         let height = tabletop ? rng.uniform(0.3...0.7) : rng.uniform(1.1...1.7)
         let floorPoint = up * -height
-        let floorMat = surface(tabletop ? [.woodPlanks, .stone, .tiles, .fabric] : [.woodPlanks, .tiles, .fabric, .stone],
-                               repeatM: tabletop ? 0.3...1.2 : 0.6...2.5)
-        if tabletop {
-            // Table top as a box, the floor 0.75 m below it.
-            let halfW = rng.uniform(0.5...1.0), halfD = rng.uniform(0.4...0.7)
-            let centre = floorPoint + forward * (height / tan(pitch) * rng.uniform(0.8...1.4)) - up * 0.02
-            scene.add(Primitive(shape: .box, frame: Frame(origin: centre, u: right, v: up, w: forward),
-                                half: Vec3(halfW, 0.02, halfD), material: floorMat, castsShadow: true))
-            let lowFloor = surface([.tiles, .woodPlanks, .fabric], repeatM: 0.6...2)
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint - up * 0.75, u: right, v: forward, w: up),
-                                half: .zero, material: lowFloor, castsShadow: false))
-        } else {
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: right, v: forward, w: up),
-                                half: .zero, material: floorMat, castsShadow: false))
-        }
-        // Walls: back and one or two sides.
+        // Walls: back and one side.
         let backDistance = tabletop ? rng.uniform(1.2...3) : rng.uniform(2.5...6)
-        let wallMat = surface([.plaster, .bricks, .stone, .tiles], repeatM: 0.8...3)
+        let wallMat = surface(Self.wallKinds, repeatM: 0.8...3, role: .wall)
         let yaw = rng.uniform(-0.5...0.5)
         let backNormal = (-forward).rotated(about: up, by: yaw)
-        scene.add(Primitive(shape: .plane, frame: Frame(origin: forward * backDistance, u: right, v: -up, w: backNormal),
+        let backOrigin = forward * backDistance
+        scene.add(Primitive(shape: .plane, frame: Frame(origin: backOrigin, u: right, v: -up, w: backNormal),
                             half: .zero, material: wallMat, castsShadow: false))
-        let sideMat = surface([.plaster, .bricks, .tiles], repeatM: 0.8...3)
+        let backAlong = up.cross(backNormal).normalized
+        let sideMat = rng.unit() < 0.6 ? wallMat : surface([.plaster, .bricks, .tiles], repeatM: 0.8...3, role: .wall)
         let sideOffset = rng.uniform(1.2...3) * (rng.unit() < 0.5 ? -1 : 1)
-        scene.add(Primitive(shape: .plane, frame: Frame(origin: right * sideOffset, u: forward, v: -up,
-                                                        w: right * (sideOffset > 0 ? -1 : 1)),
+        let sideNormal = right * (sideOffset > 0 ? -1 : 1)
+        scene.add(Primitive(shape: .plane, frame: Frame(origin: right * sideOffset, u: forward, v: -up, w: sideNormal),
                             half: .zero, material: sideMat, castsShadow: false))
+        let roomFloor = tabletop ? floorPoint - up * 0.75 : floorPoint
+        let floorHeight = tabletop ? height + 0.75 : height
+        let floorMat = surface(Self.floorKinds, repeatM: 0.6...2.5, role: .floor, scans: false)
+        scene.add(Primitive(shape: .plane, frame: Frame(origin: roomFloor, u: right, v: forward, w: up),
+                            half: .zero, material: floorMat, castsShadow: false))
+        // The back wall meets the floor where the floor plane crosses it.
+        let backFoot = backOrigin - up * floorHeight
+        addSkirting(at: backFoot, along: backAlong, normal: backNormal, up: up)
+        addSkirting(at: right * sideOffset - up * floorHeight, along: forward, normal: sideNormal, up: up)
         if !tabletop {
-            let ceiling = surface([.plaster], repeatM: 1...3, tint: Vec3(0.85, 0.85, 0.83))
+            let ceiling = surface([.plaster], repeatM: 1...3, tint: Vec3(0.85, 0.85, 0.83), role: .wall, scans: false)
             scene.add(Primitive(shape: .plane, frame: Frame(origin: up * rng.uniform(0.9...1.3), u: right, v: forward, w: -up),
                                 half: .zero, material: ceiling, castsShadow: false))
         }
-        // Objects in view.
-        let support = tabletop ? floorPoint + up * 0.0 : floorPoint
-        let count = Int(rng.uniform(4...10.99))
-        var placed = 0, attempts = 0
-        while placed < count && attempts < 80 {
-            attempts += 1
-            let nx = rng.uniform(-1...1), ny = rng.uniform(-0.6...1)
-            guard let p = rayHit(nx: nx, ny: ny, point: support, normal: up) else { continue }
-            let dist = p.length
-            if dist > backDistance * 0.9 || dist < height * 0.8 { continue }
-            let scale = tabletop ? rng.uniform(0.04...0.14) : rng.uniform(0.15...0.6)
-            guard addObject(at: p, up: up, scale: scale) else { continue }
-            placed += 1
-            // Sometimes stack a smaller object on top of the last box.
-            if let last = scene.primitives.last, last.shape == .box, rng.unit() < 0.3 {
-                addObject(at: last.frame.origin + up * last.half.y, up: up, scale: scale * 0.5)
+        // Pictures at eye height on the back wall.
+        hangPictures(count: Int(rng.uniform(0...3.5)), origin: backFoot, along: backAlong, normal: backNormal, up: up,
+                     lateral: (-2.5)...2.5, heights: 1.2...1.8, widths: 0.25...0.9, avoid: nil)
+        if tabletop {
+            // A table filling the lower frame, objects on it.
+            let halfW = rng.uniform(0.5...1.0), halfD = rng.uniform(0.4...0.7)
+            let centre = floorPoint + forward * (height / tan(pitch) * rng.uniform(0.8...1.4))
+            addTable(topCentre: centre, side: right, fwd: forward, up: up, halfW: halfW, halfD: halfD, height: 0.75)
+            scatterOnTop(count: Int(rng.uniform(3...8.99)), centre: centre, side: right, fwd: forward, up: up,
+                         halfW: halfW, halfD: halfD, avoid: nil, size: 0.04...0.12)
+        } else {
+            // Furniture: a table with things on it, maybe a sideboard against the wall,
+            // and a few larger objects on the floor.
+            // Nearest floor distance in view: the lower frame edge is pitch + half the
+            // vertical field of view below the horizon.
+            let tHalfW = rng.uniform(0.4...0.9), tHalfD = rng.uniform(0.3...0.6)
+            let nearest = (height - 0.5) / tan(min(pitch + atan(tanHalf * aspect), 1.5)) + tHalfD
+            let farthest = backDistance - tHalfD - 0.3
+            let lo = min(max(nearest, 1.0), farthest - 0.2)
+            let tableDist = rng.uniform(lo...max(min(lo + 1.5, farthest), lo + 0.1))
+            let tableHeight = rng.uniform(0.45...0.8)
+            let tableCentre = floorPoint + forward * tableDist + right * rng.uniform(-0.8...0.8) + up * tableHeight
+            addTable(topCentre: tableCentre, side: right, fwd: forward, up: up, halfW: tHalfW, halfD: tHalfD,
+                     height: tableHeight)
+            scatterOnTop(count: Int(rng.uniform(2...6.99)), centre: tableCentre, side: right, fwd: forward, up: up,
+                         halfW: tHalfW, halfD: tHalfD, avoid: nil, size: 0.04...0.12)
+            footprints.append((tableCentre - up * tableHeight, max(tHalfW, tHalfD) * 1.3))
+            if rng.unit() < 0.6 {
+                let sHalfW = rng.uniform(0.4...1.0), sHalfD = rng.uniform(0.2...0.3), sHalfH = rng.uniform(0.2...0.45)
+                let c = backFoot + backNormal * (sHalfD + 0.01) + backAlong * rng.uniform(-1.5...1.5)
+                let mat = surface([.woodPlanks, .plaster], repeatM: 0.4...1.2, role: .desk, scans: false)
+                scene.add(Primitive(shape: .box, frame: Frame(origin: c + up * sHalfH, u: backAlong, v: up, w: backNormal),
+                                    half: Vec3(sHalfW, sHalfH, sHalfD), material: mat, castsShadow: true))
+                footprints.append((c, max(sHalfW, sHalfD) * 1.2))
+                scatterOnTop(count: Int(rng.uniform(1...3.99)), centre: c + up * (2 * sHalfH), side: backAlong,
+                             fwd: backNormal, up: up, halfW: sHalfW, halfD: sHalfD, avoid: nil, size: 0.04...0.12)
+            }
+            let count = Int(rng.uniform(1...4.99))
+            var placed = 0, attempts = 0
+            while placed < count && attempts < 60 {
+                attempts += 1
+                let nx = rng.uniform(-1...1), ny = rng.uniform(-0.6...1)
+                guard let p = rayHit(nx: nx, ny: ny, point: floorPoint, normal: up) else { continue }
+                let dist = p.length
+                if dist > backDistance * 0.9 || dist < height * 0.8 { continue }
+                let scale = rng.uniform(0.12...0.4)
+                guard addObject(at: p, up: up, scale: scale) else { continue }
+                placed += 1
+                // Sometimes stack a smaller object on top of the last box.
+                if let last = scene.primitives.last, last.shape == .box, rng.unit() < 0.3 {
+                    addObject(at: last.frame.origin + up * last.half.y, up: up, scale: scale * 0.5)
+                }
             }
         }
         let target = forward * (tabletop ? height / tan(pitch) : min(backDistance * 0.5, 2.5)) + floorPoint
@@ -353,14 +604,18 @@ struct SceneBuilder {
 
     /// A wall in front of the camera filling the frame (60 %) or with a floor or side
     /// wall at the edge (40 %).
+    ///
+    /// Known limitation: its texture keeps a random in-plane rotation (v1 behaviour).
+    /// A level, frontal procedural brick wall is exactly periodic and reaches display
+    /// level moire peaks (~15000 x median), which `realWallHasNoStrongPeak` forbids.
     mutating func buildWall() {
         let f = subjectFrame()
-        let wallMat = surface([.bricks, .plaster, .stone, .tiles], repeatM: 0.5...2.5)
+        let wallMat = surface([.bricks, .plaster, .stone, .tiles], repeatM: 0.5...2.5, role: .wall, outdoorWall: true)
         scene.add(Primitive(shape: .plane, frame: f, half: .zero, material: wallMat, castsShadow: false))
         let up = -f.v
         if rng.unit() < 0.4 {
             let fw = frameWidth(at: f.origin.z)
-            let floorMat = surface([.woodPlanks, .tiles, .fabric], repeatM: 0.5...2)
+            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor)
             let floorPoint = f.origin - up * (fw * aspect * rng.uniform(0.35...0.7))
             scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: f.w, w: up),
                                 half: .zero, material: floorMat, castsShadow: false))

@@ -32,7 +32,12 @@ enum ProceduralTextures {
         switch kind {
         case .plaster:
             let n = ValueNoise(period: 16 << 4, rng: &rng)
-            return grey(size: 256) { x, y in 0.72 + 0.10 * n.fbm(x * 16, y * 16, octaves: 5, periodScale: 16) }
+            // Painted plaster: nearly uniform, a faint fine grain and very faint
+            // large-scale unevenness (no cloudy blotches).
+            return grey(size: 256) { x, y in
+                0.70 + 0.05 * n.fbm(x * 64, y * 64, octaves: 3, periodScale: 64)
+                    + 0.05 * n.fbm(x * 4, y * 4, octaves: 2, periodScale: 4)
+            }
         case .stone:
             let n = ValueNoise(period: 8 << 5, rng: &rng)
             return grey(size: 256) { x, y in
