@@ -1,0 +1,337 @@
+/// Every weight, threshold, boundary and cap of confidence aggregation (specs/methods.md
+/// section 7). The compiled-in defaults are the spec's.
+///
+/// Decoding accepts a partial object: a missing key keeps its default, at every depth.
+/// A profile named in `profiles` is laid over the default profile of the same name (a
+/// new name over an empty profile), and its `weights` are merged key by key, so
+/// `{"profiles": {"ios_pro": {"weights": {"moire": 0.2}}}}` changes one weight. Set a
+/// weight to 0 to drop a method. Unknown method names are a decoding error. Call
+/// `validate()` (or build a `ConfidenceAggregator`, which does) before use.
+public struct AggregationConfiguration: Sendable, Equatable, Codable {
+    /// Weight profiles by name. Defaults: `ios_pro` and `android`.
+    public var profiles: [String: AggregationProfile] = [
+        AggregationProfile.iosProName: .iosPro,
+        AggregationProfile.androidName: .android,
+    ]
+    /// Added to the weighted mean when at least `min_methods_for_agreement` methods
+    /// scored and all of them say real. 0.05; finite, 0...1.
+    public var agreementBoost: Double = 0.05
+    /// A method "says real" when `score >= real_threshold` (inclusive). Its verdict
+    /// decides agreement, disagreement and `primary_supporting_disagree`. 0.5; 0...1.
+    public var realThreshold: Double = 0.5
+    /// Fewest scored methods for the agreement boost: one method agreeing with itself is
+    /// no cross-validation. 2; >= 1.
+    public var minMethodsForAgreement: Int = 2
+    /// Lower bounds (inclusive) of the levels above SUSPICIOUS.
+    public var levelBoundaries = LevelBoundaries()
+    /// `ambiguous_results` when `|confidence_score - level_boundaries.medium| <
+    /// ambiguity_band` (strict). 0.05; finite, >= 0 (0 = never).
+    public var ambiguityBand: Double = 0.05
+    /// When a cap lowers the level, the score is lowered to at most the capped level's
+    /// upper end: the next boundary minus this margin (MEDIUM cap -> 0.75 - 0.01 = 0.74),
+    /// so `confidence_score` and `confidence_level` always agree. 0.01; > 0 and smaller
+    /// than the narrowest level band.
+    public var cappedScoreMargin: Double = 0.01
+    /// The highest level allowed when a condition holds.
+    public var levelCaps = LevelCaps()
+    /// The highest level each attestation allows.
+    public var attestationCaps = AttestationCaps()
+
+    /// The spec defaults.
+    public static let reference = AggregationConfiguration()
+
+    public init() {}
+
+    /// The profile called `name`.
+    ///
+    /// - Throws: `AggregationConfigurationError` with key `profiles.NAME` when there is none.
+    public func profile(named name: String) throws(AggregationConfigurationError) -> AggregationProfile {
+        guard let profile = profiles[name] else {
+            throw AggregationConfigurationError(
+                key: "profiles.\(name)",
+                "no such profile; known profiles: \(profiles.keys.sorted().joined(separator: ", "))")
+        }
+        return profile
+    }
+
+    /// Lower bounds (inclusive, `>=`) of each level; a score below `low` is SUSPICIOUS.
+    /// Strictly decreasing, all in (0, 1].
+    public struct LevelBoundaries: Sendable, Equatable, Codable {
+        /// 0.90.
+        public var veryHigh: Double = 0.90
+        /// 0.75.
+        public var high: Double = 0.75
+        /// 0.50.
+        public var medium: Double = 0.50
+        /// 0.25.
+        public var low: Double = 0.25
+
+        enum CodingKeys: String, CodingKey {
+            case veryHigh = "very_high"
+            case high, medium, low
+        }
+
+        public init() {}
+
+        public init(veryHigh: Double, high: Double, medium: Double, low: Double) {
+            self.veryHigh = veryHigh
+            self.high = high
+            self.medium = medium
+            self.low = low
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let d = LevelBoundaries()
+            veryHigh = try c.decodeIfPresent(Double.self, forKey: .veryHigh) ?? d.veryHigh
+            high = try c.decodeIfPresent(Double.self, forKey: .high) ?? d.high
+            medium = try c.decodeIfPresent(Double.self, forKey: .medium) ?? d.medium
+            low = try c.decodeIfPresent(Double.self, forKey: .low) ?? d.low
+        }
+
+        /// The level of `score`: the highest level whose lower bound is `<= score`.
+        /// NaN is SUSPICIOUS.
+        public func level(for score: Double) -> ConfidenceLevel {
+            if score >= veryHigh { return .veryHigh }
+            if score >= high { return .high }
+            if score >= medium { return .medium }
+            if score >= low { return .low }
+            return .suspicious
+        }
+
+        /// The inclusive lower bound of `level` (0 for SUSPICIOUS).
+        public func lowerBound(of level: ConfidenceLevel) -> Double {
+            switch level {
+            case .suspicious: 0
+            case .low: low
+            case .medium: medium
+            case .high: high
+            case .veryHigh: veryHigh
+            }
+        }
+
+        /// The exclusive upper bound of `level`: the next level's lower bound, or nil for
+        /// VERY_HIGH.
+        public func upperBound(of level: ConfidenceLevel) -> Double? {
+            switch level {
+            case .suspicious: low
+            case .low: medium
+            case .medium: high
+            case .high: veryHigh
+            case .veryHigh: nil
+            }
+        }
+    }
+
+    /// The highest level allowed under each condition of methods.md section 7. The two
+    /// structural rules are not configurable: VERY_HIGH needs every weighted method
+    /// scored, agreeing and the primary valid (else at most HIGH), and HIGH needs the
+    /// primary valid (else at most MEDIUM).
+    public struct LevelCaps: Sendable, Equatable, Codable {
+        /// When the methods disagree. MEDIUM.
+        public var disagreement: ConfidenceLevel = .medium
+        /// When a scored method detected a screen. MEDIUM.
+        public var screen: ConfidenceLevel = .medium
+        /// When a scored method detected a print. MEDIUM.
+        public var print: ConfidenceLevel = .medium
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let d = LevelCaps()
+            disagreement = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .disagreement) ?? d.disagreement
+            screen = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .screen) ?? d.screen
+            print = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .print) ?? d.print
+        }
+    }
+
+    /// The highest level each hardware attestation allows (attestation-first model,
+    /// methods.md section 7). Which entry applies:
+    /// - `status == .fail` -> `failed` (SUSPICIOUS), and the capture is rejected;
+    /// - `status == .unavailable` (whatever the method) -> `none`;
+    /// - `status == .pass` -> the entry of the method; `software` is rejected.
+    ///
+    /// Decisions where the spec is silent or coarse:
+    /// - "software-only attestation is rejected" -> `software` = SUSPICIOUS, with
+    ///   `AggregationResult.attestationRejected` set (the flags vocabulary has no entry).
+    /// - "StrongBox max MEDIUM-HIGH" -> HIGH: StrongBox may reach HIGH but never
+    ///   VERY_HIGH, which keeps it above TEE (MEDIUM) and below Secure Enclave.
+    /// - No attestation (`none`, or status unavailable) -> MEDIUM, matching the MVP
+    ///   rule where depth alone without hardware reaches MEDIUM.
+    /// - "Secure Enclave + LiDAR can reach VERY_HIGH" -> `secure_enclave` = VERY_HIGH;
+    ///   LiDAR is then required by the VERY_HIGH rule (all methods present, primary valid).
+    public struct AttestationCaps: Sendable, Equatable, Codable {
+        /// VERY_HIGH.
+        public var secureEnclave: ConfidenceLevel = .veryHigh
+        /// HIGH ("MEDIUM-HIGH").
+        public var strongbox: ConfidenceLevel = .high
+        /// MEDIUM.
+        public var tee: ConfidenceLevel = .medium
+        /// SUSPICIOUS (rejected).
+        public var software: ConfidenceLevel = .suspicious
+        /// MEDIUM.
+        public var none: ConfidenceLevel = .medium
+        /// Attestation checked and failed. SUSPICIOUS.
+        public var failed: ConfidenceLevel = .suspicious
+
+        enum CodingKeys: String, CodingKey {
+            case secureEnclave = "secure_enclave"
+            case strongbox, tee, software, none, failed
+        }
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let d = AttestationCaps()
+            secureEnclave = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .secureEnclave) ?? d.secureEnclave
+            strongbox = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .strongbox) ?? d.strongbox
+            tee = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .tee) ?? d.tee
+            software = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .software) ?? d.software
+            none = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .none) ?? d.none
+            failed = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .failed) ?? d.failed
+        }
+
+        /// The cap for `attestation` and the configuration key it came from.
+        public func cap(for attestation: AttestationEvidence) -> (level: ConfidenceLevel, key: String) {
+            switch attestation.status {
+            case .fail: return (failed, "failed")
+            case .unavailable: return (none, "none")
+            case .pass:
+                switch attestation.method {
+                case .secureEnclave: return (secureEnclave, "secure_enclave")
+                case .strongbox: return (strongbox, "strongbox")
+                case .tee: return (tee, "tee")
+                case .software: return (software, "software")
+                case .none: return (none, "none")
+                }
+            }
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case profiles
+        case agreementBoost = "agreement_boost"
+        case realThreshold = "real_threshold"
+        case minMethodsForAgreement = "min_methods_for_agreement"
+        case levelBoundaries = "level_boundaries"
+        case ambiguityBand = "ambiguity_band"
+        case cappedScoreMargin = "capped_score_margin"
+        case levelCaps = "level_caps"
+        case attestationCaps = "attestation_caps"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = AggregationConfiguration()
+        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
+            try c.decodeIfPresent(T.self, forKey: key) ?? fallback
+        }
+        profiles = d.profiles
+        if c.contains(.profiles), try !c.decodeNil(forKey: .profiles) {
+            let named = try c.nestedContainer(keyedBy: ProfileNameKey.self, forKey: .profiles)
+            for key in named.allKeys {
+                let base = d.profiles[key.stringValue] ?? AggregationProfile(primary: nil, weights: [:])
+                let overlay = try named.decode(AggregationProfile.Overlay.self, forKey: key)
+                profiles[key.stringValue] = overlay.applied(to: base)
+            }
+        }
+        agreementBoost = try value(.agreementBoost, d.agreementBoost)
+        realThreshold = try value(.realThreshold, d.realThreshold)
+        minMethodsForAgreement = try value(.minMethodsForAgreement, d.minMethodsForAgreement)
+        levelBoundaries = try value(.levelBoundaries, d.levelBoundaries)
+        ambiguityBand = try value(.ambiguityBand, d.ambiguityBand)
+        cappedScoreMargin = try value(.cappedScoreMargin, d.cappedScoreMargin)
+        levelCaps = try value(.levelCaps, d.levelCaps)
+        attestationCaps = try value(.attestationCaps, d.attestationCaps)
+    }
+
+    private struct ProfileNameKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Checks that aggregation is defined:
+    /// - at least one profile; in each, every weight finite and >= 0, at least one > 0,
+    ///   and a `primary` whose weight is > 0;
+    /// - `agreement_boost` and `real_threshold` finite and in 0...1;
+    /// - `min_methods_for_agreement >= 1`;
+    /// - `level_boundaries` finite, in (0, 1] and strictly decreasing
+    ///   (`very_high > high > medium > low > 0`);
+    /// - `ambiguity_band` finite and >= 0;
+    /// - `capped_score_margin` finite, > 0 and smaller than the narrowest band
+    ///   (`low - 0`, `medium - low`, `high - medium`, `very_high - high`).
+    ///
+    /// - Throws: `AggregationConfigurationError` naming the first offending key as a
+    ///   dotted path, e.g. `profiles.ios_pro.weights.moire`.
+    public func validate() throws(AggregationConfigurationError) {
+        guard !profiles.isEmpty else { throw AggregationConfigurationError(key: "profiles", "must name at least one profile") }
+        for name in profiles.keys.sorted() {
+            let profile = profiles[name]!
+            let prefix = "profiles.\(name)"
+            for method in profile.weights.keys.sorted() {
+                let weight = profile.weights[method]!
+                guard weight.isFinite else {
+                    throw AggregationConfigurationError(key: "\(prefix).weights.\(method.rawValue)", "must be a finite number, got \(weight)")
+                }
+                guard weight >= 0 else {
+                    throw AggregationConfigurationError(key: "\(prefix).weights.\(method.rawValue)", "must be >= 0, got \(weight)")
+                }
+            }
+            guard profile.weights.values.contains(where: { $0 > 0 }) else {
+                throw AggregationConfigurationError(key: "\(prefix).weights", "must give at least one method a weight > 0")
+            }
+            guard let primary = profile.primary else {
+                throw AggregationConfigurationError(key: "\(prefix).primary", "is missing; name the primary method (e.g. lidar)")
+            }
+            guard let weight = profile.weights[primary], weight > 0 else {
+                throw AggregationConfigurationError(
+                    key: "\(prefix).primary", "'\(primary.rawValue)' must have a weight > 0 in \(prefix).weights")
+            }
+        }
+        for (key, number) in [("agreement_boost", agreementBoost), ("real_threshold", realThreshold)]
+        where !(number.isFinite && (0...1).contains(number)) {
+            throw AggregationConfigurationError(key: key, "must be a finite number in 0...1, got \(number)")
+        }
+        guard minMethodsForAgreement >= 1 else {
+            throw AggregationConfigurationError(key: "min_methods_for_agreement", "must be >= 1, got \(minMethodsForAgreement)")
+        }
+        let b = levelBoundaries
+        let bounds: [(String, Double)] = [("very_high", b.veryHigh), ("high", b.high), ("medium", b.medium), ("low", b.low)]
+        for (name, bound) in bounds where !(bound.isFinite && bound > 0 && bound <= 1) {
+            throw AggregationConfigurationError(key: "level_boundaries.\(name)", "must be finite and in (0, 1], got \(bound)")
+        }
+        for i in 1..<bounds.count where !(bounds[i].1 < bounds[i - 1].1) {
+            throw AggregationConfigurationError(
+                key: "level_boundaries.\(bounds[i].0)",
+                "must be < level_boundaries.\(bounds[i - 1].0) (\(bounds[i - 1].1)), got \(bounds[i].1)")
+        }
+        guard ambiguityBand.isFinite, ambiguityBand >= 0 else {
+            throw AggregationConfigurationError(key: "ambiguity_band", "must be finite and >= 0, got \(ambiguityBand)")
+        }
+        let narrowest = min(b.low, b.medium - b.low, b.high - b.medium, b.veryHigh - b.high)
+        guard cappedScoreMargin.isFinite, cappedScoreMargin > 0, cappedScoreMargin < narrowest else {
+            throw AggregationConfigurationError(
+                key: "capped_score_margin",
+                "must be > 0 and < the narrowest level band (\(narrowest)), got \(cappedScoreMargin)")
+        }
+    }
+}
+
+/// A configuration value that makes aggregation undefined.
+public struct AggregationConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The dotted JSON key, e.g. `profiles.ios_pro.weights.moire` or `level_boundaries.high`.
+    public var key: String
+    public var reason: String
+
+    public init(key: String, _ reason: String) {
+        self.key = key
+        self.reason = reason
+    }
+
+    /// `KEY: REASON`, e.g. `profiles.ios_pro.weights.moire: must be >= 0, got -1.0`.
+    public var description: String { "\(key): \(reason)" }
+}

@@ -1,0 +1,22 @@
+/// The flags vocabulary of methods.md section 7, and nothing else. Encodes as the
+/// snake_case raw value; `<` is alphabetical so flag lists sort stably.
+public enum AggregationFlag: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+    /// The profile's primary method (lidar on `ios_pro`, parallax on `android`) is
+    /// missing, unavailable, failed or has no finite score.
+    case primarySignalFailed = "primary_signal_failed"
+    /// An available method reported `screen_detected`.
+    case screenDetected = "screen_detected"
+    /// An available method reported `print_detected`.
+    case printDetected = "print_detected"
+    /// The available methods' verdicts (score >= `real_threshold`) are not all equal.
+    case methodsDisagree = "methods_disagree"
+    /// The primary's verdict differs from the verdict of the weighted mean of the other
+    /// available methods.
+    case primarySupportingDisagree = "primary_supporting_disagree"
+    /// At least one method with a positive profile weight did not score.
+    case partialAnalysis = "partial_analysis"
+    /// The final score is within `ambiguity_band` of the MEDIUM boundary.
+    case ambiguousResults = "ambiguous_results"
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}

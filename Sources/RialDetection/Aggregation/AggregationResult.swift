@@ -1,0 +1,76 @@
+/// What the aggregator reports for one capture (specs/methods.md sections 7 and 8).
+/// JSON keys are snake_case; `flags` and `caps_applied` are sorted.
+public struct AggregationResult: Sendable, Equatable, Codable {
+    /// The final score in 0...1: `clamp(weighted_mean + agreement_boost, 0, 1)`, then,
+    /// when a cap lowered the level, lowered to at most the capped level's upper bound
+    /// minus `capped_score_margin`. Always maps to `confidence_level` through the
+    /// level boundaries.
+    public var confidenceScore: Double
+    public var confidenceLevel: ConfidenceLevel
+    /// `clamp(weighted_mean + agreement_boost, 0, 1)` before any cap: the continuous
+    /// number for ROC curves.
+    public var uncappedScore: Double
+    /// `sum(w_i * s_i) / sum(w_i)` over the scored methods with weight > 0; 0 when none
+    /// scored.
+    public var weightedMean: Double
+    /// The boost added (`agreement_boost` or 0).
+    public var agreementBoost: Double
+    /// Sorted, from the methods.md vocabulary only.
+    public var flags: [AggregationFlag]
+    /// Renormalised weight of each scored method (`w_i / sum(w_j)`, summing to 1); empty
+    /// when none scored.
+    public var weightsUsed: [AggregationMethod: Double]
+    /// The profile's primary method.
+    public var primaryMethod: AggregationMethod?
+    /// True when every scored method gives the same verdict (`score >= real_threshold`);
+    /// vacuously true with fewer than two.
+    public var methodsAgree: Bool
+    /// `max(s_i) - min(s_i)` over the scored methods, 0...1; 0 with fewer than two.
+    public var disagreementScore: Double
+    /// Each cap that lowered the level, as `CAUSE: level capped at LEVEL`, sorted.
+    /// Causes: `methods_disagree`, `screen_detected`, `print_detected`,
+    /// `primary_signal_failed` (HIGH needs the primary), `very_high_requirements` (VERY_HIGH
+    /// needs all methods scored, agreeing, primary valid), `attestation.KEY` (KEY as in
+    /// `attestation_caps`).
+    public var capsApplied: [String]
+    /// Attestation failed or was software-only: rejected, SUSPICIOUS by default.
+    public var attestationRejected: Bool
+    /// Wall time of the aggregation, monotonic clock, ms.
+    public var analysisTimeMs: Double
+
+    enum CodingKeys: String, CodingKey {
+        case confidenceScore = "confidence_score"
+        case confidenceLevel = "confidence_level"
+        case uncappedScore = "uncapped_score"
+        case weightedMean = "weighted_mean"
+        case agreementBoost = "agreement_boost"
+        case flags
+        case weightsUsed = "weights_used"
+        case primaryMethod = "primary_method"
+        case methodsAgree = "methods_agree"
+        case disagreementScore = "disagreement_score"
+        case capsApplied = "caps_applied"
+        case attestationRejected = "attestation_rejected"
+        case analysisTimeMs = "analysis_time_ms"
+    }
+
+    public init(confidenceScore: Double, confidenceLevel: ConfidenceLevel, uncappedScore: Double,
+                weightedMean: Double, agreementBoost: Double, flags: [AggregationFlag],
+                weightsUsed: [AggregationMethod: Double], primaryMethod: AggregationMethod?, methodsAgree: Bool,
+                disagreementScore: Double, capsApplied: [String], attestationRejected: Bool,
+                analysisTimeMs: Double) {
+        self.confidenceScore = confidenceScore
+        self.confidenceLevel = confidenceLevel
+        self.uncappedScore = uncappedScore
+        self.weightedMean = weightedMean
+        self.agreementBoost = agreementBoost
+        self.flags = flags
+        self.weightsUsed = weightsUsed
+        self.primaryMethod = primaryMethod
+        self.methodsAgree = methodsAgree
+        self.disagreementScore = disagreementScore
+        self.capsApplied = capsApplied
+        self.attestationRejected = attestationRejected
+        self.analysisTimeMs = analysisTimeMs
+    }
+}

@@ -1,0 +1,127 @@
+/// Fuses per-method scores into one confidence score and level with cross-validation
+/// (specs/methods.md section 7). Pure logic, no I/O.
+///
+/// Algorithm, for a profile with weights `w` and primary `p`:
+/// 1. Scored methods: for each method, the first input naming it (later duplicates are
+///    ignored), kept when its profile weight is > 0, `available` is true and its score is
+///    finite; the score is clamped into 0...1. Methods with weight > 0 that did not
+///    score -> `partial_analysis` (no penalty: weights renormalise).
+/// 2. `weights_used[i] = w_i / sum(w_j)`; `weighted_mean = sum(weights_used[i] * s_i)`
+///    (0 when nothing scored).
+/// 3. Verdict of a method: `s_i >= real_threshold`. All verdicts equal -> agree; else
+///    `methods_disagree` and level at most `level_caps.disagreement`. Boost
+///    `agreement_boost` only when at least `min_methods_for_agreement` methods scored and
+///    all say real; never for agreeing on fake.
+/// 4. Primary not scored -> `primary_signal_failed`, level at most MEDIUM. Primary
+///    scored and at least one other method scored: when the primary's verdict differs
+///    from the verdict of the other methods' weighted mean (weights renormalised among
+///    them) -> `primary_supporting_disagree` (a flag only; the disagreement cap covers
+///    the level).
+/// 5. A scored method with `screen_detected` / `print_detected` -> the flag, level at
+///    most `level_caps.screen` / `.print`.
+/// 6. VERY_HIGH needs every weighted method scored, agreeing and the primary valid;
+///    otherwise at most HIGH.
+/// 7. Attestation cap (`AggregationConfiguration.AttestationCaps`).
+/// 8. `uncapped = clamp(weighted_mean + boost, 0, 1)`; level = min(level of uncapped by
+///    the `>=` boundaries, every cap). If a cap lowered it, score =
+///    `min(uncapped, upperBound(level) - capped_score_margin)`.
+/// 9. `ambiguous_results` when `|score - level_boundaries.medium| < ambiguity_band`.
+public struct ConfidenceAggregator: Sendable {
+    public let configuration: AggregationConfiguration
+
+    /// - Throws: `AggregationConfigurationError` when `configuration` is invalid.
+    public init(configuration: AggregationConfiguration = .reference) throws(AggregationConfigurationError) {
+        try configuration.validate()
+        self.configuration = configuration
+    }
+
+    /// Aggregates with the configuration's profile called `profileName`.
+    ///
+    /// - Throws: `AggregationConfigurationError` (key `profiles.NAME`) for an unknown profile.
+    public func aggregate(inputs: [AggregationInput], attestation: AttestationEvidence,
+                          profileNamed profileName: String) throws(AggregationConfigurationError) -> AggregationResult {
+        aggregate(inputs: inputs, attestation: attestation, profile: try configuration.profile(named: profileName))
+    }
+
+    /// Aggregates `inputs` under `profile` (see the type's documentation). Never traps:
+    /// an invalid profile (no positive weight) yields score 0, SUSPICIOUS.
+    public func aggregate(inputs: [AggregationInput], attestation: AttestationEvidence,
+                          profile: AggregationProfile) -> AggregationResult {
+        let timer = AnalysisTimer()
+        let c = configuration
+        let boundaries = c.levelBoundaries
+        var flags = Set<AggregationFlag>()
+
+        var seen = Set<AggregationMethod>()
+        var scored: [(method: AggregationMethod, weight: Double, score: Double, input: AggregationInput)] = []
+        for input in inputs where seen.insert(input.method).inserted {
+            guard let weight = profile.weights[input.method], weight > 0, weight.isFinite,
+                  input.available, let score = input.score, score.isFinite else { continue }
+            scored.append((input.method, weight, Swift.min(Swift.max(score, 0), 1), input))
+        }
+        let expected = profile.weightedMethods
+        let allPresent = !scored.isEmpty && scored.count == expected.count
+        if !allPresent { flags.insert(.partialAnalysis) }
+
+        let totalWeight = scored.reduce(0) { $0 + $1.weight }
+        var weightsUsed: [AggregationMethod: Double] = [:]
+        var weightedMean = 0.0
+        for entry in scored {
+            let share = entry.weight / totalWeight
+            weightsUsed[entry.method] = share
+            weightedMean += share * entry.score
+        }
+
+        let saysReal = { (score: Double) in score >= c.realThreshold }
+        let verdicts = scored.map { saysReal($0.score) }
+        let agree = verdicts.allSatisfy { $0 == verdicts.first }
+        if !agree { flags.insert(.methodsDisagree) }
+        let boost = agree && scored.count >= c.minMethodsForAgreement && verdicts.allSatisfy({ $0 })
+            ? c.agreementBoost : 0
+        let scores = scored.map(\.score)
+        let disagreement = scores.count >= 2 ? scores.max()! - scores.min()! : 0
+
+        let primary = scored.first { $0.method == profile.primary }
+        if let primary {
+            let others = scored.filter { $0.method != primary.method }
+            if !others.isEmpty {
+                let otherWeight = others.reduce(0) { $0 + $1.weight }
+                let otherMean = others.reduce(0) { $0 + $1.weight / otherWeight * $1.score }
+                if saysReal(primary.score) != saysReal(otherMean) { flags.insert(.primarySupportingDisagree) }
+            }
+        } else {
+            flags.insert(.primarySignalFailed)
+        }
+        let screen = scored.contains { $0.input.screenDetected }
+        let print = scored.contains { $0.input.printDetected }
+        if screen { flags.insert(.screenDetected) }
+        if print { flags.insert(.printDetected) }
+
+        var caps: [(level: ConfidenceLevel, cause: String)] = []
+        if !agree { caps.append((c.levelCaps.disagreement, "methods_disagree")) }
+        if screen { caps.append((c.levelCaps.screen, "screen_detected")) }
+        if print { caps.append((c.levelCaps.print, "print_detected")) }
+        if primary == nil { caps.append((.medium, "primary_signal_failed")) }
+        if !(allPresent && agree && primary != nil) { caps.append((.high, "very_high_requirements")) }
+        let attestationCap = c.attestationCaps.cap(for: attestation)
+        caps.append((attestationCap.level, "attestation.\(attestationCap.key)"))
+        let rejected = attestation.status == .fail || (attestation.status == .pass && attestation.method == .software)
+
+        let uncapped = Swift.min(Swift.max(weightedMean + boost, 0), 1)
+        let uncappedLevel = boundaries.level(for: uncapped)
+        let binding = caps.filter { $0.level < uncappedLevel }
+        let level = binding.map(\.level).min() ?? uncappedLevel
+        var score = uncapped
+        if level < uncappedLevel, let upper = boundaries.upperBound(of: level) {
+            score = Swift.min(score, upper - c.cappedScoreMargin)
+        }
+        if abs(score - boundaries.medium) < c.ambiguityBand { flags.insert(.ambiguousResults) }
+
+        return AggregationResult(
+            confidenceScore: score, confidenceLevel: level, uncappedScore: uncapped, weightedMean: weightedMean,
+            agreementBoost: boost, flags: flags.sorted(), weightsUsed: weightsUsed, primaryMethod: profile.primary,
+            methodsAgree: agree, disagreementScore: disagreement,
+            capsApplied: binding.map { "\($0.cause): level capped at \($0.level.rawValue)" }.sorted(),
+            attestationRejected: rejected, analysisTimeMs: timer.elapsedMilliseconds)
+    }
+}
