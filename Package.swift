@@ -47,7 +47,7 @@ let package = Package(
         // so the same code can run in the phone app.
         .target(name: "RialDetection", dependencies: ["RialMedia"]),
         .target(name: "RialSynth", dependencies: ["RialMedia"]),
-        .target(name: "RialEval", dependencies: ["RialMedia", "RialSynth"]),
+        .target(name: "RialEval", dependencies: ["RialMedia", "RialDetection", "RialSynth"]),
         .executableTarget(
             name: "rial-bench",
             dependencies: [

@@ -1,3 +1,4 @@
+import RialDetection
 import Foundation
 import RialMedia
 import Testing

@@ -1,3 +1,4 @@
+import RialDetection
 import RialMedia
 
 /// One sample of a `rial-bench-dataset/1` manifest (specs/dataset-format.md).
