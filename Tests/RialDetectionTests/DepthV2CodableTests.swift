@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+@testable import RialDetection
+
+@Suite struct DepthV2CodableTests {
+    @Test func partialConfigurationKeepsDefaults() throws {
+        let json = #"{"max_planes": 3, "intrinsics": {"fx": 211, "fy": 211, "cx": 127.5, "cy": 95.5}}"#
+        let c = try JSONDecoder().decode(DepthAnalyzerV2.Configuration.self, from: Data(json.utf8))
+        #expect(c.maxPlanes == 3)
+        #expect(c.intrinsics?.fx == 211)
+        #expect(c.noiseBase == 0.005 && c.noiseQuadratic == 0.005 && c.horizontalFieldOfViewDegrees == 65)
+        try c.validate()
+        let empty = try JSONDecoder().decode(DepthAnalyzerV2.Configuration.self, from: Data("{}".utf8))
+        #expect(empty == .standard)
+    }
+
+    @Test(arguments: [
+        (#"{"sample_stride": 0}"#, "sample_stride"),
+        (#"{"min_plane_fraction": 0}"#, "min_plane_fraction"),
+        (#"{"horizontal_field_of_view_degrees": 180}"#, "horizontal_field_of_view_degrees"),
+        (#"{"noise_base": -1}"#, "noise_base"),
+        (#"{"min_valid_depth": 5, "max_valid_depth": 1}"#, "min_valid_depth"),
+        (#"{"intrinsics": {"fx": 200, "fy": -1, "cx": 0, "cy": 0}}"#, "intrinsics.fy"),
+    ])
+    func validationNamesTheKey(json: String, key: String) throws {
+        let c = try JSONDecoder().decode(DepthAnalyzerV2.Configuration.self, from: Data(json.utf8))
+        #expect(throws: DepthAnalyzerV2.ConfigurationError.self) { try c.validate() }
+        do { _ = try DepthAnalyzerV2(configuration: c) } catch { #expect(error.key == key) }
+    }
+
+    @Test func resultRoundTripsWithSnakeCaseKeys() throws {
+        let r = DepthAnalyzerV2().analyze(DepthV2Scenes.threePlanes())
+        let data = try JSONEncoder().encode(r)
+        let text = String(decoding: data, as: UTF8.self)
+        for key in ["\"algorithm_version\":\"depth\\/2\"", "\"dominant_inlier_fraction\"", "\"rms_residual_mm\"",
+                    "\"plane_count\"", "\"is_planar_subject\"", "\"is_likely_real_scene\"", "\"tilt_degrees\""] {
+            #expect(text.contains(key))
+        }
+        #expect(!text.contains("edge_alignment"))
+        #expect(try JSONDecoder().decode(DepthAnalyzerV2.Result.self, from: data) == r)
+        let summary = try JSONDecoder().decode(MethodResultSummary.self, from: data)
+        #expect(summary.score == r.score && summary.algorithmVersion == .depthV2)
+    }
+}
