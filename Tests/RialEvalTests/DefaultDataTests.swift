@@ -29,6 +29,16 @@ import RialSynth
         #expect(try DatasetLoader(contentsOf: third.manifestPath).validate().isValid)
     }
 
+    /// The cache key is computed from hashes alone; it must name exactly the textures
+    /// that loading them would report.
+    @Test func textureSourcesFromHashesMatchLoading() throws {
+        let fromHashes = try SynthTextureLibrary.sources(mirror: Fixtures.realMirror)
+        let loaded = try SynthTextureLibrary.load(mirror: Fixtures.realMirror)
+        #expect(fromHashes.count == SynthTextureLibrary.mirrorFiles.count)
+        #expect(fromHashes == loaded.sources)
+        #expect(loaded.textures.count == fromHashes.count)
+    }
+
     @Test func cacheDirectoryHonoursTheEnvironment() {
         let root = URL(fileURLWithPath: "/work/x")
         #expect(DefaultData.cacheDirectory(root: root, environment: [:]).path == "/work/x/.cache/rial-bench")

@@ -52,13 +52,20 @@ public enum DefaultData {
     public static func prepareSynthetic(spec: SynthDatasetSpec = syntheticSpec, cache: URL, mirror: URL?,
                                         jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                                         progress: @Sendable (Int) -> Void = { _ in }) throws -> Prepared {
-        let (textures, sources) = try mirror.map { try SynthTextureLibrary.load(mirror: $0) } ?? ([], [])
+        // The cache key needs only the textures' hashes; decoding them (about a second)
+        // is paid only when the set has to be generated.
+        let sources = try mirror.map { try SynthTextureLibrary.sources(mirror: $0) } ?? []
         let folder = cache.appendingPathComponent("synth-\(cacheKey(spec: spec, textureSources: sources))")
         let manifest = folder.appendingPathComponent("manifest.json")
         if FileManager.default.fileExists(atPath: manifest.path) {
-            return Prepared(manifestPath: manifest.path, generated: false, textureCount: textures.count)
+            return Prepared(manifestPath: manifest.path, generated: false, textureCount: sources.count)
         }
         try? FileManager.default.removeItem(at: folder)
+        let (textures, loadedSources) = try mirror.map { try SynthTextureLibrary.load(mirror: $0) } ?? ([], [])
+        guard loadedSources == sources else {
+            throw MediaError(.unreadable, source: mirror?.path ?? cache.path,
+                             "texture files changed while the default set was being prepared; run again")
+        }
         let summary = try SynthDatasetWriter(spec: spec, textures: textures, textureSources: sources)
             .write(to: folder.path, jobs: jobs, progress: progress)
         return Prepared(manifestPath: summary.manifestPath, generated: true, textureCount: textures.count)

@@ -48,8 +48,24 @@ public enum SynthTextureLibrary {
                 image = try image.areaAveraged(width: w, height: h)
             }
             textures.append(PlanarImage(image))
-            sources.append("\(relative) (sha256 \(SHA256Digest.hash(data).prefix(12)))")
+            sources.append(provenance(relative, sha256: SHA256Digest.hash(data)))
         }
         return (textures, sources)
+    }
+
+    /// The provenance strings `load(mirror:)` would return, from file hashes alone
+    /// (no decoding): enough to tell whether a cached dataset was made from these
+    /// textures before paying for loading them.
+    public static func sources(mirror: URL) throws -> [String] {
+        try mirrorFiles.compactMap { relative in
+            let path = mirror.appendingPathComponent(relative).path
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            return provenance(relative, sha256: try SHA256Digest.hash(fileAt: path))
+        }
+    }
+
+    /// `"path (sha256 prefix)"`, the provenance of one texture.
+    private static func provenance(_ relative: String, sha256: String) -> String {
+        "\(relative) (sha256 \(sha256.prefix(12)))"
     }
 }
