@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 
 /// The display's subpixel pattern as a sensor pixel records it: the aperture pattern
 /// convolved with the lens PSF and the pixel's box aperture, then sampled at the pixel

@@ -1,17 +1,26 @@
 import Foundation
 
 /// In-place radix-2 complex FFT on split real/imaginary buffers (Cooley-Tukey,
-/// iterative, bit-reversed input order). Used to turn attenuated Fourier coefficients
-/// of a periodic pattern into a sampled table, so sizes are small powers of two.
-struct FFT {
-    let n: Int
+/// iterative, bit-reversed input order), shared by the synthetic-capture generator and
+/// the spectral detection methods (moire, artifacts).
+///
+/// Written here rather than taken from a library: the detection module must stay
+/// portable to iOS with Foundation only, and the FFT libraries at hand are either
+/// Apple-only (Accelerate vDSP) or C libraries outside the portable set (FFTW). The
+/// sizes used are powers of two, where radix-2 is adequate.
+///
+/// Convention: `transform(..., sign: -1)` computes X[j] = sum_k x[k] exp(-2 pi i j k / n)
+/// (numpy's `fft`); `sign: +1` is the unnormalised inverse.
+public struct FFT: Sendable {
+    /// Transform length, a power of two >= 2.
+    public let n: Int
     private let log2n: Int
     private let cosTable: [Double]
     private let sinTable: [Double]
     private let bitReverse: [Int]
 
-    /// `n` must be a power of two >= 2.
-    init(size n: Int) {
+    /// `n` must be a power of two >= 2 (a precondition: sizes are chosen by code, not data).
+    public init(size n: Int) {
         precondition(n >= 2 && n & (n - 1) == 0, "FFT size must be a power of two")
         self.n = n
         var l = 0
@@ -28,7 +37,7 @@ struct FFT {
 
     /// x[j] <- sum_k x[k] exp(sign * 2 pi i j k / n) over `n` values spaced `stride`
     /// apart starting at `offset`. No normalisation. sign = +1 is the inverse transform.
-    func transform(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
+    public func transform(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
                    offset: Int, stride: Int, sign: Double) {
         for i in 0..<n {
             let j = bitReverse[i]
@@ -57,7 +66,7 @@ struct FFT {
     }
 
     /// 2D transform of an n x n row-major array (rows, then columns).
-    func transform2D(re: inout [Double], im: inout [Double], sign: Double) {
+    public func transform2D(re: inout [Double], im: inout [Double], sign: Double) {
         precondition(re.count == n * n && im.count == n * n)
         re.withUnsafeMutableBufferPointer { r in
             im.withUnsafeMutableBufferPointer { i in
