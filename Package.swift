@@ -58,7 +58,7 @@ let package = Package(
         // Test fixtures shared by every test target: mirror paths, seeded generator, mutations.
         .target(name: "RialTestSupport", dependencies: ["RialMedia"], path: "Tests/RialTestSupport"),
         .testTarget(name: "RialMediaTests", dependencies: ["RialMedia", "RialTestSupport"]),
-        .testTarget(name: "RialDetectionTests", dependencies: ["RialDetection", "RialTestSupport"]),
+        .testTarget(name: "RialDetectionTests", dependencies: ["RialDetection", "RialSynth", "RialTestSupport"]),
         .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),
         .testTarget(name: "RialEvalTests", dependencies: ["RialEval", "RialSynth", "RialTestSupport"]),
         .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench", "RialTestSupport"]),

@@ -72,10 +72,10 @@ import Testing
     @Test func errorMessageNamesKeyAndValue() {
         var c = AggregationConfiguration.reference
         c.profiles["ios_pro"]!.weights[.moire] = -1
-        #expect(throws: AggregationConfigurationError(key: "profiles.ios_pro.weights.moire", "must be >= 0, got -1.0")) {
+        #expect(throws: ConfigurationError(key: "profiles.ios_pro.weights.moire", "must be >= 0, got -1.0")) {
             try c.validate()
         }
-        #expect(throws: AggregationConfigurationError.self) { try c.profile(named: "ios") }
+        #expect(throws: ConfigurationError.self) { try c.profile(named: "ios") }
         do {
             _ = try AggregationConfiguration.reference.profile(named: "ios")
         } catch {

@@ -234,7 +234,7 @@ import Testing
     @Test func profileByName() throws {
         let r = try aggregator.aggregate(inputs: allIOS(1), attestation: Self.secureEnclave, profileNamed: "ios_pro")
         #expect(r.confidenceLevel == .veryHigh)
-        #expect(throws: AggregationConfigurationError.self) {
+        #expect(throws: ConfigurationError.self) {
             try aggregator.aggregate(inputs: [], attestation: .missing, profileNamed: "ios")
         }
     }

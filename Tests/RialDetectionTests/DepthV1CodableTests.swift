@@ -102,7 +102,7 @@ import Testing
             Issue.record("accepted an invalid \(key)")
         } catch {
             #expect(error.key == key)
-            #expect(error.description.hasPrefix("depth/1 configuration: '\(key)'"))
+            #expect(error.description.hasPrefix("\(key): "))
         }
     }
 

@@ -24,7 +24,7 @@ import Testing
     ])
     func validationNamesTheKey(json: String, key: String) throws {
         let c = try JSONDecoder().decode(DepthAnalyzerV2.Configuration.self, from: Data(json.utf8))
-        #expect(throws: DepthAnalyzerV2.ConfigurationError.self) { try c.validate() }
+        #expect(throws: ConfigurationError.self) { try c.validate() }
         do { _ = try DepthAnalyzerV2(configuration: c) } catch { #expect(error.key == key) }
     }
 

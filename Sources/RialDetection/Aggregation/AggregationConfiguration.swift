@@ -44,10 +44,10 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
 
     /// The profile called `name`.
     ///
-    /// - Throws: `AggregationConfigurationError` with key `profiles.NAME` when there is none.
-    public func profile(named name: String) throws(AggregationConfigurationError) -> AggregationProfile {
+    /// - Throws: `ConfigurationError` with key `profiles.NAME` when there is none.
+    public func profile(named name: String) throws(ConfigurationError) -> AggregationProfile {
         guard let profile = profiles[name] else {
-            throw AggregationConfigurationError(
+            throw ConfigurationError(
                 key: "profiles.\(name)",
                 "no such profile; known profiles: \(profiles.keys.sorted().joined(separator: ", "))")
         }
@@ -265,73 +265,58 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     /// - `capped_score_margin` finite, > 0 and smaller than the narrowest band
     ///   (`low - 0`, `medium - low`, `high - medium`, `very_high - high`).
     ///
-    /// - Throws: `AggregationConfigurationError` naming the first offending key as a
+    /// - Throws: `ConfigurationError` naming the first offending key as a
     ///   dotted path, e.g. `profiles.ios_pro.weights.moire`.
-    public func validate() throws(AggregationConfigurationError) {
-        guard !profiles.isEmpty else { throw AggregationConfigurationError(key: "profiles", "must name at least one profile") }
+    public func validate() throws(ConfigurationError) {
+        guard !profiles.isEmpty else { throw ConfigurationError(key: "profiles", "must name at least one profile") }
         for name in profiles.keys.sorted() {
             let profile = profiles[name]!
             let prefix = "profiles.\(name)"
             for method in profile.weights.keys.sorted() {
                 let weight = profile.weights[method]!
                 guard weight.isFinite else {
-                    throw AggregationConfigurationError(key: "\(prefix).weights.\(method.rawValue)", "must be a finite number, got \(weight)")
+                    throw ConfigurationError(key: "\(prefix).weights.\(method.rawValue)", "must be a finite number, got \(weight)")
                 }
                 guard weight >= 0 else {
-                    throw AggregationConfigurationError(key: "\(prefix).weights.\(method.rawValue)", "must be >= 0, got \(weight)")
+                    throw ConfigurationError(key: "\(prefix).weights.\(method.rawValue)", "must be >= 0, got \(weight)")
                 }
             }
             guard profile.weights.values.contains(where: { $0 > 0 }) else {
-                throw AggregationConfigurationError(key: "\(prefix).weights", "must give at least one method a weight > 0")
+                throw ConfigurationError(key: "\(prefix).weights", "must give at least one method a weight > 0")
             }
             guard let primary = profile.primary else {
-                throw AggregationConfigurationError(key: "\(prefix).primary", "is missing; name the primary method (e.g. lidar)")
+                throw ConfigurationError(key: "\(prefix).primary", "is missing; name the primary method (e.g. lidar)")
             }
             guard let weight = profile.weights[primary], weight > 0 else {
-                throw AggregationConfigurationError(
+                throw ConfigurationError(
                     key: "\(prefix).primary", "'\(primary.rawValue)' must have a weight > 0 in \(prefix).weights")
             }
         }
         for (key, number) in [("agreement_boost", agreementBoost), ("real_threshold", realThreshold)]
         where !(number.isFinite && (0...1).contains(number)) {
-            throw AggregationConfigurationError(key: key, "must be a finite number in 0...1, got \(number)")
+            throw ConfigurationError(key: key, "must be a finite number in 0...1, got \(number)")
         }
         guard minMethodsForAgreement >= 1 else {
-            throw AggregationConfigurationError(key: "min_methods_for_agreement", "must be >= 1, got \(minMethodsForAgreement)")
+            throw ConfigurationError(key: "min_methods_for_agreement", "must be >= 1, got \(minMethodsForAgreement)")
         }
         let b = levelBoundaries
         let bounds: [(String, Double)] = [("very_high", b.veryHigh), ("high", b.high), ("medium", b.medium), ("low", b.low)]
         for (name, bound) in bounds where !(bound.isFinite && bound > 0 && bound <= 1) {
-            throw AggregationConfigurationError(key: "level_boundaries.\(name)", "must be finite and in (0, 1], got \(bound)")
+            throw ConfigurationError(key: "level_boundaries.\(name)", "must be finite and in (0, 1], got \(bound)")
         }
         for i in 1..<bounds.count where !(bounds[i].1 < bounds[i - 1].1) {
-            throw AggregationConfigurationError(
+            throw ConfigurationError(
                 key: "level_boundaries.\(bounds[i].0)",
                 "must be < level_boundaries.\(bounds[i - 1].0) (\(bounds[i - 1].1)), got \(bounds[i].1)")
         }
         guard ambiguityBand.isFinite, ambiguityBand >= 0 else {
-            throw AggregationConfigurationError(key: "ambiguity_band", "must be finite and >= 0, got \(ambiguityBand)")
+            throw ConfigurationError(key: "ambiguity_band", "must be finite and >= 0, got \(ambiguityBand)")
         }
         let narrowest = min(b.low, b.medium - b.low, b.high - b.medium, b.veryHigh - b.high)
         guard cappedScoreMargin.isFinite, cappedScoreMargin > 0, cappedScoreMargin < narrowest else {
-            throw AggregationConfigurationError(
+            throw ConfigurationError(
                 key: "capped_score_margin",
                 "must be > 0 and < the narrowest level band (\(narrowest)), got \(cappedScoreMargin)")
         }
     }
-}
-
-/// A configuration value that makes aggregation undefined.
-public struct AggregationConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The dotted JSON key, e.g. `profiles.ios_pro.weights.moire` or `level_boundaries.high`.
-    public var key: String
-    public var reason: String
-
-    public init(key: String, _ reason: String) {
-        self.key = key
-        self.reason = reason
-    }
-
-    /// `KEY: REASON`, e.g. `profiles.ios_pro.weights.moire: must be >= 0, got -1.0`.
-    public var description: String { "\(key): \(reason)" }
 }

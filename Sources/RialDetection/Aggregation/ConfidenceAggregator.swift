@@ -29,17 +29,17 @@
 public struct ConfidenceAggregator: Sendable {
     public let configuration: AggregationConfiguration
 
-    /// - Throws: `AggregationConfigurationError` when `configuration` is invalid.
-    public init(configuration: AggregationConfiguration = .reference) throws(AggregationConfigurationError) {
+    /// - Throws: `ConfigurationError` when `configuration` is invalid.
+    public init(configuration: AggregationConfiguration = .reference) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
     }
 
     /// Aggregates with the configuration's profile called `profileName`.
     ///
-    /// - Throws: `AggregationConfigurationError` (key `profiles.NAME`) for an unknown profile.
+    /// - Throws: `ConfigurationError` (key `profiles.NAME`) for an unknown profile.
     public func aggregate(inputs: [AggregationInput], attestation: AttestationEvidence,
-                          profileNamed profileName: String) throws(AggregationConfigurationError) -> AggregationResult {
+                          profileNamed profileName: String) throws(ConfigurationError) -> AggregationResult {
         aggregate(inputs: inputs, attestation: attestation, profile: try configuration.profile(named: profileName))
     }
 

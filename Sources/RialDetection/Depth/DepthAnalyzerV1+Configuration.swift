@@ -208,18 +208,5 @@ extension DepthAnalyzerV1 {
             }
         }
     }
-
-    /// A `depth/1` configuration value that makes the analysis undefined.
-    public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
-        /// The JSON key, e.g. `histogram_bins` or `margin_scales.std`.
-        public var key: String
-        public var reason: String
-
-        public init(key: String, _ reason: String) {
-            self.key = key
-            self.reason = reason
-        }
-
-        public var description: String { "depth/1 configuration: '\(key)' \(reason)" }
-    }
 }
+

@@ -247,18 +247,5 @@ extension DepthAnalyzerV2 {
             try intrinsics?.check(key: "intrinsics")
         }
     }
-
-    /// A `depth/2` configuration value that makes the analysis undefined.
-    public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConvertible {
-        /// The JSON key, e.g. `sample_stride` or `intrinsics.fx`.
-        public var key: String
-        public var reason: String
-
-        public init(key: String, _ reason: String) {
-            self.key = key
-            self.reason = reason
-        }
-
-        public var description: String { "depth/2 configuration: '\(key)' \(reason)" }
-    }
 }
+
