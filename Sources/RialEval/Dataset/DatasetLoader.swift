@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 
 /// Reads a `rial-bench-dataset/1` manifest and hands out its samples one at a time.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 
 /// A whole `rial-bench-dataset/1` manifest (specs/dataset-format.md).
 ///

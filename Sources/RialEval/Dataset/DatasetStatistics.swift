@@ -1,3 +1,4 @@
+import RialMedia
 /// Sample counts of a dataset by label, split, attestation, tag and group.
 public struct DatasetStatistics: Sendable, Equatable, Codable {
     /// One row of a count table.

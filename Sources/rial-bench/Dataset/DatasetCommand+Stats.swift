@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RialMedia
 import RialEval
 
 extension DatasetCommand {

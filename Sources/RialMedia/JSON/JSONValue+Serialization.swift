@@ -80,7 +80,8 @@ extension JSONValue {
         }
     }
 
-    static func numberText(_ n: Double) -> String {
+    /// The JSON text of `n`: shortest round-trip digits, integers without a fraction, `null` when not finite.
+    public static func numberText(_ n: Double) -> String {
         guard n.isFinite else { return "null" }
         if n == n.rounded(), abs(n) < 0x1p53 {
             return String(Int64(n))

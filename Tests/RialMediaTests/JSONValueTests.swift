@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import RialEval
+@testable import RialMedia
 
 @Suite struct JSONValueTests {
     @Test func parsesEveryKindOfValue() throws {
