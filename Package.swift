@@ -18,6 +18,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         // C: libjpeg-turbo and libpng behind setjmp-based error managers, so corrupt
@@ -47,7 +48,10 @@ let package = Package(
         // so the same code can run in the phone app.
         .target(name: "RialDetection", dependencies: ["RialMedia"]),
         .target(name: "RialSynth", dependencies: ["RialMedia"]),
-        .target(name: "RialEval", dependencies: ["RialMedia", "RialDetection", "RialSynth"]),
+        .target(
+            name: "RialEval",
+            dependencies: ["RialMedia", "RialDetection", "RialSynth", .product(name: "Yams", package: "Yams")]
+        ),
         .executableTarget(
             name: "rial-bench",
             dependencies: [

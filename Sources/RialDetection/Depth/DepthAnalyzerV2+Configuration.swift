@@ -5,11 +5,13 @@ extension DepthAnalyzerV2 {
     /// indices, OpenCV convention: the centre of pixel 0 is at 0) with depth `z` metres
     /// back-projects to `X = (x - cx) z / fx`, `Y = (y - cy) z / fy`, `Z = z`.
     public struct CameraIntrinsics: Sendable, Equatable, Codable {
-        /// Focal lengths in pixels, finite and > 0.
+        /// Horizontal focal length in depth pixels, finite and > 0.
         public var fx: Double
+        /// Vertical focal length in depth pixels, finite and > 0.
         public var fy: Double
-        /// Principal point in pixels, finite.
+        /// Principal point x in depth pixels (pixel 0's centre is 0), finite.
         public var cx: Double
+        /// Principal point y in depth pixels, finite.
         public var cy: Double
 
         public init(fx: Double, fy: Double, cx: Double, cy: Double) {

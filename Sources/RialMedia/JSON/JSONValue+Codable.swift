@@ -64,3 +64,18 @@ struct JSONCodingKey: CodingKey {
     init?(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { stringValue = String(intValue) }
 }
+
+/// `JSONObject` through any `Encoder`/`Decoder`, as a JSON object (see `JSONValue`'s
+/// note on key order).
+extension JSONObject: Codable {
+    public init(from decoder: any Decoder) throws {
+        guard case .object(let object) = try JSONValue(from: decoder) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected a JSON object"))
+        }
+        self = object
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try JSONValue.object(self).encode(to: encoder)
+    }
+}

@@ -2,9 +2,9 @@ import Foundation
 
 /// Line-oriented output to standard output and standard error.
 enum Terminal {
-    /// Writes `line` and a newline to standard output.
-    static func out(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    /// Writes `line` and `terminator` (a newline by default) to standard output.
+    static func out(_ line: String, terminator: String = "\n") {
+        FileHandle.standardOutput.write(Data((line + terminator).utf8))
     }
 
     /// Writes `rial-bench: error: <message>` to standard error.

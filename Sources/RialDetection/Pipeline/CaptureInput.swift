@@ -1,0 +1,51 @@
+import Foundation
+import RialMedia
+
+/// Everything known about one capture, as decoded by the caller. Images are in their
+/// stored orientation (before EXIF rotation), which is the grid depth is aligned to.
+public struct CaptureInput: Sendable {
+    /// The photo, 8-bit RGB or gray, full resolution.
+    public var image: Image8
+    /// SHA-256 (hex) of the image file, for `provenance`.
+    public var imageSHA256: String?
+    /// LiDAR depth in metres (NaN = invalid), any resolution.
+    public var depth: DepthMap?
+    /// Depth intrinsics in depth pixels, when the capture records them.
+    public var depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics?
+    /// The second camera's view, rectified to `image`.
+    public var right: Image8?
+    /// Focal length of the rectified pair in image pixels.
+    public var focalPx: Double?
+    /// Stereo baseline in millimetres.
+    public var baselineMm: Double?
+    public var attestation: AttestationEvidence
+    /// e.g. `ios`.
+    public var platform: String?
+    /// Capture time, reference time and device model for the metadata checks.
+    public var captureTime: Date?
+    public var referenceTime: Date?
+    public var deviceModel: String?
+    /// Results a phone computed (`moire`, `texture`, `artifacts`); they replace the
+    /// local methods of those families.
+    public var payload: DetectionPayload?
+
+    public init(image: Image8, imageSHA256: String? = nil, depth: DepthMap? = nil,
+                depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil, right: Image8? = nil,
+                focalPx: Double? = nil, baselineMm: Double? = nil, attestation: AttestationEvidence = .missing,
+                platform: String? = nil, captureTime: Date? = nil, referenceTime: Date? = nil,
+                deviceModel: String? = nil, payload: DetectionPayload? = nil) {
+        self.image = image
+        self.imageSHA256 = imageSHA256
+        self.depth = depth
+        self.depthIntrinsics = depthIntrinsics
+        self.right = right
+        self.focalPx = focalPx
+        self.baselineMm = baselineMm
+        self.attestation = attestation
+        self.platform = platform
+        self.captureTime = captureTime
+        self.referenceTime = referenceTime
+        self.deviceModel = deviceModel
+        self.payload = payload
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import RialMedia
+
+/// The detection payload a rial. phone uploads with a capture, read so that scores
+/// computed on the phone can be re-aggregated under another configuration.
+///
+/// Accepted shape (the phone's field names; unknown keys are kept and ignored):
+/// ```json
+/// {"moire":     {"detected": false, "confidence": 0.0, "screen_type": "lcd", "peaks": [], "status": "completed"},
+///  "texture":   {"classification": "real_scene", "confidence": 0.92, "all_classifications": {"real_scene": 0.92},
+///                "is_likely_recaptured": false, "status": "success"},
+///  "artifacts": {"pwm_flicker_detected": false, "specular_pattern_detected": false, "halftone_detected": false,
+///                "overall_confidence": 0.0, "is_likely_artificial": false, "status": "success"},
+///  "aggregated_confidence": {"overall_confidence": 0.95, "confidence_level": "high", ...},
+///  "cross_validation": {...}}
+/// ```
+/// The payload may also be wrapped as `{"detection": {...}}`.
+///
+/// Status: `completed`/`success` -> completed, `unavailable`, `failed`/`error` -> failed;
+/// absent -> completed when a score can be derived. The reason is read from
+/// `unavailable_reason` or `unavailability_reason`.
+///
+/// Score (higher = more authentic) when the method gives no `score` of its own:
+/// - moire: `1 - confidence`, where `confidence` is the phone's confidence that moire
+///   is present (its payload sends `detected: false, confidence: 0.0` for a clean image);
+/// - texture: `all_classifications.real_scene` when present, else `confidence` when
+///   `classification` is `real_scene` and `1 - confidence` otherwise;
+/// - artifacts: `1 - overall_confidence`, else `1 - max(pwm, specular, halftone confidence)`.
+/// A completed result without a derivable score in 0...1 becomes `failed` with a reason.
+public struct DetectionPayload: Sendable, Equatable {
+    /// Families the phone computes.
+    public static let families: [MethodFamily] = [.moire, .texture, .artifacts]
+
+    /// The phone's results, as outcomes with source `payload`.
+    public var outcomes: [MethodOutcome]
+    /// The phone's own fused confidence, passed through for comparison.
+    public var aggregatedConfidence: JSONValue?
+    /// The phone's cross-validation block, passed through.
+    public var crossValidation: JSONValue?
+
+    public init(outcomes: [MethodOutcome], aggregatedConfidence: JSONValue? = nil, crossValidation: JSONValue? = nil) {
+        self.outcomes = outcomes
+        self.aggregatedConfidence = aggregatedConfidence
+        self.crossValidation = crossValidation
+    }
+
+    /// Reads a payload.
+    ///
+    /// - Throws: `PayloadError` when the bytes are not JSON, the top level is not an
+    ///   object, it holds none of the known keys, or a method entry is not an object.
+    public static func parse(_ data: Data) throws(PayloadError) -> DetectionPayload {
+        let value: JSONValue
+        do { value = try JSONValue.parse(data) } catch { throw PayloadError("not valid JSON: \(error.description)") }
+        guard var object = value.objectValue else {
+            throw PayloadError("the top level must be an object, got \(value.typeDescription)")
+        }
+        if let inner = object["detection"]?.objectValue { object = inner }
+        let known = families.map(\.rawValue) + ["aggregated_confidence", "cross_validation"]
+        guard object.keys.contains(where: known.contains) else {
+            throw PayloadError("none of the keys \(known.joined(separator: ", ")) is present")
+        }
+        var outcomes: [MethodOutcome] = []
+        for family in families {
+            guard let entry = object[family.rawValue], entry != .null else { continue }
+            guard let fields = entry.objectValue else {
+                throw PayloadError("'\(family.rawValue)' must be an object, got \(entry.typeDescription)")
+            }
+            outcomes.append(outcome(family: family, fields: fields))
+        }
+        return DetectionPayload(outcomes: outcomes, aggregatedConfidence: object["aggregated_confidence"],
+                                crossValidation: object["cross_validation"])
+    }
+
+    static func outcome(family: MethodFamily, fields: JSONObject) -> MethodOutcome {
+        let key = "payload.\(family.rawValue)"
+        let version = fields["algorithm_version"]?.stringValue.flatMap { try? MethodIdentifier(parsing: $0) }
+            ?? MethodCatalog.defaultAggregated[family] ?? .depthV1
+        let time = fields["analysis_time_ms"]?.numberValue ?? 0
+        let reason = fields["unavailable_reason"]?.stringValue ?? fields["unavailability_reason"]?.stringValue
+        var status: MethodStatus?
+        switch fields["status"]?.stringValue {
+        case "completed", "success": status = .completed
+        case "unavailable": status = .unavailable
+        case "failed", "error": status = .failed
+        case nil: status = nil
+        case let other?:
+            return MethodOutcome(key: key, family: family, source: .payload,
+                                 summary: MethodResultSummary(status: .failed, unavailableReason: "payload status '\(other)' is not one of completed, success, unavailable, failed, error",
+                                                              algorithmVersion: version, analysisTimeMs: time, score: nil),
+                                 fields: fields)
+        }
+        if let status, status != .completed {
+            return MethodOutcome(key: key, family: family, source: .payload,
+                                 summary: MethodResultSummary(status: status, unavailableReason: reason ?? "the phone reported \(status.rawValue)",
+                                                              algorithmVersion: version, analysisTimeMs: time, score: nil),
+                                 fields: fields)
+        }
+        guard let score = derivedScore(family: family, fields: fields), score.isFinite, (0...1).contains(score) else {
+            return MethodOutcome(key: key, family: family, source: .payload,
+                                 summary: MethodResultSummary(status: .failed, unavailableReason: "no score in 0...1 can be derived from the payload's \(family.rawValue) fields",
+                                                              algorithmVersion: version, analysisTimeMs: time, score: nil),
+                                 fields: fields)
+        }
+        return MethodOutcome(key: key, family: family, source: .payload,
+                             summary: MethodResultSummary(status: .completed, unavailableReason: nil, algorithmVersion: version,
+                                                          analysisTimeMs: time, score: score),
+                             fields: fields)
+    }
+
+    /// The score conversions documented on the type.
+    static func derivedScore(family: MethodFamily, fields: JSONObject) -> Double? {
+        if let score = fields["score"]?.numberValue { return score }
+        switch family {
+        case .moire:
+            return fields["confidence"]?.numberValue.map { 1 - $0 }
+        case .texture:
+            if let real = fields["all_classifications"]?["real_scene"]?.numberValue { return real }
+            guard let confidence = fields["confidence"]?.numberValue,
+                  let classification = fields["classification"]?.stringValue else { return nil }
+            return classification == "real_scene" ? confidence : 1 - confidence
+        case .artifacts:
+            if let overall = fields["overall_confidence"]?.numberValue { return 1 - overall }
+            let parts = ["pwm_confidence", "specular_confidence", "halftone_confidence"].compactMap { fields[$0]?.numberValue }
+            return parts.max().map { 1 - $0 }
+        case .depth, .parallax:
+            return nil
+        }
+    }
+}
+
+/// Why a detection payload was refused.
+public struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,94 @@
+import RialMedia
+
+/// The evidence package of one capture (specs/methods.md section 8), with every
+/// method's full result under `scene_analysis.breakdown` and rial-bench's additions
+/// (`profile`, `aggregation`, `latency_ms`, `payload`) beside the spec's keys.
+public struct EvidencePackage: Sendable, Equatable, Codable {
+    /// e.g. `ios`, `android`; from the input, nil when unknown.
+    public var platform: String?
+    public var confidenceLevel: ConfidenceLevel
+    public var confidenceScore: Double
+    public var hardwareAttestation: HardwareAttestation
+    public var sceneAnalysis: SceneAnalysis
+    public var metadata: MetadataChecks
+    public var provenance: Provenance
+    /// The aggregation profile used.
+    public var profile: String
+    /// The aggregator's full result: weights used, boost, flags, caps.
+    public var aggregation: AggregationResult
+    /// Milliseconds per breakdown key, plus `aggregation` and `total` (wall time of the
+    /// whole analysis, methods run concurrently when enabled).
+    public var latencyMs: [String: Double]
+    /// The phone's own `aggregated_confidence` and `cross_validation`, when a payload was given.
+    public var payload: JSONObject?
+
+    enum CodingKeys: String, CodingKey {
+        case platform
+        case confidenceLevel = "confidence_level"
+        case confidenceScore = "confidence_score"
+        case hardwareAttestation = "hardware_attestation"
+        case sceneAnalysis = "scene_analysis"
+        case metadata, provenance, profile, aggregation
+        case latencyMs = "latency_ms"
+        case payload
+    }
+
+    /// `hardware_attestation`.
+    public struct HardwareAttestation: Sendable, Equatable, Codable {
+        public var status: EvidenceCheckStatus
+        public var method: AttestationMethod
+        public var deviceModel: String?
+
+        enum CodingKeys: String, CodingKey {
+            case status, method
+            case deviceModel = "device_model"
+        }
+    }
+
+    /// `scene_analysis`.
+    public struct SceneAnalysis: Sendable, Equatable, Codable {
+        /// `completed` when every aggregated method scored, `partial` when some did,
+        /// `unavailable` when none did.
+        public var status: String
+        /// `final_score >= decision.threshold`.
+        public var isLikelyRealScene: Bool
+        /// The method filling the profile's primary role (`depth/2`), or nil.
+        public var primaryMethod: String?
+        /// Breakdown key -> `{available, score, weight, role, aggregated, source, ...result fields}`.
+        public var breakdown: JSONObject
+        public var crossValidation: CrossValidation
+        /// The aggregated confidence score (same as `confidence_score`).
+        public var finalScore: Double
+
+        enum CodingKeys: String, CodingKey {
+            case status
+            case isLikelyRealScene = "is_likely_real_scene"
+            case primaryMethod = "primary_method"
+            case breakdown
+            case crossValidation = "cross_validation"
+            case finalScore = "final_score"
+        }
+    }
+
+    /// `scene_analysis.cross_validation`.
+    public struct CrossValidation: Sendable, Equatable, Codable {
+        public var methodsAgree: Bool
+        /// Largest minus smallest aggregated score.
+        public var disagreementScore: Double
+        /// Any aggregation flag raised.
+        public var flagged: Bool
+        public var flags: [AggregationFlag]
+
+        enum CodingKeys: String, CodingKey {
+            case methodsAgree = "methods_agree"
+            case disagreementScore = "disagreement_score"
+            case flagged, flags
+        }
+    }
+
+    /// `provenance`.
+    public struct Provenance: Sendable, Equatable, Codable {
+        /// SHA-256 (hex) of the image file as stored, when the caller hashed it.
+        public var sha256: String?
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import RialDetection
+import RialMedia
+
+/// The files and facts of one capture, as named on the command line or in a manifest.
+public struct CaptureFiles: Sendable, Equatable {
+    public var image: String
+    public var depth: String?
+    /// nil = decided by the content (16-bit gray PNG = millimetres, gzip/zlib = float32, npy/npz).
+    public var depthFormat: DepthFormat?
+    public var depthWidth: Int?
+    public var depthHeight: Int?
+    public var depthScale: Double?
+    public var right: String?
+    public var focalPx: Double?
+    public var baselineMm: Double?
+    public var attestation: AttestationEvidence
+    public var platform: String?
+    public var deviceModel: String?
+    /// The time the capture time is checked against (manifest `captured_at`, upload time).
+    public var referenceTime: Date?
+    /// A phone's detection payload (JSON).
+    public var payload: String?
+
+    public init(image: String, depth: String? = nil, depthFormat: DepthFormat? = nil, depthWidth: Int? = nil,
+                depthHeight: Int? = nil, depthScale: Double? = nil, right: String? = nil, focalPx: Double? = nil,
+                baselineMm: Double? = nil, attestation: AttestationEvidence = .missing, platform: String? = nil,
+                deviceModel: String? = nil, referenceTime: Date? = nil, payload: String? = nil) {
+        self.image = image
+        self.depth = depth
+        self.depthFormat = depthFormat
+        self.depthWidth = depthWidth
+        self.depthHeight = depthHeight
+        self.depthScale = depthScale
+        self.right = right
+        self.focalPx = focalPx
+        self.baselineMm = baselineMm
+        self.attestation = attestation
+        self.platform = platform
+        self.deviceModel = deviceModel
+        self.referenceTime = referenceTime
+        self.payload = payload
+    }
+}
+
+/// A capture read from disk, with the cost of reading it.
+public struct LoadedCapture: Sendable {
+    public var input: CaptureInput
+    /// SHA-256 (hex) of each file read, by role (`image`, `depth`, `right`, `payload`).
+    public var sha256: [String: String]
+    /// Milliseconds: `decode` (image, depth, right, payload), `sha256` (the image file).
+    public var latencyMs: [String: Double]
+    /// Non-fatal decoder remarks (e.g. libjpeg warnings).
+    public var warnings: [String]
+}
+
+/// Why a capture could not be read: one message naming the file and the problem.
+public struct CaptureLoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var message: String
+
+    public init(path: String, _ message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { "\(path): \(message)" }
+}
+
+/// Reads the files of a capture into a `CaptureInput`.
+public enum CaptureLoader {
+    /// Reads, hashes and decodes every file of `files`.
+    ///
+    /// - Throws: `CaptureLoadError` naming the first file that cannot be used.
+    public static func load(_ files: CaptureFiles) throws(CaptureLoadError) -> LoadedCapture {
+        let clock = ContinuousClock()
+        var latency: [String: Double] = [:], hashes: [String: String] = [:], warnings: [String] = []
+
+        let decodeStart = clock.now
+        let imageData = try read(files.image)
+        let hashStart = clock.now
+        hashes["image"] = SHA256Digest.hash(imageData)
+        let hashDuration = clock.now - hashStart
+        let loaded: LoadedImage
+        do { loaded = try ImageReader.read(data: imageData, source: files.image) } catch {
+            throw failure(error, path: files.image)
+        }
+        warnings += loaded.exif?.warnings.map { "\(files.image): EXIF: \($0)" } ?? []
+
+        var depth: DepthMap?
+        if let path = files.depth {
+            let data = try read(path)
+            hashes["depth"] = SHA256Digest.hash(data)
+            guard let format = files.depthFormat ?? inferDepthFormat(data) else {
+                throw CaptureLoadError(path: path, "the depth format cannot be told from the content (raw float32?); give it (--depth-format)")
+            }
+            do {
+                depth = try DepthReader.read(data: data, format: format, width: files.depthWidth, height: files.depthHeight,
+                                             scale: files.depthScale, source: path)
+            } catch { throw failure(error, path: path) }
+        }
+
+        var right: Image8?
+        if let path = files.right {
+            let data = try read(path)
+            hashes["right"] = SHA256Digest.hash(data)
+            do { right = try ImageReader.read(data: data, source: path).image } catch { throw failure(error, path: path) }
+        }
+
+        var payload: DetectionPayload?
+        if let path = files.payload {
+            let data = try read(path)
+            hashes["payload"] = SHA256Digest.hash(data)
+            do { payload = try DetectionPayload.parse(data) } catch {
+                throw CaptureLoadError(path: path, "detection payload: \(error.description)")
+            }
+        }
+        latency["decode"] = milliseconds(clock.now - decodeStart - hashDuration)
+        latency["sha256"] = milliseconds(hashDuration)
+
+        let input = CaptureInput(
+            image: loaded.image, imageSHA256: hashes["image"], depth: depth, right: right,
+            focalPx: files.focalPx, baselineMm: files.baselineMm, attestation: files.attestation,
+            platform: files.platform, captureTime: loaded.exif.flatMap(captureTime),
+            referenceTime: files.referenceTime,
+            deviceModel: files.deviceModel ?? loaded.exif?.model, payload: payload)
+        return LoadedCapture(input: input, sha256: hashes, latencyMs: latency, warnings: warnings)
+    }
+
+    /// The depth format a file's content shows, or nil (raw float32 has no signature).
+    public static func inferDepthFormat(_ data: Data) -> DepthFormat? {
+        switch SniffedFormat.sniff(data) {
+        case .png: return .u16PngMm
+        case .npy: return .npy
+        case .npz: return .npz
+        case .gzip: return .f32leGzip
+        case .zlib: return .f32leZlib
+        case .jpeg, .unknown: return nil
+        }
+    }
+
+    /// EXIF `DateTimeOriginal` (`YYYY:MM:DD HH:MM:SS`) with `OffsetTimeOriginal`
+    /// (`+HH:MM`); without an offset the time is taken as UTC.
+    public static func captureTime(_ exif: ExifMetadata) -> Date? {
+        guard let text = exif.dateTimeOriginal ?? exif.dateTime else { return nil }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
+        formatter.timeZone = TimeZone(secondsFromGMT: 0)
+        guard let local = formatter.date(from: text.trimmingCharacters(in: .whitespaces.union(.controlCharacters))) else {
+            return nil
+        }
+        guard let offset = exif.offsetTimeOriginal, let seconds = offsetSeconds(offset) else { return local }
+        return local.addingTimeInterval(-Double(seconds))
+    }
+
+    static func offsetSeconds(_ text: String) -> Int? {
+        let t = Array(text.trimmingCharacters(in: .whitespaces.union(.controlCharacters)).utf8)
+        guard t.count == 6, t[0] == UInt8(ascii: "+") || t[0] == UInt8(ascii: "-"), t[3] == UInt8(ascii: ":"),
+              let h = Int(String(decoding: t[1...2], as: UTF8.self)),
+              let m = Int(String(decoding: t[4...5], as: UTF8.self)), h <= 14, m < 60 else { return nil }
+        return (t[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 3600 + m * 60)
+    }
+
+    static func read(_ path: String) throws(CaptureLoadError) -> Data {
+        do { return try MediaFile.read(path) } catch { throw failure(error, path: path) }
+    }
+
+    static func failure(_ error: any Error, path: String) -> CaptureLoadError {
+        if let media = error as? MediaError { return CaptureLoadError(path: media.source, media.detail) }
+        return CaptureLoadError(path: path, "\(error)")
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let c = duration.components
+        return max(0, Double(c.seconds) * 1_000 + Double(c.attoseconds) / 1e15)
+    }
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import RialDetection
+import RialEval
+import RialMedia
+
+/// `rial-bench analyze`: every detection method and the aggregator on one capture.
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse one capture and print its evidence package (methods.md section 8).",
+        discussion: """
+            Runs every configured method on the image (and depth, second view), aggregates the scores \
+            under the profile and prints a summary, or with --json the evidence package with each \
+            method's full result under scene_analysis.breakdown and per-method latency. Files that \
+            cannot be read exit 65 with one message naming the file.
+            """)
+
+    @Argument(help: "The photo (JPEG or PNG), in its stored orientation.", completion: .file())
+    var image: String
+
+    @Option(help: "LiDAR depth file aligned with the image.", completion: .file())
+    var depth: String?
+
+    @Option(help: "Depth format (default: from the content; required for raw f32le).")
+    var depthFormat: DepthFormat?
+
+    @Option(help: "Depth width for raw float formats (default 256).")
+    var depthWidth: Int?
+
+    @Option(help: "Depth height for raw float formats (default 192).")
+    var depthHeight: Int?
+
+    @Option(help: "Metres per unit for u16_png_scaled.")
+    var depthScale: Double?
+
+    @Option(help: "Second camera's rectified view, for parallax.", completion: .file())
+    var right: String?
+
+    @Option(help: "Focal length of the rectified pair in pixels.")
+    var focalPx: Double?
+
+    @Option(help: "Stereo baseline in millimetres.")
+    var baselineMm: Double?
+
+    @Option(help: "Where the device's attestation key lives (passed); 'none' = no attestation.")
+    var attestation: AttestationMethod = .none
+
+    @Flag(help: "The attestation was checked and failed.")
+    var attestationFailed = false
+
+    @Option(help: "Device model, e.g. 'iPhone 15 Pro' (default: EXIF Model).")
+    var deviceModel: String?
+
+    @Option(help: "Platform recorded in the evidence package, e.g. ios or android.")
+    var platform: String?
+
+    @Option(help: "Reference time for the timestamp check, ISO 8601 (e.g. 2025-12-01T10:00:00Z).")
+    var referenceTime: String?
+
+    @Option(help: "A phone's detection payload (JSON with moire, texture, artifacts, ...): its scores replace the local methods of those families.",
+            completion: .file(extensions: ["json"]))
+    var payload: String?
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @Option(help: "Write a depth heatmap PNG (turbo colours, legend in metres).", completion: .file(extensions: ["png"]))
+    var heatmap: String?
+
+    @Flag(help: "Print the evidence package as JSON.")
+    var json = false
+
+    func validate() throws {
+        if depth == nil, depthFormat != nil || depthWidth != nil || depthHeight != nil || depthScale != nil {
+            throw ValidationError("--depth-format/--depth-width/--depth-height/--depth-scale need --depth")
+        }
+        if heatmap != nil, depth == nil { throw ValidationError("--heatmap needs --depth") }
+        if let referenceTime, Self.parseDate(referenceTime) == nil {
+            throw ValidationError("--reference-time '\(referenceTime)' is not ISO 8601 (e.g. 2025-12-01T10:00:00Z)")
+        }
+        for (name, value) in [("--focal-px", focalPx), ("--baseline-mm", baselineMm)] {
+            if let value, !(value.isFinite && value > 0) { throw ValidationError("\(name) must be a positive number, got \(value)") }
+        }
+    }
+
+    func run() throws {
+        let configuration = try pipeline.resolvedConfiguration()
+        let analyzer: CaptureAnalyzer
+        do { analyzer = try CaptureAnalyzer(configuration: configuration) } catch {
+            Terminal.error("configuration: key '\(error.key)': \(error.reason)")
+            throw ExitStatus.badInput
+        }
+        let evidence = AttestationEvidence(status: attestationFailed ? .fail : (attestation == .none ? .unavailable : .pass),
+                                           method: attestation)
+        let files = CaptureFiles(
+            image: image, depth: depth, depthFormat: depthFormat, depthWidth: depthWidth, depthHeight: depthHeight,
+            depthScale: depthScale, right: right, focalPx: focalPx, baselineMm: baselineMm, attestation: evidence,
+            platform: platform, deviceModel: deviceModel, referenceTime: referenceTime.flatMap(Self.parseDate),
+            payload: payload)
+        let loaded: LoadedCapture
+        do { loaded = try CaptureLoader.load(files) } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.badInput
+        }
+        for warning in loaded.warnings { Terminal.warning(warning) }
+        let analysis = try analyzer.analyze(loaded.input)
+        if let heatmap, let map = loaded.input.depth {
+            do { try DepthHeatmap.writePNG(map, to: heatmap) } catch {
+                Terminal.error("\(error)")
+                throw ExitStatus.badInput
+            }
+        }
+        var package = analysis.evidence
+        for (key, value) in loaded.latencyMs { package.latencyMs[key] = value }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(package), as: UTF8.self))
+        } else {
+            Terminal.out(AnalysisSummary.render(package, image: image))
+            if let heatmap { Terminal.out("heatmap written to \(heatmap)") }
+        }
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let full = ISO8601DateFormatter()
+        if let date = full.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)
+    }
+}
+
+/// The readable summary of an evidence package.
+enum AnalysisSummary {
+    static func render(_ p: EvidencePackage, image: String) -> String {
+        var lines: [String] = []
+        lines.append("\(image)")
+        lines.append("confidence: \(p.confidenceLevel.rawValue) \(format(p.confidenceScore)) (profile \(p.profile); "
+                     + "real scene: \(p.sceneAnalysis.isLikelyRealScene ? "yes" : "no"); primary \(p.sceneAnalysis.primaryMethod ?? "none"))")
+        lines.append("attestation: \(p.hardwareAttestation.status.rawValue) (\(p.hardwareAttestation.method.rawValue))"
+                     + (p.hardwareAttestation.deviceModel.map { ", device \($0)" } ?? ""))
+        var table = TextTable(["method", "status", "score", "weight", "ms", "detail"])
+        for (key, value) in p.sceneAnalysis.breakdown {
+            let entry = value.objectValue ?? [:]
+            let status = entry["status"]?.stringValue ?? "?"
+            let score = entry["score"]?.numberValue.map(format) ?? "-"
+            let weight = (entry["aggregated"] == .bool(true)) ? (entry["weight"]?.numberValue.map(format) ?? "-") : "-"
+            let ms = p.latencyMs[key].map { String(format: "%.1f", $0) } ?? "-"
+            table.append([key, status, score, weight, ms, detail(entry)])
+        }
+        lines.append("")
+        lines.append(table.render())
+        lines.append("")
+        let flags = p.sceneAnalysis.crossValidation.flags.map(\.rawValue)
+        lines.append("cross-validation: methods \(p.sceneAnalysis.crossValidation.methodsAgree ? "agree" : "disagree"), "
+                     + "spread \(format(p.sceneAnalysis.crossValidation.disagreementScore)); flags: \(flags.isEmpty ? "none" : flags.joined(separator: ", "))")
+        if !p.aggregation.capsApplied.isEmpty { lines.append("caps: " + p.aggregation.capsApplied.joined(separator: "; ")) }
+        lines.append("metadata: timestamp \(p.metadata.timestamp.status.rawValue) (\(p.metadata.timestamp.detail)); "
+                     + "lidar device \(p.metadata.deviceHasLidar.status.rawValue); resolution \(p.metadata.resolution.status.rawValue) (\(p.metadata.resolution.detail))")
+        lines.append("sha256: \(p.provenance.sha256 ?? "-")")
+        lines.append(String(format: "total %.1f ms (decode %.1f ms, sha256 %.1f ms)", p.latencyMs["total"] ?? 0,
+                            p.latencyMs["decode"] ?? 0, p.latencyMs["sha256"] ?? 0))
+        return lines.joined(separator: "\n")
+    }
+
+    /// The most telling fields of a method's result, or its reason when not completed.
+    static func detail(_ entry: JSONObject) -> String {
+        if let reason = entry["unavailable_reason"]?.stringValue { return reason }
+        let keys = ["is_likely_real_scene", "classification", "screen_type", "detected", "is_planar_subject",
+                    "depth_variance", "depth_layers", "plane_count", "dominant_inlier_fraction", "disparity_coverage",
+                    "inlier_fraction", "is_likely_artificial", "is_likely_recaptured"]
+        var parts: [String] = []
+        for key in keys {
+            guard let value = entry[key] else { continue }
+            switch value {
+            case .bool(let b): parts.append("\(key)=\(b)")
+            case .number(let n): parts.append("\(key)=\(format(n))")
+            case .string(let s): parts.append("\(key)=\(s)")
+            default: continue
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.3f", value) }
+}

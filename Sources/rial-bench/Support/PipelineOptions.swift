@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import RialDetection
+import RialEval
+
+extension AttestationMethod: ExpressibleByArgument {}
+
+/// `--config`, `--profile` and `--method`: the options that choose the pipeline
+/// configuration, shared by `analyze` and `run`.
+struct PipelineOptions: ParsableArguments {
+    @Option(help: "YAML configuration file (see `rial-bench config print`); default: the compiled-in configuration.",
+            completion: .file(extensions: ["yaml", "yml", "json"]))
+    var config: String?
+
+    @Option(help: "Aggregation profile, e.g. ios_pro or android (default: the configuration's `profile`).")
+    var profile: String?
+
+    @Option(name: .customLong("method"),
+            help: "Select an algorithm version, NAME/VERSION (e.g. depth/1); repeatable. Other families keep the configured versions.")
+    var methods: [String] = []
+
+    func validate() throws {
+        for text in methods {
+            do { _ = try MethodIdentifier(parsing: text) } catch { throw ValidationError("--method: \(error.description)") }
+            guard MethodCatalog.implementedMethod(text) != nil else {
+                throw ValidationError("--method \(text): not implemented; known: "
+                                      + MethodCatalog.implemented.map(\.description).joined(separator: ", "))
+            }
+        }
+    }
+
+    /// The configuration file (or defaults) with `--method` and `--profile` applied and
+    /// validated. Errors print as `rial-bench: error: FILE: problem` and exit 65.
+    func resolvedConfiguration() throws -> PipelineConfiguration {
+        var configuration = PipelineConfiguration.standard
+        if let config {
+            do { configuration = try ConfigurationFile.load(path: config) } catch {
+                Terminal.error(error.description)
+                throw ExitStatus.badInput
+            }
+        }
+        configuration = configuration.selecting(methods.compactMap(MethodCatalog.implementedMethod))
+        if let profile { configuration.profile = profile }
+        do { try configuration.validate() } catch {
+            Terminal.error("\(config ?? "configuration"): key '\(error.key)': \(error.reason)")
+            throw ExitStatus.badInput
+        }
+        return configuration
+    }
+}

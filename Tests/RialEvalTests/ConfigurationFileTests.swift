@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import RialDetection
+import RialMedia
+@testable import RialEval
+
+@Suite struct ConfigurationFileTests {
+    func message(_ text: String) -> String? {
+        do { _ = try ConfigurationFile.parse(text, path: "c.yaml"); return nil } catch { return error.description }
+    }
+
+    @Test func printedDefaultsParseBackToTheDefaults() throws {
+        let yaml = ConfigurationPrinter.yaml(.standard)
+        #expect(try ConfigurationFile.parse(yaml, path: "printed.yaml") == .standard)
+        #expect(yaml.contains("# "))
+    }
+
+    @Test func everyDefaultKeyHasAComment() {
+        #expect(ConfigurationDocs.undocumentedKeys() == [])
+    }
+
+    @Test func partialFileChangesOnlyItsKeys() throws {
+        let c = try ConfigurationFile.parse("""
+            profile: android
+            depth/1:
+              coherence_threshold: 0.7
+            aggregation:
+              profiles:
+                android: {weights: {texture: 0.25}}
+            """, path: "c.yaml")
+        #expect(c.profile == "android")
+        #expect(c.depthV1 == .prd)
+        #expect(c.aggregation.profiles["android"]?.weights[.texture] == 0.25)
+        #expect(c.aggregation.profiles["android"]?.weights[.parallax] == 0.30)
+    }
+
+    @Test func emptyFileIsTheDefaults() throws {
+        #expect(try ConfigurationFile.parse("", path: "c.yaml") == .standard)
+        #expect(try ConfigurationFile.parse("# only a comment\n", path: "c.yaml") == .standard)
+    }
+
+    @Test func unknownKeysAreNamedWithAHint() {
+        #expect(message("depth/2:\n  sample_strid: 3\n") == "c.yaml: unknown key 'depth/2.sample_strid'; did you mean 'sample_stride'?")
+        #expect(message("colour: red\n")?.hasPrefix("c.yaml: unknown key 'colour'") == true)
+        #expect(message("aggregation:\n  profiles:\n    mine:\n      weights: {lidar: 1, sonar: 1}\n")?
+            .hasPrefix("c.yaml: unknown key 'aggregation.profiles.mine.weights.sonar'") == true)
+        #expect(message("aggregate_with: {lidar: depth/1}\n")?.contains("'aggregate_with.lidar'") == true)
+    }
+
+    @Test func wrongTypesAndRangesAreNamed() {
+        #expect(message("decision:\n  threshold: high\n") == "c.yaml: key 'decision.threshold': expected a number")
+        #expect(message("decision:\n  threshold: 1.5\n") == "c.yaml: key 'decision.threshold': must be a number in 0...1, got 1.5")
+        #expect(message("depth/1:\n  histogram_bins: 1\n")?.hasPrefix("c.yaml: key 'depth/1.histogram_bins':") == true)
+        #expect(message("methods: [depth/9]\n")?.contains("methods[0]") == true)
+        #expect(message("format: rial-bench-config/2\n")?.contains("key 'format'") == true)
+        #expect(message("- a\n- b\n")?.contains("the top level must be a mapping") == true)
+    }
+
+    @Test func yamlProblemsAreRefused() {
+        #expect(message("a: [1, 2\n")?.hasPrefix("c.yaml: is not valid YAML") == true)
+        let duplicate = message("profile: ios_pro\nprofile: android\n")
+        #expect(duplicate?.contains("appears twice") == true || duplicate?.contains("duplicate") == true, "\(duplicate ?? "accepted")")
+        #expect(message("x: &a 1\nprofile: *a\n") != nil)
+    }
+
+    @Test func missingFileIsNamed() {
+        #expect(throws: ConfigurationFileError(path: "/nonexistent/c.yaml", "no such file")) {
+            try ConfigurationFile.load(path: "/nonexistent/c.yaml")
+        }
+    }
+
+    /// Truncated and bit-flipped configurations give an error or a valid value, never a crash.
+    @Test func fuzzedFilesNeverCrash() {
+        let yaml = Data(ConfigurationPrinter.yaml(.standard).utf8)
+        var inputs = Mutations.truncations(of: yaml, count: 40)
+        inputs += Mutations.corruptions(of: yaml, count: 60, seed: 11)
+        inputs += Mutations.garbage(lengths: [0, 1, 7, 100, 4096], seed: 12)
+        for data in inputs {
+            let text = String(decoding: data, as: UTF8.self)
+            if let c = try? ConfigurationFile.parse(text, path: "f.yaml") { #expect((try? c.validate()) != nil) }
+        }
+    }
+}
