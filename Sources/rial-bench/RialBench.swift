@@ -6,7 +6,7 @@ struct RialBench: ParsableCommand {
         commandName: "rial-bench",
         abstract: "Evaluate the rial. provenance-camera detection pipeline on labelled captures.",
         version: RialBenchVersion.string,
-        subcommands: [Inspect.self, Synth.self, DatasetCommand.self, BenchDecodeCommand.self]
+        subcommands: [Inspect.self, Synth.self, DatasetCommand.self, BenchDecodeCommand.self, TrainCommand.self]
     )
 }
 
