@@ -6,7 +6,8 @@ struct RialBench: ParsableCommand {
         commandName: "rial-bench",
         abstract: "Evaluate the rial. provenance-camera detection pipeline on labelled captures.",
         version: RialBenchVersion.string,
-        subcommands: [Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self, BenchDecodeCommand.self]
+        subcommands: [Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self, BenchDecodeCommand.self,
+                      TrainCommand.self]
     )
 }
 

@@ -1,0 +1,178 @@
+import Foundation
+import RialMedia
+
+/// Windowed power spectra of square full-resolution luma tiles, the input of `moire/1`'s
+/// peak search.
+///
+/// Per tile of `n x n` pixels (top-left `(x0, y0)`): luma `Y = 0.299 R + 0.587 G +
+/// 0.114 B` (ITU-R BT.601 on the stored 8-bit values; one-channel images pass the value
+/// through), minus the tile mean, times the separable periodic Hann window
+/// `w[j] = sin²(pi j / n)`, then the 2D DFT (numpy sign convention) and the power
+/// `P(kx, ky) = |X(kx, ky)|²`. The bin `(kx, ky)` is the frequency
+/// `(kx / n, ky / n)` cycles per pixel, x to the right, y down.
+///
+/// A real tile's spectrum is conjugate-symmetric, `P(-k) = P(k)`, so only the half plane
+/// `kx` in `0...n/2` is kept, column-major: `power[kx * n + ky]`, `ky` in `0..<n` the
+/// unsigned bin (`ky > n/2` is the negative frequency `ky - n`). Two tiles share one
+/// complex transform: tile A in the real part, tile B in the imaginary part, then
+/// `A(k) = (Z(k) + conj Z(-k)) / 2` and `B(k) = (Z(k) - conj Z(-k)) / 2i`, i.e.
+/// `|A|² = ((zr + mr)² + (zi - mi)²) / 4`, `|B|² = ((zr - mr)² + (zi + mi)²) / 4` with
+/// `Z(-k) = mr + i mi`. Rows are transformed, the square is transposed in place, and the
+/// rows are transformed again, so every transform runs on contiguous memory.
+///
+/// Scale: a grating `a cos(2 pi f . x)` with `f` on a bin gives `|X| = a n² / 8` there
+/// (each 1D periodic Hann window sums to `n / 2`), so `amplitude = 8 sqrt(P) / n²` in
+/// luma levels (0...255).
+///
+/// - Complexity: O(tiles · n² log n): one complex n x n transform per pair of tiles;
+///   memory 2 n² + (n/2 + 1) n (tiles + 1) doubles.
+struct MoireSpectrum {
+    /// Tile side, a power of two >= 8.
+    let n: Int
+    /// Top-left corners of the tiles, pixels.
+    let origins: [(x: Int, y: Int)]
+    /// Half-plane power of every tile: `tilePower[t * halfCount + kx * n + ky]`.
+    private(set) var tilePower: [Double]
+    /// Mean of the tiles' half-plane power (Welch's averaged periodogram).
+    private(set) var meanPower: [Double]
+    /// Tiles whose luma has a standard deviation above `flatLumaStd` (not flat).
+    private(set) var texturedTiles: [Bool]
+
+    /// Number of doubles of one half-plane spectrum, `(n / 2 + 1) n`.
+    var halfCount: Int { (n / 2 + 1) * n }
+
+    /// Computes the spectra of the `n x n` tiles at `origins` (each must lie inside the
+    /// image; the caller places them) of `image`, 1 or more channels (3 or 4 = RGB(A),
+    /// otherwise the first channel is used as gray). A tile whose luma standard deviation
+    /// is <= `flatLumaStd` levels is flagged as flat in `texturedTiles`.
+    init(image: Image8, tileSize n: Int, origins: [(x: Int, y: Int)], flatLumaStd: Double) {
+        self.n = n
+        self.origins = origins
+        let half = (n / 2 + 1) * n
+        let count = origins.count
+        var tilePower = [Double](repeating: 0, count: half * count)
+        var meanPower = [Double](repeating: 0, count: half)
+        var textured = [Bool](repeating: false, count: count)
+        let fft = FFT(size: n)
+        var window = [Double](repeating: 0, count: n)
+        for j in 0..<n {
+            let s = sin(Double.pi * Double(j) / Double(n))
+            window[j] = s * s
+        }
+        var re = [Double](repeating: 0, count: n * n), im = re
+        var pair = 0
+        while pair < count {
+            let second = pair + 1 < count ? pair + 1 : -1
+            textured[pair] = Self.loadTile(image, origin: origins[pair], n: n, window: window, into: &re,
+                                           flatLumaStd: flatLumaStd)
+            if second >= 0 {
+                textured[second] = Self.loadTile(image, origin: origins[second], n: n, window: window, into: &im,
+                                                 flatLumaStd: flatLumaStd)
+            } else {
+                im.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            }
+            Self.transform2D(fft: fft, re: &re, im: &im)
+            tilePower.withUnsafeMutableBufferPointer { tp in
+                re.withUnsafeBufferPointer { r in
+                    im.withUnsafeBufferPointer { i in
+                        let a = pair * half, b = second * half
+                        for kx in 0...(n / 2) {
+                            let mx = (n - kx) & (n - 1)
+                            for ky in 0..<n {
+                                let my = (n - ky) & (n - 1)
+                                let zr = r[kx * n + ky], zi = i[kx * n + ky]
+                                let mr = r[mx * n + my], mi = i[mx * n + my]
+                                let sr = zr + mr, di = zi - mi, dr = zr - mr, si = zi + mi
+                                tp[a + kx * n + ky] = (sr * sr + di * di) * 0.25
+                                if second >= 0 { tp[b + kx * n + ky] = (dr * dr + si * si) * 0.25 }
+                            }
+                        }
+                    }
+                }
+            }
+            pair += 2
+        }
+        if count > 0 {
+            let scale = 1 / Double(count)
+            tilePower.withUnsafeBufferPointer { tp in
+                meanPower.withUnsafeMutableBufferPointer { mp in
+                    for t in 0..<count {
+                        let base = t * half
+                        for k in 0..<half { mp[k] += tp[base + k] }
+                    }
+                    for k in 0..<half { mp[k] *= scale }
+                }
+            }
+        }
+        self.tilePower = tilePower
+        self.meanPower = meanPower
+        self.texturedTiles = textured
+    }
+
+    /// Writes the windowed, mean-free luma of one tile into `buffer` (row-major n x n).
+    /// Returns whether the tile's luma standard deviation exceeds `flatLumaStd`.
+    private static func loadTile(_ image: Image8, origin: (x: Int, y: Int), n: Int, window: [Double],
+                                 into buffer: inout [Double], flatLumaStd: Double) -> Bool {
+        let width = image.width, channels = image.channels
+        let red = Double(BT601.red), green = Double(BT601.green), blue = Double(BT601.blue)
+        var sum = 0.0, squares = 0.0
+        image.samples.withUnsafeBufferPointer { s in
+            buffer.withUnsafeMutableBufferPointer { out in
+                for y in 0..<n {
+                    let rowStart = ((origin.y + y) * width + origin.x) * channels
+                    if channels >= 3 {
+                        for x in 0..<n {
+                            let p = rowStart + x * channels
+                            let v = red * Double(s[p]) + green * Double(s[p + 1]) + blue * Double(s[p + 2])
+                            out[y * n + x] = v
+                            sum += v
+                            squares += v * v
+                        }
+                    } else {
+                        for x in 0..<n {
+                            let v = Double(s[rowStart + x * channels])
+                            out[y * n + x] = v
+                            sum += v
+                            squares += v * v
+                        }
+                    }
+                }
+                let count = Double(n * n)
+                let mean = sum / count
+                for y in 0..<n {
+                    let wy = window[y]
+                    for x in 0..<n { out[y * n + x] = (out[y * n + x] - mean) * wy * window[x] }
+                }
+            }
+        }
+        let count = Double(n * n)
+        let variance = Swift.max(0, squares / count - (sum / count) * (sum / count))
+        return variance.squareRoot() > flatLumaStd
+    }
+
+    /// In-place 2D DFT of the n x n complex array (re, im), row-major in, TRANSPOSED out:
+    /// afterwards `re[kx * n + ky]` holds `X(kx, ky)`.
+    private static func transform2D(fft: FFT, re: inout [Double], im: inout [Double]) {
+        let n = fft.n
+        re.withUnsafeMutableBufferPointer { r in
+            im.withUnsafeMutableBufferPointer { i in
+                let rp = r.baseAddress!, ip = i.baseAddress!
+                for row in 0..<n { fft.transform(re: rp, im: ip, offset: row * n, stride: 1, sign: -1) }
+                // Blocked in-place transpose (8 x 8 blocks stay in cache lines).
+                let block = Swift.min(8, n)
+                for a0 in stride(from: 0, to: n, by: block) {
+                    for b0 in stride(from: a0, to: n, by: block) {
+                        for a in a0..<(a0 + block) {
+                            for b in Swift.max(b0, a + 1)..<Swift.max(Swift.max(b0, a + 1), b0 + block) {
+                                let p = a * n + b, q = b * n + a
+                                let tr = rp[p]; rp[p] = rp[q]; rp[q] = tr
+                                let ti = ip[p]; ip[p] = ip[q]; ip[q] = ti
+                            }
+                        }
+                    }
+                }
+                for row in 0..<n { fft.transform(re: rp, im: ip, offset: row * n, stride: 1, sign: -1) }
+            }
+        }
+    }
+}

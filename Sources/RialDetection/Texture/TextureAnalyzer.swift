@@ -1,0 +1,115 @@
+import Foundation
+import RialMedia
+
+/// `texture/1`: a trained texture classifier telling a real scene from a recaptured
+/// LCD, OLED or print (specs/methods.md section 4, a supporting signal).
+///
+/// 1. `TextureFeatures.extract` computes the 82-value descriptor from 16 full-resolution
+///    64 x 64 patches (multi-scale LBP, gradient and high-pass channel statistics,
+///    subpixel-band spectra of luma and chroma) and a strided global luma sample. Gray
+///    images (the chroma features need R, G, B), a side below 128 px, or a constant
+///    image (luma std below `minimumLumaStd`) give `.unavailable`.
+/// 2. The model (`TextureModel`, multinomial logistic regression on standardised,
+///    clipped features) gives a probability per class.
+/// 3. `score = p(real_scene)`; `classification` = arg max, or `unknown` below
+///    `minimumConfidence`; `is_likely_recaptured` when `p(lcd) + p(oled)` or
+///    `p(print)` exceeds `recaptureThreshold`.
+///
+/// The default model (`TextureModel.default`, `models/texture-1.json`) was trained on
+/// synthetic captures only (see its provenance): its probabilities are calibrated on
+/// that generator, not on real recaptures, and an adversarial recapture that hides the
+/// subpixel and halftone structure defeats it (why texture is only supporting).
+///
+/// - Complexity: O(1) in the image size (a bounded number of pixels is read).
+public struct TextureAnalyzer: Sendable, Equatable {
+    /// `texture/1`.
+    public static let identifier = MethodIdentifier.textureV1
+
+    public let model: TextureModel
+    public let configuration: Configuration
+    /// `model.sha256`, computed once.
+    public let modelSHA256: String
+
+    /// The committed default model with the default configuration.
+    public init() {
+        model = .default
+        configuration = .standard
+        modelSHA256 = Self.defaultModelSHA256
+    }
+
+    /// The default model with another configuration.
+    ///
+    /// - Throws: `ConfigurationError` when `configuration.validate()` refuses it.
+    public init(configuration: Configuration) throws(ConfigurationError) {
+        try configuration.validate()
+        model = .default
+        self.configuration = configuration
+        modelSHA256 = Self.defaultModelSHA256
+    }
+
+    /// Another model (e.g. one loaded with `TextureModel(contentsOf:)`).
+    ///
+    /// - Throws: `TextureModelError` when `model.validate()` refuses the model or it
+    ///   cannot be encoded for its digest; `ConfigurationError` for the configuration.
+    public init(model: TextureModel, configuration: Configuration = .standard) throws {
+        try model.validate()
+        try configuration.validate()
+        let json = try model.canonicalJSON()
+        self.model = model
+        self.configuration = configuration
+        modelSHA256 = SHA256Digest.hash(json)
+    }
+
+    static let defaultModelSHA256: String = TextureModel.default.sha256 ?? ""
+
+    /// Classifies `image` (RGB or RGBA, stored pixel grid) and times it. Never throws.
+    public func analyze(_ image: Image8) -> Result {
+        let timer = AnalysisTimer()
+        var result = evaluate(image)
+        result.analysisTimeMs = timer.elapsedMilliseconds
+        return result
+    }
+
+    /// The analysis without timing (`analysisTimeMs` is 0).
+    func evaluate(_ image: Image8) -> Result {
+        let c = configuration
+        let vector: TextureFeatureVector
+        do {
+            vector = try TextureFeatures.extract(image)
+        } catch {
+            return .unavailable(reason: error.description, modelID: model.modelID, modelSHA256: modelSHA256)
+        }
+        guard vector.lumaStandardDeviation >= c.minimumLumaStd else {
+            return .unavailable(reason: String(format: "image is constant: luma standard deviation %.3g levels is below %.3g",
+                                               vector.lumaStandardDeviation, c.minimumLumaStd),
+                                modelID: model.modelID, modelSHA256: modelSHA256)
+        }
+        guard let probabilities = model.probabilities(vector.values),
+              probabilities.allSatisfy({ $0.isFinite }) else {
+            return .unavailable(reason: "model \(model.modelID) gave no finite probabilities for \(vector.values.count) features",
+                                modelID: model.modelID, modelSHA256: modelSHA256, status: .failed)
+        }
+        var all: [String: Double] = [:]
+        var screen = 0.0, print = 0.0, real = 0.0
+        for (k, cls) in model.classes.enumerated() {
+            all[cls.rawValue] = probabilities[k]
+            if cls.isScreen { screen += probabilities[k] }
+            if cls == .printedPaper { print += probabilities[k] }
+            if cls == .realScene { real = probabilities[k] }
+        }
+        let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] } ?? 0
+        let confidence = probabilities[best]
+
+        var result = Result(status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier,
+                            analysisTimeMs: 0, score: Swift.min(1, Swift.max(0, real)),
+                            modelID: model.modelID, modelSHA256: modelSHA256)
+        result.classification = confidence < c.minimumConfidence ? .unknown : model.classes[best]
+        result.confidence = confidence
+        result.allClassifications = all
+        result.screenProbability = screen
+        result.printProbability = print
+        result.isLikelyRecaptured = screen > c.recaptureThreshold || print > c.recaptureThreshold
+        result.featureCount = vector.values.count
+        return result
+    }
+}

@@ -1,0 +1,56 @@
+import RialDetection
+
+/// How the cluster bootstrap resamples: count, seed, interval level, threads.
+///
+/// Decoding accepts a partial object (a missing key keeps its default); JSON keys
+/// `resamples`, `seed`, `confidence_level`, `parallel`.
+public struct BootstrapSettings: Sendable, Equatable, Codable {
+    /// Resamples drawn. 1000; 0 disables the bootstrap (no intervals); 0...1_000_000.
+    public var resamples: Int = 1000
+    /// Base seed: resample `r` uses `SplitMix64(seed: s_r)` with `s_r` the r-th output
+    /// (0-based) of `SplitMix64(seed: seed)`. 42. Same seed and samples, same intervals,
+    /// whatever the thread count or input order.
+    public var seed: UInt64 = 42
+    /// Two-sided coverage of the percentile intervals. 0.95; in (0, 1).
+    public var confidenceLevel: Double = 0.95
+    /// Spread the resamples over all cores (`DispatchQueue.concurrentPerform`); the
+    /// result is identical either way. true.
+    public var parallel: Bool = true
+
+    /// The defaults.
+    public static let standard = BootstrapSettings()
+
+    public init(resamples: Int = 1000, seed: UInt64 = 42, confidenceLevel: Double = 0.95, parallel: Bool = true) {
+        self.resamples = resamples
+        self.seed = seed
+        self.confidenceLevel = confidenceLevel
+        self.parallel = parallel
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case resamples, seed
+        case confidenceLevel = "confidence_level"
+        case parallel
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let d = BootstrapSettings()
+        resamples = try c.decodeIfPresent(Int.self, forKey: .resamples) ?? d.resamples
+        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? d.seed
+        confidenceLevel = try c.decodeIfPresent(Double.self, forKey: .confidenceLevel) ?? d.confidenceLevel
+        parallel = try c.decodeIfPresent(Bool.self, forKey: .parallel) ?? d.parallel
+    }
+
+    /// Checks the ranges above.
+    ///
+    /// - Throws: `ConfigurationError` naming the key (`resamples`, `confidence_level`).
+    public func validate() throws(ConfigurationError) {
+        guard (0...1_000_000).contains(resamples) else {
+            throw ConfigurationError(key: "resamples", "must be in 0...1000000, got \(resamples)")
+        }
+        guard confidenceLevel > 0 && confidenceLevel < 1 else {
+            throw ConfigurationError(key: "confidence_level", "must be in (0, 1), e.g. 0.95, got \(confidenceLevel)")
+        }
+    }
+}

@@ -1,0 +1,303 @@
+/// Seeded cluster-bootstrap percentile intervals for AUC, EER and the operating-point
+/// rates (APCER max and pooled, BPCER, ACER, TPR at a threshold).
+///
+/// Whole clusters (`ScoredSample.group`, or the sample alone) are resampled with
+/// replacement (`ClusterResampler`), so correlated captures of one session or scene do
+/// not narrow the interval. Each resample is a multiplicity per cluster; every statistic
+/// is its weighted version over the scores sorted once:
+/// - AUC: `Σ_b N_b (2 TP_before + P_b) / (2 P N)` over tied blocks with weighted counts
+///   (= sklearn `roc_auc_score(..., sample_weight=w)`), O(n) per resample;
+/// - EER: the `EqualErrorRate` crossing rate on the weighted ROC points, in the same
+///   pass (exact integer crossing test, stops testing after the crossing);
+/// - rates at `threshold`: from per-cluster counts, O(clusters + cluster-species pairs).
+/// The interval is the `(1 ± level)/2` quantiles (type 7, linear) of the resamples where
+/// the statistic is defined; resamples that lack a class are left out and counted.
+///
+/// - Complexity: O(n log n) to prepare, O(n) per resample, spread over the cores.
+public struct ClusterBootstrap: Sendable {
+    /// The seven statistics of `intervals`.
+    public struct Intervals: Sendable, Equatable {
+        public var auc: ConfidenceInterval
+        public var eer: ConfidenceInterval
+        public var apcerMax: ConfidenceInterval
+        public var apcerPooled: ConfidenceInterval
+        public var bpcer: ConfidenceInterval
+        public var acer: ConfidenceInterval
+        public var truePositiveRate: ConfidenceInterval
+    }
+
+    let curve: WeightedCurve
+    let tally: OperatingPointTally
+    public let threshold: Double
+
+    /// Clusters found (distinct groups plus ungrouped samples with a finite score).
+    public var clusterCount: Int { curve.clusterCount }
+
+    /// Prepares `samples` (non-finite scores excluded) for resampling; rates are taken
+    /// at `threshold` (accept when `score >= threshold`).
+    public init(samples: [ScoredSample], threshold: Double) {
+        self.init(prepared: RankedSamples(samples: samples), threshold: threshold)
+    }
+
+    /// Parallel arrays: `clusters[i]` any integer label of sample `i`'s cluster (numbered
+    /// internally as `ClusterNumbering` describes: by highest score, ties by label). All
+    /// attacks count as one species, so `apcerMax == apcerPooled`. Non-finite scores are
+    /// excluded; of arrays of different lengths the common prefix is used.
+    public init(scores: [Double], bonaFide: [Bool], clusters: [Int], threshold: Double = 0.5) {
+        let n = min(scores.count, bonaFide.count, clusters.count)
+        let kept = (0..<n).filter { scores[$0].isFinite }
+        let ranked = RankedScores(finiteScores: kept.map { scores[$0] }, bonaFide: kept.map { bonaFide[$0] })
+        let numbering = ClusterNumbering(integers: kept.map { clusters[$0] }).ranked(by: ranked)
+        let clusterOfSorted = ranked.order.map { numbering.indexOfItem[Int($0)] }
+        let speciesOfSorted: [Int32] = ranked.positive.map { $0 == 1 ? -1 : 0 }
+        curve = WeightedCurve(ranked: ranked, clusterOfSorted: clusterOfSorted, clusterCount: numbering.count)
+        tally = OperatingPointTally(ranked: ranked, clusterOfSorted: clusterOfSorted, speciesOfSorted: speciesOfSorted,
+                                    speciesCount: 1, clusterCount: numbering.count, threshold: threshold)
+        self.threshold = threshold
+    }
+
+    init(prepared: RankedSamples, threshold: Double) {
+        curve = WeightedCurve(ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
+                              clusterCount: prepared.clusterCount)
+        tally = OperatingPointTally(ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
+                                    speciesOfSorted: prepared.speciesOfSorted, speciesCount: prepared.species.count,
+                                    clusterCount: prepared.clusterCount, threshold: threshold)
+        self.threshold = threshold
+    }
+
+    /// The intervals for `settings`; nil when `settings.resamples == 0`.
+    public func intervals(_ settings: BootstrapSettings = .standard) -> Intervals? {
+        guard settings.resamples > 0 else { return nil }
+        let slots = replicates(settings)
+        return Intervals(auc: slots.interval(of: 0, settings: settings), eer: slots.interval(of: 1, settings: settings),
+                         apcerMax: slots.interval(of: 2, settings: settings),
+                         apcerPooled: slots.interval(of: 3, settings: settings),
+                         bpcer: slots.interval(of: 4, settings: settings),
+                         acer: slots.interval(of: 5, settings: settings),
+                         truePositiveRate: slots.interval(of: 6, settings: settings))
+    }
+
+    /// Per-resample values: metric 0 AUC, 1 EER, 2 APCER max, 3 APCER pooled, 4 BPCER,
+    /// 5 ACER, 6 TPR.
+    func replicates(_ settings: BootstrapSettings, alwaysWide: Bool = false) -> ResampleSlots {
+        let slots = ResampleSlots(metrics: 7, resamples: settings.resamples)
+        let curve = curve, tally = tally
+        let resampler = ClusterResampler(clusterCount: curve.clusterCount, settings: settings, alwaysWide: alwaysWide)
+        resampler.forEachResample { r, weights in
+            let rates = tally.rates(weights: weights)
+            let (auc, eer) = curve.aucAndEER(weights: weights, totals: (rates.bonaFide, rates.attacks))
+            slots.store(auc, metric: 0, resample: r)
+            slots.store(eer, metric: 1, resample: r)
+            slots.store(rates.apcerMax, metric: 2, resample: r)
+            slots.store(rates.apcerPooled, metric: 3, resample: r)
+            slots.store(rates.bpcer, metric: 4, resample: r)
+            slots.store((rates.apcerMax + rates.bpcer) / 2, metric: 5, resample: r)
+            slots.store(1 - rates.bpcer, metric: 6, resample: r)
+        }
+        return slots
+    }
+}
+
+/// Ranked scores with each sorted position's cluster: weighted AUC and EER in one pass.
+struct WeightedCurve: Sendable {
+    let ranked: RankedScores
+    let clusterCount: Int
+    /// `cluster << 1 | isBonaFide` per sorted position: one stream for the hot loop.
+    let packed: [Int32]
+    /// Bona fide and attack samples per cluster.
+    let positivesPerCluster: [Int32]
+    let negativesPerCluster: [Int32]
+
+    init(ranked: RankedScores, clusterOfSorted: [Int32], clusterCount: Int) {
+        self.ranked = ranked
+        self.clusterCount = clusterCount
+        var positives = [Int32](repeating: 0, count: clusterCount)
+        var negatives = [Int32](repeating: 0, count: clusterCount)
+        var packed = [Int32](repeating: 0, count: clusterOfSorted.count)
+        for (k, g) in clusterOfSorted.enumerated() {
+            let bonaFide = ranked.positive[k] == 1
+            if bonaFide { positives[Int(g)] += 1 } else { negatives[Int(g)] += 1 }
+            packed[k] = g << 1 | (bonaFide ? 1 : 0)
+        }
+        self.packed = packed
+        positivesPerCluster = positives
+        negativesPerCluster = negatives
+    }
+
+    /// AUC and EER with sample weight = `weights[cluster]`; NaN when a class has weight 0.
+    ///
+    /// Two phases over the tied blocks. Until the EER crossing, each block's point is
+    /// tested with the exact integer form of `EERTracker` (`d = (P - TP) N - FP P`,
+    /// crossing at the first `d <= 0`, linear interpolation from the previous point).
+    /// A block of weight 0 repeats the previous point (same `d` and `FP`), which leaves
+    /// the crossing rate unchanged, so it needs no test (only the EER threshold, not
+    /// computed here, would depend on it). After the crossing only the AUC sum remains.
+    func aucAndEER(weights: ResampleWeights, totals: (positive: Int, negative: Int)? = nil) -> (auc: Double, eer: Double) {
+        switch weights {
+        case .narrow(let w): aucAndEER(weights: w, totals: totals)
+        case .wide(let w): aucAndEER(weights: w, totals: totals)
+        }
+    }
+
+    /// The weighted class totals `Σ_g w_g P_g`, `Σ_g w_g N_g`.
+    func totals<W: FixedWidthInteger>(weights: UnsafeBufferPointer<W>) -> (positive: Int, negative: Int) {
+        var totalPositive = 0, totalNegative = 0
+        positivesPerCluster.withUnsafeBufferPointer { p in
+            negativesPerCluster.withUnsafeBufferPointer { q in
+                for g in 0..<weights.count {
+                    let w = Int(weights[g])
+                    totalPositive &+= w &* Int(p[g])
+                    totalNegative &+= w &* Int(q[g])
+                }
+            }
+        }
+        return (totalPositive, totalNegative)
+    }
+
+    /// See `aucAndEER(weights:totals:)`; `totals` when the caller already has them.
+    func aucAndEER<W: FixedWidthInteger>(weights: UnsafeBufferPointer<W>, totals known: (positive: Int, negative: Int)?)
+        -> (auc: Double, eer: Double) {
+        let (totalPositive, totalNegative) = known ?? totals(weights: weights)
+        guard totalPositive > 0 && totalNegative > 0 else { return (.nan, .nan) }
+        let positives = totalPositive, negatives = totalNegative
+        var numerator = 0, tp = 0, fp = 0
+        var eer = Double.nan
+        packed.withUnsafeBufferPointer { packed in
+            ranked.blockEnds.withUnsafeBufferPointer { ends in
+                var k = 0, b = 0
+                // Phase 1: up to and including the block where FPR reaches FNR. The start
+                // point (0, 0) has d = P N > 0.
+                var previousD = positives &* negatives, previousFP = 0
+                while b < ends.count {
+                    let end = Int(ends[b])
+                    var total = 0, pos = 0
+                    repeat {
+                        let code = Int(packed[k])
+                        let w = Int(weights[code >> 1])
+                        total &+= w
+                        pos &+= w & (0 &- (code & 1))
+                        k &+= 1
+                    } while k < end
+                    b &+= 1
+                    let neg = total &- pos
+                    numerator &+= neg &* (2 &* tp &+ pos)
+                    tp &+= pos
+                    fp &+= neg
+                    let d = (positives &- tp) &* negatives &- fp &* positives
+                    if d <= 0 {
+                        let fpr = Double(fp) / Double(negatives)
+                        let previousFPR = Double(previousFP) / Double(negatives)
+                        let alpha = Double(previousD) / Double(previousD &- d)
+                        eer = d == 0 ? fpr : previousFPR + alpha * (fpr - previousFPR)
+                        break
+                    }
+                    previousD = d
+                    previousFP = fp
+                }
+                // Phase 2: AUC only.
+                while b < ends.count {
+                    let end = Int(ends[b])
+                    var total = 0, pos = 0
+                    repeat {
+                        let code = Int(packed[k])
+                        let w = Int(weights[code >> 1])
+                        total &+= w
+                        pos &+= w & (0 &- (code & 1))
+                        k &+= 1
+                    } while k < end
+                    b &+= 1
+                    numerator &+= (total &- pos) &* (2 &* tp &+ pos)
+                    tp &+= pos
+                }
+            }
+        }
+        let auc = Double(numerator) / (2 * Double(totalPositive) * Double(totalNegative))
+        return (auc, eer)
+    }
+}
+
+/// Per-cluster counts at a fixed threshold, so the operating-point rates of a resample
+/// cost O(clusters + cluster-species pairs), not O(n).
+struct OperatingPointTally: Sendable {
+    /// One (cluster, species) pair with attacks.
+    struct Entry: Sendable {
+        var cluster: Int32
+        var species: Int32
+        var attacks: Int32
+        var accepted: Int32
+    }
+
+    let speciesCount: Int
+    let bonaFidePerCluster: [Int32]
+    let bonaFideRejectedPerCluster: [Int32]
+    /// Sorted by cluster, then species.
+    let entries: [Entry]
+
+    init(ranked: RankedScores, clusterOfSorted: [Int32], speciesOfSorted: [Int32], speciesCount: Int,
+         clusterCount: Int, threshold: Double) {
+        self.speciesCount = speciesCount
+        var bonaFide = [Int32](repeating: 0, count: clusterCount)
+        var rejected = [Int32](repeating: 0, count: clusterCount)
+        var pairs: [Int: Entry] = [:]
+        for k in 0..<ranked.count {
+            let g = clusterOfSorted[k], accepted = ranked.scores[k] >= threshold
+            let s = speciesOfSorted[k]
+            if s < 0 {
+                bonaFide[Int(g)] += 1
+                if !accepted { rejected[Int(g)] += 1 }
+            } else {
+                let key = Int(g) * speciesCount + Int(s)
+                pairs[key, default: Entry(cluster: g, species: s, attacks: 0, accepted: 0)].attacks += 1
+                if accepted { pairs[key]!.accepted += 1 }
+            }
+        }
+        bonaFidePerCluster = bonaFide
+        bonaFideRejectedPerCluster = rejected
+        entries = pairs.keys.sorted().map { pairs[$0]! }
+    }
+
+    /// APCER max/pooled and BPCER with sample weight = `weights[cluster]`; NaN where a
+    /// class (or, for the max, every species) has weight 0.
+    func rates(weights: ResampleWeights)
+        -> (apcerMax: Double, apcerPooled: Double, bpcer: Double, bonaFide: Int, attacks: Int) {
+        switch weights {
+        case .narrow(let w): rates(weights: w)
+        case .wide(let w): rates(weights: w)
+        }
+    }
+
+    /// See `rates(weights:)`; also the weighted bona fide and attack totals.
+    func rates<W: FixedWidthInteger>(weights: UnsafeBufferPointer<W>)
+        -> (apcerMax: Double, apcerPooled: Double, bpcer: Double, bonaFide: Int, attacks: Int) {
+        var bonaFide = 0, rejected = 0
+        bonaFidePerCluster.withUnsafeBufferPointer { total in
+            bonaFideRejectedPerCluster.withUnsafeBufferPointer { below in
+                for g in 0..<weights.count {
+                    let w = Int(weights[g])
+                    bonaFide &+= w &* Int(total[g])
+                    rejected &+= w &* Int(below[g])
+                }
+            }
+        }
+        var attacks = [Int](repeating: 0, count: speciesCount)
+        var accepted = [Int](repeating: 0, count: speciesCount)
+        entries.withUnsafeBufferPointer { entries in
+            for e in entries {
+                let w = Int(weights[Int(e.cluster)])
+                attacks[Int(e.species)] &+= w &* Int(e.attacks)
+                accepted[Int(e.species)] &+= w &* Int(e.accepted)
+            }
+        }
+        var apcerMax = Double.nan
+        var allAttacks = 0, allAccepted = 0
+        for s in 0..<speciesCount where attacks[s] > 0 {
+            let rate = Double(accepted[s]) / Double(attacks[s])
+            apcerMax = apcerMax.isNaN ? rate : max(apcerMax, rate)
+            allAttacks += attacks[s]
+            allAccepted += accepted[s]
+        }
+        let pooled = allAttacks > 0 ? Double(allAccepted) / Double(allAttacks) : .nan
+        let bpcer = bonaFide > 0 ? Double(rejected) / Double(bonaFide) : .nan
+        return (apcerMax, pooled, bpcer, bonaFide, allAttacks)
+    }
+}

@@ -1,0 +1,169 @@
+/// Which per-subset breakdowns `MethodMetrics` computes.
+public enum BreakdownDimension: String, Sendable, Codable, CaseIterable {
+    /// Per `species` (label).
+    case label
+    /// Per tag; a sample with several tags is in several subsets.
+    case tag
+    /// Per named `group` (ungrouped samples are not listed).
+    case group
+    /// Per attestation level (nil counts as `none`).
+    case attestation
+}
+
+/// Metrics of one subset of samples (one label, tag, group or attestation level).
+///
+/// Counts, `mean_score`, the acceptance rate and APCER/BPCER are over the subset's own
+/// samples at the operating threshold, with Wilson intervals (single proportions; they
+/// ignore clustering). `auc`, `eer` and `eer_threshold` are over the subset, except for
+/// an attack label: there they are that species against ALL bona fide samples
+/// (`auc_against_all_bona_fide` true), so each attack species gets its own AUC. NaN
+/// (JSON `null`) where undefined, with `warnings`.
+public struct BreakdownEntry: Sendable, Equatable, Codable {
+    public var key: String
+    public var nBonaFide: Int
+    public var nAttack: Int
+    /// Mean score of the subset.
+    public var meanScore: Double
+    /// Share of the subset with `score >= threshold`.
+    public var acceptanceRate: Double
+    public var acceptanceCI: ConfidenceInterval
+    /// Attacks of the subset accepted / attacks of the subset.
+    public var apcer: Double
+    public var apcerCI: ConfidenceInterval
+    /// Bona fide of the subset rejected / bona fide of the subset.
+    public var bpcer: Double
+    public var bpcerCI: ConfidenceInterval
+    public var auc: Double
+    public var eer: Double
+    public var eerThreshold: Double
+    public var aucAgainstAllBonaFide: Bool
+    public var warnings: [MetricsWarning]
+
+    enum CodingKeys: String, CodingKey {
+        case key
+        case nBonaFide = "n_bona_fide"
+        case nAttack = "n_attack"
+        case meanScore = "mean_score"
+        case acceptanceRate = "acceptance_rate"
+        case acceptanceCI = "acceptance_ci"
+        case apcer
+        case apcerCI = "apcer_ci"
+        case bpcer
+        case bpcerCI = "bpcer_ci"
+        case auc, eer
+        case eerThreshold = "eer_threshold"
+        case aucAgainstAllBonaFide = "auc_against_all_bona_fide"
+        case warnings
+    }
+
+    /// The entry for `subset` (finite scores only) at `threshold`; `reference` (all bona
+    /// fide samples) is added for the AUC/EER when `aucAgainstAllBonaFide`.
+    init(key: String, subset: [ScoredSample], reference: [ScoredSample]?, threshold: Double, level: Double) {
+        self.key = key
+        let bonaFide = subset.filter(\.bonaFide), attacks = subset.filter { !$0.bonaFide }
+        nBonaFide = bonaFide.count
+        nAttack = attacks.count
+        meanScore = subset.isEmpty ? .nan : subset.reduce(0) { $0 + $1.score } / Double(subset.count)
+        let accepted = subset.filter { $0.score >= threshold }.count
+        acceptanceRate = subset.isEmpty ? .nan : Double(accepted) / Double(subset.count)
+        acceptanceCI = .wilson(successes: accepted, trials: subset.count, level: level)
+        let attacksAccepted = attacks.filter { $0.score >= threshold }.count
+        apcer = attacks.isEmpty ? .nan : Double(attacksAccepted) / Double(attacks.count)
+        apcerCI = .wilson(successes: attacksAccepted, trials: attacks.count, level: level)
+        let bonaFideRejected = bonaFide.filter { $0.score < threshold }.count
+        bpcer = bonaFide.isEmpty ? .nan : Double(bonaFideRejected) / Double(bonaFide.count)
+        bpcerCI = .wilson(successes: bonaFideRejected, trials: bonaFide.count, level: level)
+        let curveSamples = (reference ?? []) + subset
+        let curve = ROCCurve(samples: curveSamples)
+        auc = curve.auc
+        let eer = EqualErrorRate(curve: curve)
+        self.eer = eer.rate
+        eerThreshold = eer.threshold
+        aucAgainstAllBonaFide = reference != nil
+        warnings = curve.warnings
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        key = try c.decode(String.self, forKey: .key)
+        nBonaFide = try c.decode(Int.self, forKey: .nBonaFide)
+        nAttack = try c.decode(Int.self, forKey: .nAttack)
+        meanScore = try c.decodeNullable(.meanScore)
+        acceptanceRate = try c.decodeNullable(.acceptanceRate)
+        acceptanceCI = try c.decode(ConfidenceInterval.self, forKey: .acceptanceCI)
+        apcer = try c.decodeNullable(.apcer)
+        apcerCI = try c.decode(ConfidenceInterval.self, forKey: .apcerCI)
+        bpcer = try c.decodeNullable(.bpcer)
+        bpcerCI = try c.decode(ConfidenceInterval.self, forKey: .bpcerCI)
+        auc = try c.decodeNullable(.auc)
+        eer = try c.decodeNullable(.eer)
+        eerThreshold = try c.decodeNullable(.eerThreshold)
+        aucAgainstAllBonaFide = try c.decodeIfPresent(Bool.self, forKey: .aucAgainstAllBonaFide) ?? false
+        warnings = try c.decodeIfPresent([MetricsWarning].self, forKey: .warnings) ?? []
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(key, forKey: .key)
+        try c.encode(nBonaFide, forKey: .nBonaFide)
+        try c.encode(nAttack, forKey: .nAttack)
+        try c.encodeNullable(meanScore, forKey: .meanScore)
+        try c.encodeNullable(acceptanceRate, forKey: .acceptanceRate)
+        try c.encode(acceptanceCI, forKey: .acceptanceCI)
+        try c.encodeNullable(apcer, forKey: .apcer)
+        try c.encode(apcerCI, forKey: .apcerCI)
+        try c.encodeNullable(bpcer, forKey: .bpcer)
+        try c.encode(bpcerCI, forKey: .bpcerCI)
+        try c.encodeNullable(auc, forKey: .auc)
+        try c.encodeNullable(eer, forKey: .eer)
+        try c.encodeNullable(eerThreshold, forKey: .eerThreshold)
+        try c.encode(aucAgainstAllBonaFide, forKey: .aucAgainstAllBonaFide)
+        try c.encode(warnings, forKey: .warnings)
+    }
+}
+
+/// Per-label, per-tag, per-group and per-attestation metrics of one method.
+///
+/// Each list is sorted by key (UTF-8 order); a dimension not requested is nil (absent
+/// from the JSON). Samples with a non-finite score are left out of every subset.
+/// JSON: `{"per_label": [entry...], "per_tag": [...], "per_group": [...],
+/// "per_attestation": [...]}`, entries as `BreakdownEntry`.
+public struct MetricsBreakdown: Sendable, Equatable, Codable {
+    public var perLabel: [BreakdownEntry]?
+    public var perTag: [BreakdownEntry]?
+    public var perGroup: [BreakdownEntry]?
+    public var perAttestation: [BreakdownEntry]?
+
+    enum CodingKeys: String, CodingKey {
+        case perLabel = "per_label"
+        case perTag = "per_tag"
+        case perGroup = "per_group"
+        case perAttestation = "per_attestation"
+    }
+
+    /// The requested breakdowns of `samples` at `threshold`, Wilson intervals at `level`.
+    ///
+    /// - Complexity: O(n log n) per dimension (each subset is sorted for its AUC).
+    public init(samples input: [ScoredSample], threshold: Double, dimensions: [BreakdownDimension] = BreakdownDimension.allCases,
+                level: Double = 0.95) {
+        let samples = input.filter { $0.score.isFinite }
+        let bonaFide = samples.filter(\.bonaFide)
+        func entries(_ keys: (ScoredSample) -> [String], attackLabelsAgainstBonaFide: Bool = false) -> [BreakdownEntry] {
+            var subsets: [String: [ScoredSample]] = [:]
+            for sample in samples {
+                for key in Set(keys(sample)) { subsets[key, default: []].append(sample) }
+            }
+            return subsets.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
+                let subset = subsets[key]!
+                let isAttackLabel = attackLabelsAgainstBonaFide && subset.allSatisfy { !$0.bonaFide }
+                return BreakdownEntry(key: key, subset: subset, reference: isAttackLabel ? bonaFide : nil,
+                                      threshold: threshold, level: level)
+            }
+        }
+        let wanted = Set(dimensions)
+        perLabel = wanted.contains(.label) ? entries({ [$0.species] }, attackLabelsAgainstBonaFide: true) : nil
+        perTag = wanted.contains(.tag) ? entries(\.tags) : nil
+        perGroup = wanted.contains(.group) ? entries { $0.group.map { [$0] } ?? [] } : nil
+        perAttestation = wanted.contains(.attestation) ? entries { [$0.attestation ?? "none"] } : nil
+    }
+}
