@@ -79,10 +79,12 @@ extension ArtifactAnalyzer {
         /// Border sharpness (0...1) where the sharpness factor is 0, and where it is 1.
         /// 0.2 and 0.45 (over an 8-px span a one-pixel step is 1, a linear ramp 1/8).
         public var specularSharpnessLow: Double = 0.2
+        /// See `specularSharpnessLow`: where the sharpness factor reaches 1. 0.45.
         public var specularSharpnessHigh: Double = 0.45
         /// Regularity (area / convex hull area) where the regularity factor is 0 and 1.
         /// 0.5 and 0.9.
         public var specularRegularityLow: Double = 0.5
+        /// See `specularRegularityLow`: where the regularity factor reaches 1. 0.9.
         public var specularRegularityHigh: Double = 0.9
         /// At most this many regions are reported, largest first. 8; >= 1.
         public var specularMaxRegions: Int = 8
@@ -97,6 +99,7 @@ extension ArtifactAnalyzer {
         /// Searched halftone periods, px: radial frequencies `1 / max ... 1 / min`.
         /// 2 (Nyquist) and 10.
         public var halftoneMinPeriodPx: Double = 2
+        /// See `halftoneMinPeriodPx`: the longest searched period, px. 10.
         public var halftoneMaxPeriodPx: Double = 10
         /// A spectral peak needs at least this power over its ring's median. 20; > 1.
         public var halftoneMinPeakRatio: Double = 20

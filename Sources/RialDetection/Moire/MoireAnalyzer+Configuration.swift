@@ -19,6 +19,7 @@ extension MoireAnalyzer {
         /// cannot hold them at 50% overlap: `min(columns, 2 w / n - 1)`). 4 x 3 (12
         /// tiles): 786 k pixels of a 12 MP frame, within the 30 ms budget. 1...16 each.
         public var tileColumns: Int = 4
+        /// See `tileColumns`: tile rows. 3; 1...16.
         public var tileRows: Int = 3
         /// Band: radial frequency >= `bandLow`. 0.06 (periods <= 16.7 px): a display's
         /// subpixel grid and its aliases lie above it for pixel pitches up to ~16 px,
@@ -35,6 +36,7 @@ extension MoireAnalyzer {
         /// Surround ring: bins at Chebyshev distance `surroundInner...surroundOuter`.
         /// 3...5 (the Hann main lobe spans +-2 bins). 2 <= inner <= outer <= 16.
         public var surroundInner: Int = 3
+        /// See `surroundInner`: the outer edge of the surround ring, bins. 5.
         public var surroundOuter: Int = 5
         /// Contrast: annulus of +-this many bins of radius around the peak's. 2; 0...16.
         public var contrastRadius: Int = 2

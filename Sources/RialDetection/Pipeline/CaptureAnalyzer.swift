@@ -12,6 +12,9 @@ public struct CaptureAnalyzer: Sendable {
     public let configuration: PipelineConfiguration
     let depthV1: DepthAnalyzerV1
     let depthV2: DepthAnalyzerV2
+    let moireV1: MoireAnalyzer
+    let textureV1: TextureAnalyzer
+    let artifactsV1: ArtifactAnalyzer
     let aggregator: ConfidenceAggregator
 
     /// - Throws: `ConfigurationError` naming the key when `configuration` is invalid.
@@ -20,6 +23,9 @@ public struct CaptureAnalyzer: Sendable {
         self.configuration = configuration
         depthV1 = try DepthAnalyzerV1(configuration: configuration.depthV1)
         depthV2 = try DepthAnalyzerV2(configuration: configuration.depthV2)
+        moireV1 = try MoireAnalyzer(configuration: configuration.moireV1)
+        textureV1 = try TextureAnalyzer(configuration: configuration.textureV1)
+        artifactsV1 = try ArtifactAnalyzer(configuration: configuration.artifactsV1)
         aggregator = try ConfidenceAggregator(configuration: configuration.aggregation)
     }
 
@@ -83,6 +89,22 @@ public struct CaptureAnalyzer: Sendable {
         return slots.values
     }
 
+    /// One method on one capture, timed by the method itself (benchmarks call this).
+    public func analyzeMethod(_ method: MethodIdentifier, on input: CaptureInput) -> MethodOutcome {
+        outcome(of: method, on: input)
+    }
+
+    /// Aggregates already computed outcomes under the configured profile (benchmarks time this).
+    public func aggregate(_ outcomes: [MethodOutcome], attestation: AttestationEvidence) -> AggregationResult {
+        let weights = (try? configuration.aggregation.profile(named: configuration.profile))
+            ?? AggregationProfile(primary: nil, weights: [:])
+        var inputs = outcomes.map(\.aggregationInput)
+        if let score = configuration.attestationScores.score(for: attestation) {
+            inputs.append(.scored(.attestation, score))
+        }
+        return aggregator.aggregate(inputs: inputs, attestation: attestation, profile: weights)
+    }
+
     /// One method on one capture.
     func outcome(of method: MethodIdentifier, on input: CaptureInput) -> MethodOutcome {
         switch method {
@@ -93,6 +115,12 @@ public struct CaptureAnalyzer: Sendable {
             guard let depth = input.depth else { return .missingInput(method, "no depth map") }
             let luma = Self.lumaGuide(input.image, depthWidth: depth.width, depthHeight: depth.height)
             return MethodOutcome(computed: depthV2.analyze(depth, luma: luma, intrinsics: input.depthIntrinsics))
+        case .moireV1:
+            return MethodOutcome(computed: moireV1.analyze(input.image))
+        case .textureV1:
+            return MethodOutcome(computed: textureV1.analyze(input.image))
+        case .artifactsV1:
+            return MethodOutcome(computed: artifactsV1.analyze(input.image))
         default:
             return .missingInput(method, "\(method) is not implemented in this build")
         }

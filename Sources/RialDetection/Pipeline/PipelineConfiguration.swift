@@ -13,6 +13,7 @@ import Foundation
 /// aggregate_with: {depth: depth/2, ...}  # which result of a family feeds aggregation
 /// depth/1: {...}                          # DepthAnalyzerV1.Configuration
 /// depth/2: {...}                          # DepthAnalyzerV2.Configuration
+/// parallax/1, moire/1, texture/1, artifacts/1: {...}
 /// aggregation: {...}                      # AggregationConfiguration
 /// attestation_scores: {...}
 /// metadata: {...}
@@ -39,6 +40,12 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
     public var depthV1 = DepthAnalyzerV1.Configuration()
     /// `depth/2` constants.
     public var depthV2 = DepthAnalyzerV2.Configuration()
+    /// `moire/1` constants.
+    public var moireV1 = MoireAnalyzer.Configuration()
+    /// `texture/1` constants (the model itself is compiled in; see `rial-bench train texture`).
+    public var textureV1 = TextureAnalyzer.Configuration()
+    /// `artifacts/1` constants.
+    public var artifactsV1 = ArtifactAnalyzer.Configuration()
     /// Weights, cross-validation, levels and caps.
     public var aggregation = AggregationConfiguration()
     /// The score hardware attestation contributes where a profile weights it.
@@ -158,6 +165,9 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         case aggregateWith = "aggregate_with"
         case depthV1 = "depth/1"
         case depthV2 = "depth/2"
+        case moireV1 = "moire/1"
+        case textureV1 = "texture/1"
+        case artifactsV1 = "artifacts/1"
         case aggregation
         case attestationScores = "attestation_scores"
         case metadata, decision
@@ -175,6 +185,9 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         aggregateWith = try value(.aggregateWith, d.aggregateWith)
         depthV1 = try value(.depthV1, d.depthV1)
         depthV2 = try value(.depthV2, d.depthV2)
+        moireV1 = try value(.moireV1, d.moireV1)
+        textureV1 = try value(.textureV1, d.textureV1)
+        artifactsV1 = try value(.artifactsV1, d.artifactsV1)
         aggregation = try value(.aggregation, d.aggregation)
         attestationScores = try value(.attestationScores, d.attestationScores)
         metadata = try value(.metadata, d.metadata)
@@ -213,6 +226,9 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         }
         try section("depth/1") { () throws(ConfigurationError) in try depthV1.validate() }
         try section("depth/2") { () throws(ConfigurationError) in try depthV2.validate() }
+        try section("moire/1") { () throws(ConfigurationError) in try moireV1.validate() }
+        try section("texture/1") { () throws(ConfigurationError) in try textureV1.validate() }
+        try section("artifacts/1") { () throws(ConfigurationError) in try artifactsV1.validate() }
         try section("aggregation") { () throws(ConfigurationError) in try aggregation.validate() }
         try section("attestation_scores") { () throws(ConfigurationError) in try attestationScores.validate() }
         try section("metadata") { () throws(ConfigurationError) in try metadata.validate() }
