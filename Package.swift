@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", exact: "0.9.20"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
     ],
     targets: [
         // C: libjpeg-turbo and libpng behind setjmp-based error managers, so corrupt
@@ -57,6 +58,7 @@ let package = Package(
             dependencies: [
                 "RialMedia", "RialSynth", "RialEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Ink", package: "Ink"),
             ]
         ),
         // Test fixtures shared by every test target: mirror paths, seeded generator, mutations.

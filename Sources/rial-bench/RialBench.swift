@@ -6,8 +6,9 @@ struct RialBench: ParsableCommand {
         commandName: "rial-bench",
         abstract: "Evaluate the rial. provenance-camera detection pipeline on labelled captures.",
         version: RialBenchVersion.string,
-        subcommands: [Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self, BenchDecodeCommand.self,
-                      TrainCommand.self]
+        subcommands: [Run.self, Report.self, Merge.self, Compare.self, Gate.self, Bench.self, Methodology.self,
+                      Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self,
+                      TrainCommand.self, BenchDecodeCommand.self]
     )
 }
 

@@ -1,0 +1,131 @@
+import Foundation
+import RialDetection
+import RialMedia
+import RialSynth
+
+/// `rial-bench bench`: per-method latency on a fixed, generated capture, against the
+/// targets. The capture is a deterministic synthetic real scene at 4032x3024 (12 MP, the
+/// iPhone main camera) with 256x192 depth, encoded as a quality-90 JPEG; parallax uses a
+/// deterministic 1600x1200 rectified pair. Every measurement is single-threaded except
+/// `all_methods_concurrent` and `end_to_end`, which run the methods concurrently.
+public enum Benchmark {
+    /// One timed item.
+    public struct Entry: Sendable, Equatable, Codable {
+        public var key: String
+        public var statistics: LatencyStatistics
+        public var targetMs: Double?
+        /// Where the target comes from.
+        public var targetSource: String?
+        /// `PASS` (p50 <= target), `FAIL`, or `n/a`.
+        public var verdict: String
+
+        enum CodingKeys: String, CodingKey {
+            case key, statistics
+            case targetMs = "target_ms"
+            case targetSource = "target_source"
+            case verdict
+        }
+    }
+
+    public struct Report: Sendable, Equatable, Codable {
+        public var schema = "rial-bench-bench/1"
+        public var iterations: Int
+        public var warmup: Int
+        public var build: String
+        public var capture: String
+        public var environment: RunEnvironment
+        public var entries: [Entry]
+        /// `end_to_end` p50 / `decode` p50 (issue goal: <= 1.5).
+        public var endToEndOverDecode: Double
+
+        enum CodingKeys: String, CodingKey {
+            case schema, iterations, warmup, build, capture, environment, entries
+            case endToEndOverDecode = "end_to_end_over_decode"
+        }
+
+        public var passed: Bool { entries.allSatisfy { $0.verdict != "FAIL" } }
+    }
+
+    /// Targets: the tighter of methods.md section 9 (phone budgets) and the benchmark
+    /// goals of the issues (depth 5 ms, aggregation 1 ms on this machine).
+    public static let targets: [String: (ms: Double, source: String)] = [
+        "sha256": (10, "methods.md §9"),
+        "depth/1": (5, "issue 4 (methods.md §9: 50)"), "depth/2": (5, "issue 4 (methods.md §9: 50)"),
+        "parallax/1": (100, "methods.md §9, 1600x1200 pair"),
+        "moire/1": (30, "methods.md §9"), "texture/1": (15, "methods.md §9"), "artifacts/1": (20, "methods.md §9"),
+        "aggregation": (1, "issue 4 (methods.md §9: 15)"),
+        "all_methods_concurrent": (50, "methods.md §9"),
+    ]
+
+    /// The fixed capture: a 12 MP image, its depth, and a 1600x1200 stereo pair.
+    public static func capture() -> (jpeg: Data, input: CaptureInput, pair: CaptureInput) {
+        let big = SynthGenerator.generate(index: 0, seed: 20_261_121, class: .realScene, width: 4032, height: 3024)
+        let jpeg = (try? JPEGEncoder.encode(big.image, quality: 90)) ?? Data()
+        let small = SynthGenerator.generate(index: 1, seed: 20_261_121, class: .realScene, width: 1600, height: 1200,
+                                            withSecondView: true)
+        let input = CaptureInput(image: big.image, depth: big.depth,
+                                 attestation: AttestationEvidence(status: .pass, method: .secureEnclave), platform: "ios")
+        let pair = CaptureInput(image: small.image, depth: small.depth, right: small.right,
+                                focalPx: Double(small.parameters.focalPx), baselineMm: Double(small.parameters.baselineMm))
+        return (jpeg, input, pair)
+    }
+
+    /// Runs the benchmark; `progress` gets each key as it starts.
+    public static func run(iterations: Int, warmup: Int, build: String,
+                           progress: (String) -> Void = { _ in }) -> Report {
+        let (jpeg, input, pair) = capture()
+        let analyzer = (try? CaptureAnalyzer(configuration: .standard)) ?? { preconditionFailure("defaults validate") }()
+        var entries: [Entry] = []
+
+        func measure(_ key: String, _ body: () -> Double?) {
+            progress(key)
+            for _ in 0..<warmup { _ = body() }
+            var times: [Double] = []
+            times.reserveCapacity(iterations)
+            for _ in 0..<iterations { if let t = body() { times.append(t) } }
+            let stats = LatencyStatistics(milliseconds: times)
+            let target = targets[key]
+            let verdict = build != "release" || target == nil ? "n/a" : (stats.p50 <= target!.ms ? "PASS" : "FAIL")
+            entries.append(Entry(key: key, statistics: stats, targetMs: target?.ms, targetSource: target?.source, verdict: verdict))
+        }
+        func timed(_ body: () -> Void) -> Double {
+            let clock = ContinuousClock(), start = clock.now
+            body()
+            let d = clock.now - start
+            return Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
+        }
+
+        measure("decode") { timed { _ = try? JPEGDecoder.decode(jpeg) } }
+        measure("sha256") { timed { _ = SHA256Digest.hash(jpeg) } }
+        var outcomes: [MethodOutcome] = []
+        for method in MethodCatalog.implemented {
+            let subject = method.name == "parallax" ? pair : input
+            measure(method.description) {
+                let outcome = analyzer.analyzeMethod(method, on: subject)
+                if outcomes.count < MethodCatalog.implemented.count { outcomes.append(outcome) }
+                return outcome.summary.analysisTimeMs
+            }
+        }
+        measure("aggregation") { analyzer.aggregate(outcomes, attestation: input.attestation).analysisTimeMs }
+        measure("all_methods_concurrent") { timed { _ = try? analyzer.analyze(input, concurrent: true) } }
+        measure("end_to_end") {
+            timed {
+                guard let image = try? JPEGDecoder.decode(jpeg) else { return }
+                var decoded = input
+                decoded.image = image
+                decoded.imageSHA256 = SHA256Digest.hash(jpeg)
+                _ = try? analyzer.analyze(decoded, concurrent: true)
+            }
+        }
+        let decode = entries.first { $0.key == "decode" }?.statistics.p50 ?? .nan
+        let endToEnd = entries.first { $0.key == "end_to_end" }?.statistics.p50 ?? .nan
+        if let index = entries.firstIndex(where: { $0.key == "end_to_end" }) {
+            entries[index].targetMs = 1.5 * decode
+            entries[index].targetSource = "issue 5: 1.5 x decode"
+            entries[index].verdict = build != "release" ? "n/a" : (endToEnd <= 1.5 * decode ? "PASS" : "FAIL")
+        }
+        return Report(iterations: iterations, warmup: warmup, build: build,
+                      capture: "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair",
+                      environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode)
+    }
+}

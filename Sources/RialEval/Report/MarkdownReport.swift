@@ -1,0 +1,97 @@
+import Foundation
+import RialMedia
+
+/// `report.md`: the run in one page of Markdown, short enough for a pull-request
+/// comment or a CI step summary. Every number names the data it rests on.
+public enum MarkdownReport {
+    public static func render(_ r: RunResults) -> String {
+        var out: [String] = []
+        out.append("# rial-bench run")
+        out.append("")
+        if r.testRun {
+            out.append("> **TEST RUN** (`--limit \(r.limit ?? 0)`): a subset of the data; these numbers are not representative.")
+            out.append("")
+        }
+        out.append(dataLine(r))
+        out.append("")
+        out.append("Profile `\(r.profile)`, configuration SHA-256 `\(r.configurationSHA256.prefix(16))…`, "
+                   + "decision threshold \(number(r.configuration.decision.threshold)), "
+                   + "\(r.bootstrapResamples) cluster-bootstrap resamples by `group` (seed \(r.seeds["bootstrap"] ?? 0)), 95% intervals.")
+        out.append("")
+        out.append("## Accuracy, all evaluated samples")
+        out.append("")
+        out += table(r.metrics, methods: r.methods)
+        for kind in r.metricsByData.keys.sorted() where r.metricsByData.count > 1 {
+            out.append("")
+            let counts = r.counts.byData[kind] ?? [:]
+            out.append("## Accuracy, \(kind) data only (\(counts.values.reduce(0, +)) samples: "
+                       + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")")
+            out.append("")
+            out += table(r.metricsByData[kind] ?? [:], methods: r.methods)
+        }
+        out.append("")
+        out.append("## Latency (ms per sample, in-process, monotonic clock; nearest-rank percentiles)")
+        out.append("")
+        if r.build != "release" { out.append("_\(r.build) build: latency verdicts are not applicable._\n") }
+        out.append("| key | n | p50 | p90 | p99 | max | target | verdict |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---|")
+        for key in r.latency.keys.sorted() {
+            let e = r.latency[key]!, s = e.statistics
+            out.append("| `\(key)` | \(s.n) | \(ms(s.p50)) | \(ms(s.p90)) | \(ms(s.p99)) | \(ms(s.max)) | "
+                       + "\(e.targetMs.map(ms) ?? "—") | \(e.verdict) |")
+        }
+        if !r.failures.isEmpty {
+            out.append("")
+            out.append("## Failed samples (\(r.failures.count))")
+            out.append("")
+            out.append("| sample | dataset | stage | reason |")
+            out.append("|---|---|---|---|")
+            for f in r.failures.prefix(50) {
+                out.append("| `\(cell(f.id))` | \(cell(f.dataset)) | \(f.stage) | \(cell(f.reason)) |")
+            }
+            if r.failures.count > 50 { out.append("| … | | | \(r.failures.count - 50) more in results.json |") }
+        }
+        out.append("")
+        out.append("## Data")
+        out.append("")
+        out.append("| dataset | data | manifest SHA-256 | samples | selected | evaluated | failed |")
+        out.append("|---|---|---|---:|---:|---:|---:|")
+        for d in r.datasets {
+            out.append("| \(cell(d.name)) | \(d.data) | `\(d.manifestSHA256.prefix(16))…` | \(d.original) | \(d.selected) | \(d.evaluated) | \(d.failed) |")
+        }
+        out.append("")
+        out.append("rial-bench \(r.tool.version)\(r.tool.gitCommit.map { " (\($0.prefix(12)))" } ?? ""), \(r.build) build, "
+                   + "\(r.environment.cpu), \(r.environment.cores) cores, \(r.jobs) jobs, \(String(format: "%.1f", r.runSeconds)) s; \(r.created).")
+        out.append("")
+        return out.joined(separator: "\n")
+    }
+
+    static func dataLine(_ r: RunResults) -> String {
+        let parts = r.counts.byData.keys.sorted().map { kind -> String in
+            let counts = r.counts.byData[kind]!
+            return "\(counts.values.reduce(0, +)) \(kind) (" + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")"
+        }
+        return "**Data:** \(r.counts.evaluated) evaluated samples — " + parts.joined(separator: "; ")
+            + (r.counts.failed > 0 ? "; \(r.counts.failed) failed" : "") + "."
+    }
+
+    static func table(_ metrics: [String: MethodMetrics], methods: [String]) -> [String] {
+        var out = ["| method | n bona fide / attack | AUC [95% CI] | EER | APCER max | BPCER | ACER | BPCER20 | TPR @ op |",
+                   "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+        for key in methods {
+            guard let m = metrics[key] else { continue }
+            let ci = m.aucCI.map { " [\(number($0.lower)), \(number($0.upper))]" } ?? ""
+            let apcer = number(m.apcer.max) + (m.apcer.maxSpecies.map { " (\($0))" } ?? "")
+            out.append("| `\(key)` | \(m.bonaFideCount) / \(m.attackCount)\(m.excludedCount > 0 ? " (+\(m.excludedCount) unscored)" : "") | "
+                       + "\(number(m.auc))\(ci) | \(number(m.eer)) | \(apcer) | \(number(m.bpcer)) | \(number(m.acer)) | "
+                       + "\(number(m.bpcer20)) | \(number(m.tprAtOperatingPoint)) |")
+        }
+        return out
+    }
+
+    static func number(_ value: Double) -> String { value.isFinite ? String(format: "%.3f", value) : "—" }
+    static func ms(_ value: Double) -> String { value.isFinite ? String(format: "%.2f", value) : "—" }
+    static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import RialDetection
+import RialMedia
+
+/// Runs the pipeline over the samples of one or more manifests and streams one
+/// `SampleRecord` per sample to `samples.jsonl`, in manifest order whatever the number
+/// of workers. Images are decoded by the worker that analyses them and dropped right
+/// after, so memory does not grow with the dataset. A sample that cannot be resolved,
+/// read or analysed is recorded as failed with its reason and the run goes on.
+public struct DatasetRunner: Sendable {
+    public let plan: RunPlan
+    let analyzer: CaptureAnalyzer
+
+    /// - Throws: `ConfigurationError` when the plan's configuration is invalid.
+    public init(plan: RunPlan) throws(ConfigurationError) {
+        self.plan = plan
+        analyzer = try CaptureAnalyzer(configuration: plan.configuration)
+    }
+
+    /// What `run` produced.
+    public struct Outcome: Sendable {
+        public var datasets: [RunDataset]
+        public var evaluated: Int
+        public var failed: Int
+        /// Wall time of the sample loop, seconds.
+        public var seconds: Double
+    }
+
+    /// One selected sample.
+    struct WorkItem: Sendable {
+        var datasetIndex: Int
+        var entry: DatasetEntry
+    }
+
+    /// Loads the manifests and selects the samples (split, shard, limit).
+    ///
+    /// - Throws: `RunError` for a manifest that cannot be read at all.
+    func select() throws(RunError) -> (loaders: [DatasetLoader], datasets: [RunDataset], items: [WorkItem]) {
+        var loaders: [DatasetLoader] = [], datasets: [RunDataset] = [], items: [WorkItem] = []
+        var position = 0
+        for (datasetIndex, path) in plan.manifests.enumerated() {
+            let loader: DatasetLoader
+            do { loader = try DatasetLoader(contentsOf: path) } catch { throw RunError(error.description) }
+            let hash = (try? SHA256Digest.hash(fileAt: path)) ?? ""
+            var selected = 0, kinds = Set<String>()
+            for entry in loader.entries {
+                if let split = plan.split, case .success(let sample) = entry.result, sample.split != split { continue }
+                defer { position += 1 }
+                if let shard = plan.shard, position % shard.count != shard.index - 1 { continue }
+                if let limit = plan.limit, items.count >= limit { continue }
+                if case .success(let sample) = entry.result { kinds.insert(Self.dataKind(sample)) }
+                items.append(WorkItem(datasetIndex: datasetIndex, entry: entry))
+                selected += 1
+            }
+            let name = loader.name ?? URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
+            datasets.append(RunDataset(path: path, name: name, manifestSHA256: hash, original: loader.sampleCount,
+                                       selected: selected, evaluated: 0, failed: 0,
+                                       data: kinds.count == 1 ? kinds.first! : kinds.isEmpty ? "none" : "mixed"))
+            loaders.append(loader)
+        }
+        return (loaders, datasets, items)
+    }
+
+    /// Runs every selected sample and writes `samplesPath`.
+    ///
+    /// - Parameter progress: called after each sample with (done, total, failed), from any thread.
+    /// - Throws: `RunError` when a manifest or the output file cannot be used.
+    public func run(samplesPath: String,
+                    progress: @escaping @Sendable (Int, Int, Int) -> Void = { _, _, _ in }) throws(RunError) -> Outcome {
+        let (loaders, datasetsSelected, items) = try select()
+        var datasets = datasetsSelected
+        guard FileManager.default.createFile(atPath: samplesPath, contents: nil),
+              let handle = FileHandle(forWritingAtPath: samplesPath) else {
+            throw RunError("\(samplesPath): cannot be created")
+        }
+        let writer = OrderedLineWriter(handle: handle)
+        let counter = WorkCounter()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let total = items.count
+        let names = datasets.map(\.name)
+        let work: @Sendable (Int) -> Void = { _ in
+            while let next = counter.next(limit: total) {
+                let item = items[next]
+                let record = self.record(for: item, loader: loaders[item.datasetIndex],
+                                         datasetName: names[item.datasetIndex])
+                let (done, failed) = writer.submit(position: next, line: record.jsonLine(), failed: record.status == "failed",
+                                                   dataset: item.datasetIndex)
+                progress(done, total, failed)
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: min(plan.jobs, max(total, 1)), execute: work)
+        writer.finish()
+        let counts = writer.countsByDataset
+        for index in datasets.indices {
+            datasets[index].failed = counts[index]?.failed ?? 0
+            datasets[index].evaluated = (counts[index]?.done ?? 0) - datasets[index].failed
+        }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Outcome(datasets: datasets, evaluated: writer.done - writer.failed, failed: writer.failed, seconds: seconds)
+    }
+
+    /// The record of one sample; never throws.
+    func record(for item: WorkItem, loader: DatasetLoader, datasetName: String) -> SampleRecord {
+        let sample: DatasetSample
+        switch item.entry.result {
+        case .failure(let failure):
+            return Self.failedRecord(id: failure.sampleID ?? item.entry.jsonPath, item: item, dataset: datasetName,
+                                     stage: "manifest", reason: failure.reason)
+        case .success(let s): sample = s
+        }
+        var record = Self.baseRecord(sample, item: item, dataset: datasetName)
+        let resolved: ResolvedSample
+        switch loader.resolve(sample, index: item.entry.index, checks: []) {
+        case .failure(let failure):
+            record.status = "failed"
+            record.failure = .init(stage: "resolve", reason: failure.reason)
+            return record
+        case .success(let r): resolved = r
+        }
+        let files = Self.files(resolved, loader: loader)
+        let loaded: LoadedCapture
+        do { loaded = try CaptureLoader.load(files) } catch {
+            record.status = "failed"
+            record.failure = .init(stage: "load", reason: error.description)
+            return record
+        }
+        record.sha256 = loaded.sha256
+        if let expected = sample.sha256 {
+            for (role, want, path) in [("image", expected.image, resolved.imagePath), ("depth", expected.depth, resolved.depthPath),
+                                       ("right", expected.right, resolved.rightPath)] {
+                guard let want, let got = loaded.sha256[role], want.lowercased() != got else { continue }
+                record.status = "failed"
+                record.failure = .init(stage: "load", reason: "\(path ?? role): SHA-256 \(got) does not match the manifest's \(want)")
+                return record
+            }
+        }
+        let analysis: CaptureAnalysis
+        do { analysis = try analyzer.analyze(loaded.input, concurrent: false) } catch {
+            record.status = "failed"
+            record.failure = .init(stage: "analyze", reason: error.description)
+            return record
+        }
+        var methods = JSONObject()
+        for outcome in analysis.outcomes { methods[outcome.key] = .object(outcome.fields) }
+        record.methods = methods
+        let a = analysis.aggregation
+        record.aggregate = .init(score: a.confidenceScore, level: a.confidenceLevel, flags: a.flags,
+                                 uncappedScore: a.uncappedScore, weights: a.weightsUsed,
+                                 primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod)
+        record.decision = a.confidenceScore >= plan.configuration.decision.threshold(for: nil) ? "bona_fide" : "attack"
+        var latency = analysis.evidence.latencyMs
+        for (key, value) in loaded.latencyMs { latency[key] = value }
+        record.latencyMs = latency
+        return record
+    }
+
+    static func baseRecord(_ sample: DatasetSample, item: WorkItem, dataset: String) -> SampleRecord {
+        SampleRecord(id: sample.id, datasetIndex: item.datasetIndex, index: item.entry.index, dataset: dataset,
+                     label: sample.label.rawValue, bonaFide: sample.label.isBonaFide, group: sample.group,
+                     tags: sample.tags, attestation: sample.attestation.rawValue, split: sample.split.rawValue,
+                     data: dataKind(sample), status: "evaluated", failure: nil, methods: [:], aggregate: nil,
+                     decision: nil, latencyMs: [:], sha256: [:])
+    }
+
+    static func failedRecord(id: String, item: WorkItem, dataset: String, stage: String, reason: String) -> SampleRecord {
+        SampleRecord(id: id, datasetIndex: item.datasetIndex, index: item.entry.index, dataset: dataset, label: "unknown",
+                     bonaFide: false, group: nil, tags: [], attestation: "none", split: "test", data: "unknown",
+                     status: "failed", failure: .init(stage: stage, reason: reason), methods: [:], aggregate: nil,
+                     decision: nil, latencyMs: [:], sha256: [:])
+    }
+
+    /// `simulated` for RialSynth renders (a `synth` block or tag `synthetic`), else `real`.
+    static func dataKind(_ sample: DatasetSample) -> String {
+        sample.extensions["synth"] != nil || sample.tags.contains("synthetic") ? "simulated" : "real"
+    }
+
+    static func files(_ resolved: ResolvedSample, loader: DatasetLoader) -> CaptureFiles {
+        let s = resolved.sample
+        let attestation = s.attestation == .none ? AttestationEvidence.missing
+                                                 : AttestationEvidence(status: .pass, method: s.attestation)
+        var payload = resolved.extensionFiles["payload"]
+        if payload == nil, let relative = s.extensions["payload"]?.stringValue { payload = loader.absolutePath(relative) }
+        return CaptureFiles(image: resolved.imagePath, depth: resolved.depthPath, depthFormat: s.depth?.format,
+                            depthWidth: s.depth?.width, depthHeight: s.depth?.height, depthScale: s.depth?.scale,
+                            right: resolved.rightPath, focalPx: s.stereo?.focalPx, baselineMm: s.stereo?.baselineMm,
+                            attestation: attestation, platform: s.platform, deviceModel: s.deviceModel,
+                            referenceTime: s.capturedAt.flatMap(parseDate), payload: payload)
+    }
+
+    /// ISO 8601 date-time (`2025-12-01T10:00:00Z`, fractional seconds allowed) or date (`2025-12-01`, midnight UTC).
+    static func parseDate(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withFullDate]
+        return formatter.date(from: text)
+    }
+}
+
+/// Hands out sample positions to workers.
+final class WorkCounter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+
+    func next(limit: Int) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard value < limit else { return nil }
+        value += 1
+        return value - 1
+    }
+}
+
+/// Writes lines in position order as they complete: finished lines wait in a small
+/// buffer until every earlier position is written.
+final class OrderedLineWriter: @unchecked Sendable {
+    private let handle: FileHandle
+    private var pending: [Int: String] = [:]
+    private var nextPosition = 0
+    private let lock = NSLock()
+    private(set) var done = 0
+    private(set) var failed = 0
+    private(set) var countsByDataset: [Int: (done: Int, failed: Int)] = [:]
+
+    init(handle: FileHandle) { self.handle = handle }
+
+    /// Queues `line` for `position`; returns the totals so far.
+    func submit(position: Int, line: String, failed isFailed: Bool, dataset: Int) -> (done: Int, failed: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        pending[position] = line
+        done += 1
+        if isFailed { failed += 1 }
+        var counts = countsByDataset[dataset] ?? (0, 0)
+        counts.done += 1
+        if isFailed { counts.failed += 1 }
+        countsByDataset[dataset] = counts
+        var chunk = ""
+        while let next = pending.removeValue(forKey: nextPosition) {
+            chunk += next + "\n"
+            nextPosition += 1
+        }
+        if !chunk.isEmpty { handle.write(Data(chunk.utf8)) }
+        return (done, failed)
+    }
+
+    func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        try? handle.synchronize()
+        try? handle.close()
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import RialDetection
+import RialMedia
+
+/// `results.json` of a run (schema `rial-bench-results/1`): what was run on which data,
+/// every metric with its interval, latency against the targets, and the environment.
+/// Built from the `samples.jsonl` records alone, so `report --from` and `merge` can
+/// rebuild it.
+public struct RunResults: Sendable, Equatable, Codable {
+    public static let schemaName = "rial-bench-results/1"
+
+    public var schema: String = Self.schemaName
+    /// True when `--limit` cut the run short: numbers are not representative.
+    public var testRun: Bool
+    public var limit: Int?
+    public var created: String
+    public var tool: Tool
+    public var environment: RunEnvironment
+    public var configuration: PipelineConfiguration
+    /// SHA-256 of the configuration's canonical JSON (sorted keys).
+    public var configurationSHA256: String
+    public var profile: String
+    public var datasets: [RunDataset]
+    public var counts: Counts
+    public var failures: [FailureEntry]
+    public var seeds: [String: UInt64]
+    public var bootstrapResamples: Int
+    /// Breakdown keys evaluated, then `aggregate`.
+    public var methods: [String]
+    /// Metrics of every method and `aggregate` on all evaluated samples.
+    public var metrics: [String: MethodMetrics]
+    /// The same split by data kind (`real`, `simulated`), so no number mixes them unannounced.
+    public var metricsByData: [String: [String: MethodMetrics]]
+    /// Per method: latency statistics and the verdict against methods.md's target.
+    public var latency: [String: LatencyEntry]
+    /// `release` or `debug`: latency verdicts are `n/a` for debug builds.
+    public var build: String
+    public var jobs: Int
+    public var runSeconds: Double
+    /// Shards merged into this result (1 when unsharded).
+    public var shards: Int
+
+    enum CodingKeys: String, CodingKey {
+        case schema
+        case testRun = "test_run"
+        case limit, created, tool, environment, configuration
+        case configurationSHA256 = "configuration_sha256"
+        case profile, datasets, counts, failures, seeds
+        case bootstrapResamples = "bootstrap_resamples"
+        case methods, metrics
+        case metricsByData = "metrics_by_data"
+        case latency, build, jobs
+        case runSeconds = "run_seconds"
+        case shards
+    }
+
+    public struct Tool: Sendable, Equatable, Codable {
+        public var name: String
+        public var version: String
+        public var gitCommit: String?
+
+        enum CodingKeys: String, CodingKey {
+            case name, version
+            case gitCommit = "git_commit"
+        }
+    }
+
+    public struct Counts: Sendable, Equatable, Codable {
+        /// Samples in the manifests.
+        public var original: Int
+        /// Selected by split, shard and limit.
+        public var selected: Int
+        public var evaluated: Int
+        public var failed: Int
+        /// Evaluated samples by data kind and label.
+        public var byData: [String: [String: Int]]
+
+        enum CodingKeys: String, CodingKey {
+            case original, selected, evaluated, failed
+            case byData = "by_data"
+        }
+    }
+
+    public struct FailureEntry: Sendable, Equatable, Codable {
+        public var id: String
+        public var dataset: String
+        public var stage: String
+        public var reason: String
+    }
+
+    public struct LatencyEntry: Sendable, Equatable, Codable {
+        public var statistics: LatencyStatistics
+        /// methods.md section 9 target, ms, when the key has one.
+        public var targetMs: Double?
+        /// `PASS` (p50 <= target), `FAIL`, or `n/a` (no target, or a debug build).
+        public var verdict: String
+
+        enum CodingKeys: String, CodingKey {
+            case statistics
+            case targetMs = "target_ms"
+            case verdict
+        }
+    }
+
+    /// Latency targets of methods.md section 9, by breakdown key prefix (method family)
+    /// or latency key. The verdict compares the median.
+    public static let latencyTargets: [String: Double] = [
+        "depth": 50, "parallax": 100, "moire": 30, "texture": 15, "artifacts": 20,
+        "aggregation": 15, "total": 50, "sha256": 10,
+    ]
+
+    /// The target of latency key `key` (`depth/2` -> `depth`).
+    public static func target(for key: String) -> Double? {
+        latencyTargets[String(key.split(separator: "/").first ?? "")] ?? latencyTargets[key]
+    }
+
+    /// What the records were produced with; the rest comes from the records.
+    public struct Context: Sendable {
+        public var configuration: PipelineConfiguration
+        public var datasets: [RunDataset]
+        public var limit: Int?
+        public var seed: UInt64
+        public var resamples: Int
+        public var build: String
+        public var jobs: Int
+        public var runSeconds: Double
+        public var shards: Int
+        public var toolVersion: String
+
+        public init(configuration: PipelineConfiguration, datasets: [RunDataset], limit: Int?, seed: UInt64,
+                    resamples: Int, build: String, jobs: Int, runSeconds: Double, shards: Int = 1, toolVersion: String) {
+            self.configuration = configuration
+            self.datasets = datasets
+            self.limit = limit
+            self.seed = seed
+            self.resamples = resamples
+            self.build = build
+            self.jobs = jobs
+            self.runSeconds = runSeconds
+            self.shards = shards
+            self.toolVersion = toolVersion
+        }
+    }
+
+    /// Methods whose score is nearly binary, with the continuous field that gives their
+    /// ROC curve a meaning: depth/1's score takes three values (1.0, 0.2, 0.1), so its
+    /// `margin` is evaluated too, as `depth/1:margin` (methods.md section 1).
+    public static let continuousCompanions: [(method: String, field: String)] = [("depth/1", "margin")]
+
+    /// Computes every metric from `records`.
+    public static func build(records: [SampleRecord], context: Context) -> RunResults {
+        let evaluated = records.filter { $0.status == "evaluated" }
+        var methodKeys: [String] = []
+        for record in evaluated {
+            for key in record.methods.keys where !methodKeys.contains(key) { methodKeys.append(key) }
+        }
+        methodKeys.sort { (MethodFamily(rawValue: String($0.split(separator: "/").first ?? "")) ?? .artifacts, $0)
+            < (MethodFamily(rawValue: String($1.split(separator: "/").first ?? "")) ?? .artifacts, $1) }
+        // Continuous companions of nearly binary scores, evaluated as extra rows.
+        for (method, field) in continuousCompanions where methodKeys.contains(method)
+            && evaluated.contains(where: { $0.methods[method]?[field]?.numberValue != nil }) {
+            methodKeys.insert("\(method):\(field)", at: methodKeys.firstIndex(of: method)! + 1)
+        }
+        let allKeys = methodKeys + ["aggregate"]
+        let decision = context.configuration.decision
+        let bootstrap = BootstrapSettings(resamples: context.resamples, seed: context.seed)
+
+        func metrics(_ subset: [SampleRecord]) -> [String: MethodMetrics] {
+            var result: [String: MethodMetrics] = [:]
+            for key in allKeys {
+                let samples = subset.map { record in
+                    ScoredSample(id: record.id, score: record.score(key) ?? .nan, bonaFide: record.bonaFide,
+                                 species: record.label, group: record.group, tags: record.tags,
+                                 attestation: record.attestation)
+                }
+                let method = key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
+                let configuration = MetricsConfiguration(threshold: decision.threshold(for: method), bootstrap: bootstrap)
+                result[key] = MethodMetrics.compute(samples: samples, configuration: configuration)
+            }
+            return result
+        }
+
+        var byData: [String: [String: MethodMetrics]] = [:]
+        var countsByData: [String: [String: Int]] = [:]
+        for kind in Set(evaluated.map(\.data)).sorted() {
+            let subset = evaluated.filter { $0.data == kind }
+            byData[kind] = metrics(subset)
+            for record in subset { countsByData[kind, default: [:]][record.label, default: 0] += 1 }
+        }
+
+        var latency: [String: LatencyEntry] = [:]
+        var latencyKeys = Set<String>()
+        for record in evaluated { latencyKeys.formUnion(record.latencyMs.keys) }
+        for key in latencyKeys.sorted() {
+            let values = evaluated.compactMap { $0.latencyMs[key] }
+            let stats = LatencyStatistics(milliseconds: values)
+            let target = target(for: key)
+            let verdict = context.build != "release" || target == nil ? "n/a" : (stats.p50 <= target! ? "PASS" : "FAIL")
+            latency[key] = LatencyEntry(statistics: stats, targetMs: target, verdict: verdict)
+        }
+
+        let failures = records.filter { $0.status == "failed" }.map {
+            FailureEntry(id: $0.id, dataset: $0.dataset, stage: $0.failure?.stage ?? "?", reason: $0.failure?.reason ?? "?")
+        }
+        var seeds: [String: UInt64] = ["bootstrap": context.seed, "depth/2.ransac": context.configuration.depthV2.seed]
+        let formatter = ISO8601DateFormatter()
+        return RunResults(
+            testRun: context.limit != nil, limit: context.limit, created: formatter.string(from: Date()),
+            tool: Tool(name: "rial-bench", version: context.toolVersion, gitCommit: RunEnvironment.gitCommit()),
+            environment: .current(), configuration: context.configuration,
+            configurationSHA256: configurationHash(context.configuration), profile: context.configuration.profile,
+            datasets: context.datasets,
+            counts: Counts(original: context.datasets.reduce(0) { $0 + $1.original }, selected: records.count,
+                           evaluated: evaluated.count, failed: failures.count, byData: countsByData),
+            failures: failures, seeds: seeds, bootstrapResamples: context.resamples, methods: allKeys,
+            metrics: metrics(evaluated), metricsByData: byData, latency: latency, build: context.build,
+            jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards)
+    }
+
+    /// SHA-256 of the configuration as canonical JSON (sorted keys, no spaces).
+    public static func configurationHash(_ configuration: PipelineConfiguration) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return SHA256Digest.hash((try? encoder.encode(configuration)) ?? Data())
+    }
+
+    /// Pretty JSON with sorted keys.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(self)
+    }
+
+    /// Reads a `results.json`.
+    public static func read(path: String) throws(RunError) -> RunResults {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw RunError("\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
+        }
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do { return try decoder.decode(RunResults.self, from: data) } catch {
+            throw RunError("\(path): not a rial-bench results file (\(error))")
+        }
+    }
+}

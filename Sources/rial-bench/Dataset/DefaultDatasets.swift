@@ -1,0 +1,54 @@
+import Foundation
+import RialEval
+import RialMedia
+
+/// The built-in default data, made ready: used by `dataset default` and by `run`
+/// without `--dataset`.
+enum DefaultDatasets {
+    /// Generates (once, cached) the default synthetic set and links the real public set
+    /// from the mirror when one is reachable. Prints one line per set.
+    ///
+    /// - Returns: the manifest paths, synthetic first.
+    static func prepare(mirror: String?, jobs: Int) throws -> [String] {
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let realManifest = root.appendingPathComponent(DefaultData.realPublicManifest)
+        let mirrorLocation = try? DatasetFetcher.locateMirror(
+            explicit: mirror, environment: ProcessInfo.processInfo.environment,
+            currentDirectory: root, manifestDirectory: realManifest.deletingLastPathComponent()).mirror
+        if mirror != nil && mirrorLocation == nil {
+            Terminal.error("\(mirror ?? ""): no such folder (the real data mirror)")
+            throw ExitStatus.badInput
+        }
+
+        let spec = DefaultData.syntheticSpec
+        let progress = ProgressReporter(label: "default synthetic set", total: spec.count)
+        let prepared: DefaultData.Prepared
+        do {
+            prepared = try DefaultData.prepareSynthetic(
+                cache: DefaultData.cacheDirectory(root: root), mirror: mirrorLocation?.url, jobs: jobs,
+                progress: { progress.update($0) })
+        } catch let error as MediaError {
+            Terminal.error(error.description)
+            throw ExitStatus.badInput
+        }
+        Terminal.out("synthetic: \(prepared.manifestPath) (\(prepared.generated ? "generated" : "cached"), "
+            + "\(spec.count) captures, \(prepared.textureCount) mirror textures)")
+
+        guard let mirrorLocation, FileManager.default.fileExists(atPath: realManifest.path) else {
+            Terminal.warning("real public set skipped: no data mirror found (set RIAL_DATA_MIRROR or pass --mirror)")
+            return [prepared.manifestPath]
+        }
+        let loader = try DatasetCommandSupport.loader(realManifest.path)
+        let report = DatasetFetcher(loader: loader, mirror: mirrorLocation.url, downloader: nil).fetch()
+        guard report.succeeded else {
+            for file in report.files {
+                if case .failed(let reason) = file.outcome { Terminal.error("\(file.path): \(reason)") }
+            }
+            Terminal.error("\(realManifest.path): \(report.failedCount) file(s) could not be fetched")
+            throw ExitStatus.badInput
+        }
+        Terminal.out("real public: \(realManifest.path) (\(report.files.count) files from \(mirrorLocation.url.path))")
+        return [prepared.manifestPath, realManifest.path]
+
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+import RialEval
+
+/// `rial-bench bench`: per-method latency on a fixed 12 MP capture.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure per-method latency on a fixed, generated 12 MP capture against the targets (exit 2 on a FAIL).",
+        discussion: """
+            The capture is deterministic (a synthetic real scene, 4032x3024 JPEG q90, 256x192 depth; parallax \
+            on a 1600x1200 pair). Methods are timed one at a time on one thread, warm-up separate from \
+            measured iterations; then all methods concurrently, and end to end (decode + all methods + \
+            aggregation). Percentiles are nearest-rank. Refuses debug builds unless --allow-debug-build.
+            """)
+
+    @Option(help: "Measured iterations per item.")
+    var iterations: Int = 30
+
+    @Option(help: "Warm-up iterations per item (not measured).")
+    var warmup: Int = 3
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Flag(help: "Run in a debug build anyway (numbers are then meaningless; verdicts are n/a).")
+    var allowDebugBuild = false
+
+    func validate() throws {
+        if iterations < 1 { throw ValidationError("--iterations must be at least 1, got \(iterations)") }
+        if warmup < 0 { throw ValidationError("--warmup must be >= 0, got \(warmup)") }
+        if BuildInfo.configuration != "release" && !allowDebugBuild {
+            throw ValidationError("this is a debug build: timings would be meaningless. Build with `swift build -c release` "
+                                  + "or pass --allow-debug-build")
+        }
+    }
+
+    func run() throws {
+        if !json { FileHandle.standardError.write(Data("bench: generating the 12 MP capture...\n".utf8)) }
+        let report = Benchmark.run(iterations: iterations, warmup: warmup, build: BuildInfo.configuration) { key in
+            if !json { FileHandle.standardError.write(Data("bench: \(key)\n".utf8)) }
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            var table = TextTable(["item", "n", "min", "mean", "p50", "p90", "p99", "max", "target", "verdict", "target source"])
+            func f(_ v: Double) -> String { v.isFinite ? String(format: "%.2f", v) : "-" }
+            for e in report.entries {
+                let s = e.statistics
+                table.append([e.key, "\(s.n)", f(s.min), f(s.mean), f(s.p50), f(s.p90), f(s.p99), f(s.max),
+                              e.targetMs.map(f) ?? "-", e.verdict, e.targetSource ?? ""])
+            }
+            Terminal.out("capture: \(report.capture)")
+            Terminal.out("machine: \(report.environment.cpu), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles")
+            Terminal.out(table.render())
+            Terminal.out(String(format: "end to end / decode = %.2f (goal <= 1.5)", report.endToEndOverDecode))
+        }
+        if !report.passed { throw ExitStatus.regression }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import RialEval
+
+/// `rial-bench gate`: fail CI when a run regresses against a baseline.
+struct Gate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare a run with a baseline results.json; exit 2 on a regression, 4 when the baseline is missing.",
+        discussion: """
+            Every check is printed with the baseline and current values, the limit and the rule. \
+            Default policy: strict on accuracy (AUC -0.02, EER +0.02, APCER max/BPCER/ACER +0.05 for every \
+            method and the aggregate), tolerant on latency (each method's median as a ratio to the same \
+            run's JPEG decode median may grow by 100%). Writes Markdown (also appended to \
+            $GITHUB_STEP_SUMMARY when set) and JUnit XML on request.
+            """)
+
+    @Option(help: "Baseline results.json (e.g. reports/baseline.json).", completion: .file(extensions: ["json"]))
+    var baseline: String
+
+    @Option(help: "Current run folder (or its results.json).", completion: .directory)
+    var current: String
+
+    @Option(help: "Policy file (YAML/JSON); default: the built-in policy.", completion: .file())
+    var policy: String?
+
+    @Option(help: "Write the Markdown report here.", completion: .file(extensions: ["md"]))
+    var markdown: String?
+
+    @Option(help: "Write JUnit XML here.", completion: .file(extensions: ["xml"]))
+    var junit: String?
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: baseline) else {
+            Terminal.error("\(baseline): baseline missing (create one with `cp RUN/results.json \(baseline)`)")
+            throw ExitStatus.baselineMissing
+        }
+        let report: GateReport
+        do {
+            let gatePolicy = try policy.map { path throws(RunError) in try GatePolicy.load(path: path) } ?? .standard
+            let base = try RunResults.read(path: baseline)
+            var isDirectory: ObjCBool = false
+            let currentPath = FileManager.default.fileExists(atPath: current, isDirectory: &isDirectory) && isDirectory.boolValue
+                ? URL(fileURLWithPath: current).appendingPathComponent(RunOutput.resultsFile).path : current
+            let now = try RunResults.read(path: currentPath)
+            report = GateReport.evaluate(baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
+                                         currentPath: currentPath)
+        } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.badInput
+        }
+        var table = TextTable(["check", "kind", "baseline", "current", "limit", "rule", "result"])
+        for c in report.checks {
+            table.append([c.name, c.kind, GateReportFormat.number(c.baseline), GateReportFormat.number(c.current),
+                          GateReportFormat.number(c.limit), c.rule, c.passed ? "pass" : "FAIL" + (c.note.map { ": \($0)" } ?? "")])
+        }
+        Terminal.out(table.render())
+        Terminal.out(report.passed ? "gate: PASS (\(report.checks.count) checks)" : "gate: FAIL (\(report.failures.count) of \(report.checks.count) checks)")
+        let md = report.markdown()
+        if let markdown { try Data(md.utf8).write(to: URL(fileURLWithPath: markdown)) }
+        if let junit { try Data(report.junitXML().utf8).write(to: URL(fileURLWithPath: junit)) }
+        if let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty,
+           let handle = FileHandle(forWritingAtPath: summary) {
+            handle.seekToEndOfFile()
+            handle.write(Data(md.utf8))
+            try? handle.close()
+        }
+        if !report.passed { throw ExitStatus.regression }
+    }
+}
+
+enum GateReportFormat {
+    static func number(_ v: Double?) -> String {
+        guard let v else { return "-" }
+        return v.isFinite ? String(format: "%.4g", v) : "nan"
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import Foundation
+import Ink
+import RialEval
+
+/// `rial-bench methodology`: the reviewer's report, generated from a run.
+struct Methodology: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the methodology report (Markdown and HTML) from a run folder: methods and configuration, data and provenance, results with intervals, latency, limitations, reproduction commands.")
+
+    @Option(help: "The run folder (normally the default run, reports/latest).", completion: .directory)
+    var from: String = "reports/latest"
+
+    @Option(help: "Markdown output; the HTML goes beside it with the .html extension.")
+    var out: String = "reports/methodology.md"
+
+    func run() throws {
+        let results: RunResults
+        do { results = try RunResults.read(path: URL(fileURLWithPath: from).appendingPathComponent(RunOutput.resultsFile).path) } catch {
+            Terminal.error(error.description)
+            throw ExitStatus.badInput
+        }
+        let markdown = MethodologyReport.markdown(results: results, datasets: MethodologyReport.describe(results.datasets),
+                                                  folder: from)
+        let body = MarkdownParser().html(from: markdown)
+        let html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8"><title>rial-bench methodology</title>
+            <style>
+            body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}
+            table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}th,td{border:1px solid #ccc;padding:.25rem .5rem;vertical-align:top}
+            th{background:#f0f0f0}code{font-size:.88em;background:#f5f5f5;padding:0 .2em}pre{background:#f5f5f5;padding:.75rem;overflow:auto}
+            blockquote{border-left:4px solid #c60;margin:0;padding:.25rem 1rem;background:#fff5eb}
+            </style></head><body>
+            \(body)
+            </body></html>
+
+            """
+        let markdownURL = URL(fileURLWithPath: out)
+        let htmlURL = markdownURL.deletingPathExtension().appendingPathExtension("html")
+        try Data(markdown.utf8).write(to: markdownURL)
+        try Data(html.utf8).write(to: htmlURL)
+        Terminal.out("methodology: \(markdownURL.path), \(htmlURL.path)")
+    }
+}

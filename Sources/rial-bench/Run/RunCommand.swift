@@ -1,0 +1,155 @@
+import ArgumentParser
+import Foundation
+import RialDetection
+import RialEval
+import RialMedia
+
+
+/// `rial-bench run`: the main job, every method and the aggregator over labelled data.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Evaluate every method and the aggregator on labelled datasets and write results, per-sample logs and reports.",
+        discussion: """
+            Without --dataset, runs the built-in default data: the default synthetic set (generated once \
+            and cached) and the real public set when the data mirror is reachable. Samples are analysed \
+            in parallel (one sample per worker) and written in manifest order; a sample that cannot be \
+            read is recorded as failed and the run goes on (exit 3 with --strict). The run folder gets \
+            results.json, samples.jsonl, report.md, report.html, roc.csv, scores.csv, metrics.csv and SVG plots.
+            """)
+
+    @Option(name: .customLong("dataset"), help: "A dataset manifest; repeatable (default: the built-in default data).",
+            completion: .file(extensions: ["json"]))
+    var datasets: [String] = []
+
+    @OptionGroup var pipeline: PipelineOptions
+
+    @Option(help: "Output folder.")
+    var out: String = "reports/latest"
+
+    @Option(help: "Worker threads (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Evaluate at most N samples: a test run, marked as such in every output.")
+    var limit: Int?
+
+    @Option(help: "Only samples of this split.")
+    var split: DatasetSplit?
+
+    @Option(help: "Seed of the bootstrap confidence intervals.")
+    var seed: UInt64 = 42
+
+    @Option(help: "Bootstrap resamples for the 95% confidence intervals (0 = none).")
+    var resamples: Int = 1000
+
+    @Option(help: "Evaluate shard I of N (e.g. 1/4); combine the shard folders with `rial-bench merge`.")
+    var shard: String?
+
+    @Option(help: "Folder of the real data mirror, for the default data.")
+    var mirror: String?
+
+    @Flag(help: "Exit 3 when any sample failed.")
+    var strict = false
+
+    func validate() throws {
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+        if resamples < 0 { throw ValidationError("--resamples must be >= 0, got \(resamples)") }
+        if let shard, Self.parseShard(shard) == nil {
+            throw ValidationError("--shard must be I/N with 1 <= I <= N (e.g. 2/4), got '\(shard)'")
+        }
+    }
+
+    static func parseShard(_ text: String) -> (index: Int, count: Int)? {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else { return nil }
+        return (i, n)
+    }
+
+    func run() throws {
+        let configuration = try pipeline.resolvedConfiguration()
+        let manifests = datasets.isEmpty ? try DefaultDatasets.prepare(mirror: mirror, jobs: jobs) : datasets
+        let plan = RunPlan(manifests: manifests, configuration: configuration, jobs: jobs, limit: limit, split: split,
+                           seed: seed, resamples: resamples, shard: shard.flatMap(Self.parseShard),
+                           buildConfiguration: BuildInfo.configuration)
+        try RunExecution.execute(plan: plan, out: out, strict: strict)
+    }
+}
+
+/// How this binary was built.
+enum BuildInfo {
+    static var configuration: String {
+        #if DEBUG
+        "debug"
+        #else
+        "release"
+        #endif
+    }
+}
+
+/// The steps of a run shared by `run` and tests: execute, compute results, write reports.
+enum RunExecution {
+    static func execute(plan: RunPlan, out: String, strict: Bool) throws {
+        let runner: DatasetRunner
+        do { runner = try DatasetRunner(plan: plan) } catch {
+            Terminal.error("configuration: key '\(error.key)': \(error.reason)")
+            throw ExitStatus.badInput
+        }
+        do {
+            try RunOutput.prepare(folder: out)
+            let samplesPath = URL(fileURLWithPath: out).appendingPathComponent(RunOutput.samplesFile).path
+            let reporter = SampleProgress()
+            let outcome = try runner.run(samplesPath: samplesPath) { done, total, failed in
+                reporter.update(done: done, total: total, failed: failed)
+            }
+            let records = try SampleRecord.readLines(path: samplesPath)
+            let context = RunResults.Context(
+                configuration: plan.configuration, datasets: outcome.datasets, limit: plan.limit, seed: plan.seed,
+                resamples: plan.resamples, build: plan.buildConfiguration, jobs: plan.jobs, runSeconds: outcome.seconds,
+                shards: 1, toolVersion: RialBenchVersion.string)
+            let results = RunResults.build(records: records, context: context)
+            try RunOutput.writeResultsAndReports(results: results, records: records, folder: out)
+            for failure in results.failures.prefix(20) {
+                Terminal.warning("\(failure.id): \(failure.stage): \(failure.reason)")
+            }
+            if results.failures.count > 20 { Terminal.warning("\(results.failures.count - 20) more failed samples in results.json") }
+            Terminal.out(RunSummary.render(results))
+            Terminal.out("report: \(URL(fileURLWithPath: out).appendingPathComponent("report.html").path)")
+            if strict && outcome.failed > 0 { throw ExitStatus.samplesFailed }
+        } catch let error as RunError {
+            Terminal.error(error.description)
+            throw ExitStatus.badInput
+        }
+    }
+}
+
+/// Progress of the sample loop (lazily created once the total is known).
+final class SampleProgress: @unchecked Sendable {
+    private var reporter: ProgressReporter?
+    private let lock = NSLock()
+
+    func update(done: Int, total: Int, failed: Int) {
+        lock.lock()
+        if reporter == nil { reporter = ProgressReporter(label: "samples", total: total) }
+        let reporter = self.reporter!
+        lock.unlock()
+        reporter.update(done)
+    }
+}
+
+/// The few lines `run` prints at the end.
+enum RunSummary {
+    static func render(_ r: RunResults) -> String {
+        var lines: [String] = []
+        if r.testRun { lines.append("TEST RUN (--limit \(r.limit ?? 0)): numbers are not representative") }
+        lines.append("\(r.counts.evaluated) samples evaluated, \(r.counts.failed) failed, \(String(format: "%.1f", r.runSeconds)) s with \(r.jobs) jobs")
+        var table = TextTable(["method", "n", "AUC", "95% CI", "EER", "APCER", "BPCER"])
+        for key in r.methods {
+            guard let m = r.metrics[key] else { continue }
+            func f(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "-" }
+            table.append([key, "\(m.bonaFideCount)+\(m.attackCount)", f(m.auc),
+                          m.aucCI.map { "\(f($0.lower))-\(f($0.upper))" } ?? "-", f(m.eer), f(m.apcer.max), f(m.bpcer)])
+        }
+        lines.append(table.render())
+        return lines.joined(separator: "\n")
+    }
+}
