@@ -12,6 +12,7 @@ public struct CaptureAnalyzer: Sendable {
     public let configuration: PipelineConfiguration
     let depthV1: DepthAnalyzerV1
     let depthV2: DepthAnalyzerV2
+    let parallaxV1: ParallaxAnalyzer
     let moireV1: MoireAnalyzer
     let textureV1: TextureAnalyzer
     let artifactsV1: ArtifactAnalyzer
@@ -23,6 +24,7 @@ public struct CaptureAnalyzer: Sendable {
         self.configuration = configuration
         depthV1 = try DepthAnalyzerV1(configuration: configuration.depthV1)
         depthV2 = try DepthAnalyzerV2(configuration: configuration.depthV2)
+        parallaxV1 = try ParallaxAnalyzer(configuration: configuration.parallaxV1)
         moireV1 = try MoireAnalyzer(configuration: configuration.moireV1)
         textureV1 = try TextureAnalyzer(configuration: configuration.textureV1)
         artifactsV1 = try ArtifactAnalyzer(configuration: configuration.artifactsV1)
@@ -115,6 +117,10 @@ public struct CaptureAnalyzer: Sendable {
             guard let depth = input.depth else { return .missingInput(method, "no depth map") }
             let luma = Self.lumaGuide(input.image, depthWidth: depth.width, depthHeight: depth.height)
             return MethodOutcome(computed: depthV2.analyze(depth, luma: luma, intrinsics: input.depthIntrinsics))
+        case .parallaxV1:
+            guard let right = input.right else { return .missingInput(method, "no second camera view") }
+            return MethodOutcome(computed: parallaxV1.analyze(left: input.image, right: right, focalPx: input.focalPx,
+                                                              baselineMm: input.baselineMm))
         case .moireV1:
             return MethodOutcome(computed: moireV1.analyze(input.image))
         case .textureV1:

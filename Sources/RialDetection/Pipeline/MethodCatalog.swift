@@ -1,7 +1,7 @@
 /// The algorithm versions this build implements, in pipeline order.
 public enum MethodCatalog {
     /// Every implemented `NAME/VERSION`.
-    public static let implemented: [MethodIdentifier] = [.depthV1, .depthV2, .moireV1, .textureV1, .artifactsV1]
+    public static let implemented: [MethodIdentifier] = [.depthV1, .depthV2, .parallaxV1, .moireV1, .textureV1, .artifactsV1]
 
     /// The version of each family that feeds aggregation by default: the newest one.
     public static let defaultAggregated: [MethodFamily: MethodIdentifier] = {

@@ -40,6 +40,8 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
     public var depthV1 = DepthAnalyzerV1.Configuration()
     /// `depth/2` constants.
     public var depthV2 = DepthAnalyzerV2.Configuration()
+    /// `parallax/1` constants.
+    public var parallaxV1 = ParallaxAnalyzer.Configuration()
     /// `moire/1` constants.
     public var moireV1 = MoireAnalyzer.Configuration()
     /// `texture/1` constants (the model itself is compiled in; see `rial-bench train texture`).
@@ -165,6 +167,7 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         case aggregateWith = "aggregate_with"
         case depthV1 = "depth/1"
         case depthV2 = "depth/2"
+        case parallaxV1 = "parallax/1"
         case moireV1 = "moire/1"
         case textureV1 = "texture/1"
         case artifactsV1 = "artifacts/1"
@@ -185,6 +188,7 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         aggregateWith = try value(.aggregateWith, d.aggregateWith)
         depthV1 = try value(.depthV1, d.depthV1)
         depthV2 = try value(.depthV2, d.depthV2)
+        parallaxV1 = try value(.parallaxV1, d.parallaxV1)
         moireV1 = try value(.moireV1, d.moireV1)
         textureV1 = try value(.textureV1, d.textureV1)
         artifactsV1 = try value(.artifactsV1, d.artifactsV1)
@@ -226,6 +230,7 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         }
         try section("depth/1") { () throws(ConfigurationError) in try depthV1.validate() }
         try section("depth/2") { () throws(ConfigurationError) in try depthV2.validate() }
+        try section("parallax/1") { () throws(ConfigurationError) in try parallaxV1.validate() }
         try section("moire/1") { () throws(ConfigurationError) in try moireV1.validate() }
         try section("texture/1") { () throws(ConfigurationError) in try textureV1.validate() }
         try section("artifacts/1") { () throws(ConfigurationError) in try artifactsV1.validate() }
