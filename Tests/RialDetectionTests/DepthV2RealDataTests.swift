@@ -17,8 +17,12 @@ import Testing
         #expect(room.status == .completed && poster.status == .completed)
         #expect(room.score! > poster.score! + 0.2)
         // Measured with the defaults (not independent goldens; regression guards):
-        // PromptDA 0.976 (dominant 0.384, 3 planes, 9.2 mm, relative range 0.56) -> real;
-        // poster 0.107 (dominant 0.801, 2 planes, 1.8 mm, tilt 8.6 deg) -> planar subject, not real.
+        // PromptDA 0.988 (content surface: the floor, 36% of the map, tilt 70 degrees, the
+        // sofa and bookcase standing on it: occluder share 0.31, free edges 0.17) -> real;
+        // poster 0.071 (content surface: floor and poster, 77% of the map, tilt 9 degrees,
+        // no occluders, free edges 0.01) -> planar subject, not real.
+        #expect(room.score! > 0.9 && poster.score! < 0.1)
+        #expect(room.occluderShare! > 0.1 && poster.occluderShare! < 0.005)
         #expect(room.isLikelyRealScene == true && room.isPlanarSubject == false)
         #expect(poster.isLikelyRealScene == false && poster.isPlanarSubject == true)
     }

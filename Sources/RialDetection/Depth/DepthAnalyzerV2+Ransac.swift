@@ -2,11 +2,28 @@ import Foundation
 import RialMedia
 
 extension DepthAnalyzerV2 {
+    /// Back-projected sample points (structure of arrays, metres) with each point's
+    /// inlier band `t = inlierSigmas σ(z)`.
+    struct SamplePoints {
+        var x: [Double] = [], y: [Double] = [], z: [Double] = [], band: [Double] = []
+
+        var count: Int { z.count }
+
+        mutating func reserve(_ n: Int) {
+            x.reserveCapacity(n); y.reserveCapacity(n); z.reserveCapacity(n); band.reserveCapacity(n)
+        }
+
+        mutating func append(x px: Double, y py: Double, z pz: Double, band t: Double) {
+            x.append(px); y.append(py); z.append(pz); band.append(t)
+        }
+    }
+
     /// A plane found by sequential RANSAC and its share of the sample.
     struct FoundPlane {
         var model: PlaneModel
         var inliers: Int
         var sampleCount: Int
+        /// RMS depth residual of the inliers along their rays, metres.
         var rmsResidual: Double
 
         var summary: Plane {
@@ -17,93 +34,125 @@ extension DepthAnalyzerV2 {
         }
     }
 
-    /// Sequential RANSAC over the sample points `(x, y, z)` with per-point thresholds
-    /// `t` (see the type's documentation); deterministic for a configuration.
-    static func sequentialPlanes(x: [Double], y: [Double], z: [Double], t: [Double],
-                                 configuration c: Configuration) -> [FoundPlane] {
-        let n = z.count
+    /// Whether point `p = (x, y, z)` is within its band `t` of plane `m` (`n · p + d = 0`),
+    /// by its depth residual along the ray: with `s = n · p`, the ray through `p` meets
+    /// the plane at depth `ẑ = -d z / s`, so `|z - ẑ| = z |s + d| / |s|` and the test
+    /// `z |s + d| <= t |s|` needs no division (false for a ray parallel to the plane).
+    @inline(__always)
+    static func isInlier(_ m: PlaneModel, _ x: Double, _ y: Double, _ z: Double, _ t: Double) -> Bool {
+        let s = m.nx * x + m.ny * y + m.nz * z
+        return z * abs(s + m.d) <= t * abs(s)
+    }
+
+    /// Signed depth residual `z - ẑ` of a point against plane `m` (positive: the point is
+    /// behind the plane), `+infinity` when its ray does not meet the plane in front of the
+    /// camera.
+    @inline(__always)
+    static func depthResidual(_ m: PlaneModel, _ x: Double, _ y: Double, _ z: Double) -> Double {
+        let o = m.d > 0 ? PlaneModel(nx: -m.nx, ny: -m.ny, nz: -m.nz, d: -m.d) : m
+        let s = o.nx * x + o.ny * y + o.nz * z
+        guard s > 0 else { return .infinity }
+        return z * (s + o.d) / s
+    }
+
+    /// The best plane of the points `active[0..<count]` by RANSAC: up to
+    /// `ransacIterations` seeded three-point hypotheses (adaptive stop at
+    /// `ransacConfidence`, at least `ransacMinIterations`) counted on at most
+    /// `hypothesisPoints` evenly spaced active points, then `refinementRounds` total
+    /// least-squares re-fits on the inliers among all active points. Nil when no
+    /// hypothesis is proper (fewer than 3 points, or all collinear).
+    static func ransacPlane(_ points: SamplePoints, active: UnsafeBufferPointer<Int32>, rng: inout SplitMix64,
+                            configuration c: Configuration) -> PlaneModel? {
+        let count = active.count
+        guard count >= 3 else { return nil }
+        return points.x.withUnsafeBufferPointer { x in
+        points.y.withUnsafeBufferPointer { y in
+        points.z.withUnsafeBufferPointer { z in
+        points.band.withUnsafeBufferPointer { t in
+            @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], z[i]) }
+            let step = Swift.max(1, count / c.hypothesisPoints)
+            var best: PlaneModel?
+            var bestScore = -1
+            var needed = c.ransacIterations
+            var iteration = 0
+            while iteration < needed {
+                iteration += 1
+                let a = Int(active[Int(rng.bounded(UInt64(count)))])
+                let b = Int(active[Int(rng.bounded(UInt64(count)))])
+                let e = Int(active[Int(rng.bounded(UInt64(count)))])
+                guard a != b, a != e, b != e, let m = PlaneModel(point(a), point(b), point(e)) else { continue }
+                var score = 0
+                var j = 0
+                while j < count {
+                    let i = Int(active[j])
+                    if isInlier(m, x[i], y[i], z[i], t[i]) { score += 1 }
+                    j += step
+                }
+                if score > bestScore {
+                    bestScore = score
+                    best = m
+                    // Adaptive stop (Fischler & Bolles): enough draws that an all-inlier
+                    // triple was seen with probability ransacConfidence.
+                    let w = Double(score) / Double((count + step - 1) / step)
+                    let miss = 1 - w * w * w
+                    if miss <= 0 {
+                        needed = Swift.min(needed, c.ransacMinIterations)
+                    } else if miss < 1 {
+                        let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
+                        needed = Swift.min(c.ransacIterations, Swift.max(c.ransacMinIterations,
+                                                                           Int(Swift.min(draws, 1e9))))
+                    }
+                }
+            }
+            guard var model = best else { return nil }
+            for _ in 0..<c.refinementRounds {
+                var moments = MomentAccumulator()
+                for j in active {
+                    let i = Int(j)
+                    if isInlier(model, x[i], y[i], z[i], t[i]) { moments.add(x[i], y[i], z[i]) }
+                }
+                guard let refined = moments.plane else { break }
+                model = refined
+            }
+            return model
+        }
+        }
+        }
+        }
+    }
+
+    /// Sequential RANSAC over the sample points: `ransacPlane` on the remaining points,
+    /// its inliers removed, up to `maxPlanes` planes each holding at least
+    /// `minPlaneFraction` of the sample; deterministic for a configuration.
+    static func sequentialPlanes(_ points: SamplePoints, configuration c: Configuration) -> [FoundPlane] {
+        let n = points.count
         let minimum = Swift.max(3, Int((c.minPlaneFraction * Double(n)).rounded(.up)))
         var rng = SplitMix64(seed: c.seed)
         var active = [Int32](0..<Int32(n))
         var planes: [FoundPlane] = []
-        x.withUnsafeBufferPointer { x in
-        y.withUnsafeBufferPointer { y in
-        z.withUnsafeBufferPointer { z in
-        t.withUnsafeBufferPointer { t in
-            @inline(__always) func distance(_ m: PlaneModel, _ i: Int) -> Double {
-                abs(m.nx * x[i] + m.ny * y[i] + m.nz * z[i] + m.d)
+        for _ in 0..<c.maxPlanes {
+            let count = active.count
+            guard count >= minimum else { break }
+            guard let model = active.withUnsafeBufferPointer({ ransacPlane(points, active: $0, rng: &rng, configuration: c) })
+            else { break }
+            var inliers = 0, squares = 0.0
+            var kept = 0
+            for j in 0..<count {
+                let i = Int(active[j])
+                let (x, y, z, t) = (points.x[i], points.y[i], points.z[i], points.band[i])
+                if isInlier(model, x, y, z, t) {
+                    inliers += 1
+                    let r = depthResidual(model, x, y, z)
+                    squares += r * r
+                } else {
+                    active[kept] = active[j]
+                    kept += 1
+                }
             }
-            @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], z[i]) }
-            for _ in 0..<c.maxPlanes {
-                let count = active.count
-                guard count >= minimum else { break }
-                let step = Swift.max(1, count / c.hypothesisPoints)
-                var best: PlaneModel?
-                var bestScore = -1
-                active.withUnsafeBufferPointer { active in
-                    var needed = c.ransacIterations
-                    var iteration = 0
-                    while iteration < needed {
-                        iteration += 1
-                        let a = Int(active[Int(rng.bounded(UInt64(count)))])
-                        let b = Int(active[Int(rng.bounded(UInt64(count)))])
-                        let e = Int(active[Int(rng.bounded(UInt64(count)))])
-                        guard a != b, a != e, b != e, let m = PlaneModel(point(a), point(b), point(e)) else { continue }
-                        var score = 0
-                        var j = 0
-                        while j < count {
-                            let i = Int(active[j])
-                            if distance(m, i) <= t[i] { score += 1 }
-                            j += step
-                        }
-                        if score > bestScore {
-                            bestScore = score
-                            best = m
-                            // Adaptive stop (Fischler & Bolles): enough draws that an
-                            // all-inlier triple was seen with probability ransacConfidence.
-                            let w = Double(score) / Double((count + step - 1) / step)
-                            let miss = 1 - w * w * w
-                            if miss <= 0 {
-                                needed = Swift.min(needed, c.ransacMinIterations)
-                            } else if miss < 1 {
-                                let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
-                                needed = Swift.min(c.ransacIterations, Swift.max(c.ransacMinIterations,
-                                                                                   Int(Swift.min(draws, 1e9))))
-                            }
-                        }
-                    }
-                }
-                guard var model = best else { break }
-                for _ in 0..<c.refinementRounds {
-                    var moments = MomentAccumulator()
-                    for j in active {
-                        let i = Int(j)
-                        if distance(model, i) <= t[i] { moments.add(x[i], y[i], z[i]) }
-                    }
-                    guard let refined = moments.plane else { break }
-                    model = refined
-                }
-                var inliers = 0, squares = 0.0
-                var kept = 0
-                for j in 0..<count {
-                    let i = Int(active[j])
-                    let r = distance(model, i)
-                    if r <= t[i] {
-                        inliers += 1
-                        squares += r * r
-                    } else {
-                        active[kept] = active[j]
-                        kept += 1
-                    }
-                }
-                guard inliers >= minimum else { break }
-                active.removeLast(count - kept)
-                planes.append(FoundPlane(model: model, inliers: inliers, sampleCount: n,
-                                         rmsResidual: (squares / Double(inliers)).squareRoot()))
-            }
-        }
-        }
-        }
+            guard inliers >= minimum else { break }
+            active.removeLast(count - kept)
+            planes.append(FoundPlane(model: model, inliers: inliers, sampleCount: n,
+                                     rmsResidual: (squares / Double(inliers)).squareRoot()))
         }
         return planes
     }

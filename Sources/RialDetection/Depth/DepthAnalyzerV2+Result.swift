@@ -10,13 +10,15 @@ extension DepthAnalyzerV2 {
         /// Always `depth/2`.
         public var algorithmVersion: MethodIdentifier
         public var analysisTimeMs: Double
-        /// `1 / (1 + exp(-z))`, continuous in (0, 1), with
-        /// `z = (outlier - 0.3) / 0.07 + clamp((residual_ratio - 0.5) / 0.15, ±2)
-        ///    + clamp((relative_depth_range - 0.15) / 0.1, ±1)`,
-        /// `outlier = 1 - dominant_inlier_fraction` (constants: `Configuration`).
-        /// A single plane filling the frame scores low whatever it is: this method
-        /// cannot tell a real wall or document from a screen or print (see
-        /// `isPlanarSubject`); aggregation must use other signals for those.
+        /// `1 / (1 + exp(-log_odds))`, continuous in (0, 1), with
+        /// `log_odds = -2.565 - 0.725 free_edge_share + 1.712 ln(1 + occluder_share / 0.005)`
+        /// (constants: `Configuration`). A surface whose edges step down to a background
+        /// with nothing in front of it (a screen, a held print) scores 0.036; one with
+        /// things standing on it (a table top, a floor) scores higher: with no free edge,
+        /// 0.34 at 1% occluders, 0.55 at 2%, 0.93 at 10%. A plane filling the frame with
+        /// nothing in front (a wall, a document, a screen held close) scores 0.071
+        /// whatever it is: this method cannot tell them apart (see `isPlanarSubject`);
+        /// aggregation must use other signals for those.
         public var score: Double?
         /// Valid pixels / all pixels, 0...1. Present in every result.
         public var coverage: Double
@@ -28,23 +30,53 @@ extension DepthAnalyzerV2 {
         public var intrinsicsSource: String?
         /// Planes found by sequential RANSAC, largest first (each >= 10% of the sample).
         public var planes: [Plane]?
-        /// `planes.count`, 1...maxPlanes (0 only if no plane reached 10%).
+        /// `planes.count`, 1...maxPlanes.
         public var planeCount: Int?
-        /// Share of ALL valid pixels (full resolution) within `t(z)` of the dominant plane.
+        /// Share of ALL valid pixels (full resolution) within `3 σ(z)` of the dominant
+        /// plane along their rays.
         public var dominantInlierFraction: Double?
-        /// RMS point-to-plane distance of those inliers, millimetres.
+        /// RMS depth residual along the ray of those inliers, millimetres.
         public var rmsResidualMm: Double?
-        /// `rmsResidualMm / t(median depth)`: residual relative to the sensor-noise band.
+        /// RMS of `residual / σ(z)` over those inliers: the residual in units of the sensor
+        /// noise model. ≈ 0.99 for a plane with Gaussian noise at the model (the 3 σ band
+        /// keeps 99.7% of it); above 1 for a rough or gently curved surface.
         public var residualRatio: Double?
         /// Angle between the dominant plane's normal and the optical axis, degrees
         /// (0 = fronto-parallel, 90 = seen edge-on).
         public var tiltDegrees: Double?
         /// Median valid depth (sample grid), metres.
         public var medianDepth: Double?
-        /// `(p95 - p5) / median` of the valid depths (sample grid; 1/256 histogram of [min, max]).
+        /// `(p95 - p5) / median` of the valid depths (sample grid; 1/1024 histogram of [min, max]).
         public var relativeDepthRange: Double?
-        /// Dominant plane holds >= 80% of the valid pixels: a wall, a document, a table
-        /// top, or a screen/print. The score treats all of them alike (low).
+        /// Content surface (the plane or gently curved sheet holding most of the central
+        /// window): its share of the valid sample points, 0...1.
+        public var contentShare: Double?
+        /// Its share of the valid sample points inside the central window, 0...1.
+        public var contentWindowShare: Double?
+        /// Angle between its (RANSAC plane) normal and the optical axis, degrees, 0...90.
+        /// Not in the score (see `DepthAnalyzerV2`).
+        public var contentTiltDegrees: Double?
+        /// Its median depth, metres.
+        public var contentDepth: Double?
+        /// Largest principal curvature of its quadric sheet, 1/m (0: a plane).
+        public var contentCurvature: Double?
+        /// RMS of `residual / σ(z)` over it (see `residualRatio`).
+        public var contentResidualRatio: Double?
+        /// Share of its boundary (4-neighbour pairs to cells off it: on its outline, or
+        /// holes standing off it by more than the occluder height) that steps down to
+        /// something behind it: 1 for a panel or sheet standing free of its background, 0
+        /// when it meets other surfaces at creases, has things standing on it, or fills
+        /// the map. In the score.
+        public var freeEdgeShare: Double?
+        /// Share of the valid cells of the window and of the surface's outline that stand
+        /// in front of it by more than `max(3 σ(z), 15 mm)`: objects on a table or floor.
+        /// In the score.
+        public var occluderShare: Double?
+        /// The score's log-odds (see `score`); unbounded, for margins and ROC curves.
+        public var logOdds: Double?
+        /// The content surface holds >= 70% of the valid sample points and < 0.5% of
+        /// occluders: a wall, a document, a table top, or a screen/print filling the frame.
+        /// Depth cannot tell these apart; the score treats them alike (low).
         public var isPlanarSubject: Bool?
         /// Depth discontinuities (4-neighbour relative jump > 5%); needs an image.
         public var depthEdgeCount: Int?
@@ -74,6 +106,15 @@ extension DepthAnalyzerV2 {
             case tiltDegrees = "tilt_degrees"
             case medianDepth = "median_depth"
             case relativeDepthRange = "relative_depth_range"
+            case contentShare = "content_share"
+            case contentWindowShare = "content_window_share"
+            case contentTiltDegrees = "content_tilt_degrees"
+            case contentDepth = "content_depth"
+            case contentCurvature = "content_curvature"
+            case contentResidualRatio = "content_residual_ratio"
+            case freeEdgeShare = "free_edge_share"
+            case occluderShare = "occluder_share"
+            case logOdds = "log_odds"
             case isPlanarSubject = "is_planar_subject"
             case depthEdgeCount = "depth_edge_count"
             case edgeAlignment = "edge_alignment"
@@ -107,7 +148,7 @@ extension DepthAnalyzerV2 {
         public var distance: Double
         /// Share of the valid sample points assigned to this plane (sequential RANSAC).
         public var inlierFraction: Double
-        /// RMS point-to-plane distance of its inliers, millimetres.
+        /// RMS depth residual along the ray of its inliers, millimetres.
         public var rmsResidualMm: Double
         /// Angle between `normal` and the optical axis, degrees.
         public var tiltDegrees: Double

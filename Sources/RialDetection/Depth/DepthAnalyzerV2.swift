@@ -1,37 +1,57 @@
 import Foundation
 import RialMedia
 
-/// `depth/2`: physically grounded planarity of the LiDAR point cloud, the fix of
-/// `depth/1`'s known weaknesses (specs/methods.md section 1). A recapture is a screen
-/// or a print: one plane (or a gently curved sheet) filling the frame, with residuals
-/// at the sensor-noise level. Constants are those of `Configuration`.
+/// `depth/2`: the geometry of the LiDAR point cloud around the subject, the fix of
+/// `depth/1`'s known weaknesses (specs/methods.md section 1). A recapture is a screen or
+/// a print: a rigid plane (or a gently curved sheet) facing the camera, nothing standing
+/// in front of it, its edges a step down to whatever is behind. A real scene's main
+/// surface (a floor, a table, a wall) has things standing on or in front of it and meets
+/// other surfaces at creases. Constants are those of `Configuration`.
 ///
 /// 1. Valid pixels (finite, `0.1 <= d <= 20`) are back-projected with pinhole
 ///    intrinsics (argument, else configuration, else `CameraIntrinsics.assumed`: 65
 ///    degrees horizontal FOV over the map width, principal point at the centre).
 ///    Fewer than 64 valid pixels -> `.unavailable`, never a throw.
-/// 2. Sequential RANSAC on the valid pixels of a stride-2 grid: per plane 32...200 seeded
-///    (SplitMix64) three-point hypotheses (adaptive stop at 99.9% confidence) counted on <= 1024 evenly spaced remaining
-///    points, inlier when the point-to-plane distance is `<= t(z) = 0.005 + 0.005 z²`
-///    metres (LiDAR noise grows with the square of range); the best is refined 3 times
-///    by total least squares on its inliers among all remaining points (closed-form
-///    3x3 eigenvector); its inliers are removed; up to 4 planes, each with >= 10% of
-///    the sample points.
-/// 3. The dominant (first) plane is scored on ALL valid pixels at full resolution:
-///    `dominant_inlier_fraction`, `rms_residual_mm` of its inliers, `tilt_degrees`.
-/// 4. Optional luma image (any size, resampled to the depth grid by area average when
+/// 2. Sensor noise model `σ(z) = 1 mm + 1 mm/m² z²` along the ray; a point is on a
+///    model surface when its depth residual along the ray is within `3 σ(z)`.
+/// 3. Scene planes: sequential RANSAC (`sequentialPlanes`) on the valid pixels of a
+///    stride-2 grid, up to 4 planes of >= 10% of the sample each; the dominant (first)
+///    plane is scored on ALL valid pixels at full resolution (`dominant_inlier_fraction`,
+///    `rms_residual_mm`, `residual_ratio`, `tilt_degrees`). Descriptive: not in the score.
+/// 4. Content surface (`contentSurface`): the plane, refined into a quadric sheet, that
+///    holds most of the central window (the middle half of the width and height); its
+///    free-edge share (its boundary that steps down to something behind it: a panel or
+///    a held sheet) and its occluder share (things in front of it by more than
+///    `max(3 σ, 15 mm)` in the window or inside its outline: objects on a table).
+/// 5. Score (`Result.score`): `1 / (1 + exp(-z))`, `z = -2.565 - 0.725 free_edge_share
+///    + 1.712 ln(1 + occluder_share / 0.005)`, weights fitted on the synthetic `train` split;
+///    `is_likely_real_scene = score > 0.5`; `is_planar_subject` when the content surface
+///    holds >= 70% of the sample with < 0.5% occluders. The content surface's tilt is
+///    reported, not scored: on the synthetic set it separates well (real subjects are
+///    floors and tables seen from above, recaptures face the camera) but that is how
+///    the scenes were staged, not physics, and it misjudges a frontal 3D scene.
+/// 6. Optional luma image (any size, resampled to the depth grid by area average when
 ///    larger, bilinear otherwise): the share of depth discontinuities (4-neighbour
 ///    relative jump > 5%) with a strong luma gradient (> 8 levels per depth pixel)
 ///    within 1 pixel. Advisory; it does not enter the score.
-/// 5. Score: see `Result.score`; `is_likely_real_scene = score > 0.5`.
 ///
-/// Limits: a real flat subject (wall, document, table top) filling the frame scores
-/// as low as a screen; `is_planar_subject` says so and aggregation must decide with
-/// other signals. A strongly curved sheet can split into several planes and score as
-/// real (no quadric fit yet).
+/// Limits: depth alone cannot tell a real flat subject (a wall, a document, a poster on
+/// the floor) from a screen or print that fills the frame: both are one plane facing the
+/// camera with nothing in front. They score low and say `is_planar_subject`; aggregation
+/// must decide with other signals. A real scene with nothing standing in front of its
+/// main surface (a bare floor running into a wall) scores low too. Anything that covers
+/// most of the centre and stands free of its background (a box face, a picture frame)
+/// looks like a panel; a small screen covering less than half of the centre, or a
+/// strongly curled print, becomes an "occluder" in front of the wall behind it and looks
+/// real. Outside its outline "in front of the surface" means nearer than the surface's
+/// extension, so the background beside a strongly tilted panel can count as occluders.
+/// A print lying on a desk among real objects is, to depth, a real desk. The weights
+/// come from synthetic scenes (rooms, table tops, displays, prints); people, close-ups
+/// and outdoor scenes are not represented.
 ///
-/// - Complexity: O(w h) for the passes over the map plus
-///   O(maxPlanes (iterations * hypothesisPoints + refinementRounds * w h / stride²)).
+/// - Complexity: O(w h) for the passes over the map, O((1 + sheetRounds) w h / stride²)
+///   for the content surface, plus `maxPlanes + 1` RANSAC planes of
+///   O(iterations * hypothesisPoints + refinementRounds * w h / stride²).
 public struct DepthAnalyzerV2: Sendable, Equatable {
     /// `depth/2`.
     public static let identifier = MethodIdentifier.depthV2
@@ -93,37 +113,61 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
         for x in 0..<width { rayX[x] = (Double(x) - k.cx) / k.fx }
         for y in 0..<height { rayY[y] = (Double(y) - k.cy) / k.fy }
 
-        // Sample grid: back-projected points and their inlier thresholds (structure of arrays).
+        // Sample grid (every cell, z = 0 when invalid) and its valid points.
         let stride = c.sampleStride
-        let capacity = ((width + stride - 1) / stride) * ((height + stride - 1) / stride)
-        var px = [Double](), py = [Double](), pz = [Double](), pt = [Double]()
-        px.reserveCapacity(capacity); py.reserveCapacity(capacity); pz.reserveCapacity(capacity); pt.reserveCapacity(capacity)
+        let gridWidth = (width + stride - 1) / stride, gridHeight = (height + stride - 1) / stride
+        let cells = gridWidth * gridHeight
+        let margin = (1 - c.contentWindowFraction) / 2
+        let windowX = (Double(width) * margin)..<(Double(width) * (1 - margin))
+        let windowY = (Double(height) * margin)..<(Double(height) * (1 - margin))
+        var grid = SampleGrid(width: gridWidth, height: gridHeight,
+                              x: [Double](repeating: 0, count: cells), y: [Double](repeating: 0, count: cells),
+                              z: [Double](repeating: 0, count: cells), sigma: [Double](repeating: 0, count: cells),
+                              band: [Double](repeating: 0, count: cells),
+                              window: [Bool](repeating: false, count: cells), windowValid: 0, valid: 0)
+        var points = SamplePoints()
+        points.reserve(cells)
+        var pointCells = [Int32]()
+        pointCells.reserveCapacity(cells)
         map.metres.withUnsafeBufferPointer { depth in
-            for y in Swift.stride(from: 0, to: height, by: stride) {
-                for x in Swift.stride(from: 0, to: width, by: stride) {
+            for gy in 0..<gridHeight {
+                let y = gy * stride
+                for gx in 0..<gridWidth {
+                    let x = gx * stride, cell = gy * gridWidth + gx
+                    let inWindow = windowX.contains(Double(x)) && windowY.contains(Double(y))
+                    grid.window[cell] = inWindow
                     let d = depth[y * width + x]
                     guard d >= lo && d <= hi else { continue }
-                    let z = Double(d)
-                    px.append(rayX[x] * z); py.append(rayY[y] * z); pz.append(z)
-                    pt.append(c.noiseBase + c.noiseQuadratic * z * z)
+                    let z = Double(d), sigma = c.sigma(z), band = c.inlierSigmas * sigma
+                    let px = rayX[x] * z, py = rayY[y] * z
+                    grid.x[cell] = px; grid.y[cell] = py; grid.z[cell] = z
+                    grid.sigma[cell] = sigma; grid.band[cell] = band
+                    grid.valid += 1
+                    if inWindow { grid.windowValid += 1 }
+                    points.append(x: px, y: py, z: z, band: band)
+                    pointCells.append(Int32(cell))
                 }
             }
         }
-        let sampleCount = pz.count
+        let sampleCount = points.count
         guard sampleCount >= 3 else {
             return .unavailable(reason: "\(sampleCount) valid pixels on the stride-\(stride) sample grid; need at least 3",
                                 coverage: coverage, validPixels: validCount)
         }
 
-        let planes = Self.sequentialPlanes(x: px, y: py, z: pz, t: pt, configuration: c)
+        let planes = Self.sequentialPlanes(points, configuration: c)
         guard let dominant = planes.first else {
             return .unavailable(reason: "degenerate point cloud: no plane holds \(c.minPlaneFraction * 100)% of the "
                                 + "\(sampleCount) sample points", coverage: coverage, validPixels: validCount)
         }
+        guard let surface = Self.contentSurface(grid, points: points, pointCells: pointCells, configuration: c) else {
+            return .unavailable(reason: "degenerate point cloud: no plane fits the \(grid.windowValid) valid sample "
+                                + "points of the content window", coverage: coverage, validPixels: validCount)
+        }
 
-        // Dominant plane on every valid pixel.
-        var inliers = 0, squares = 0.0
-        let plane = dominant.model
+        // Dominant plane on every valid pixel: depth residual along the ray.
+        var inliers = 0, squares = 0.0, normalisedSquares = 0.0
+        let plane = dominant.model.oriented
         map.metres.withUnsafeBufferPointer { depth in
             for y in 0..<height {
                 let ry = rayY[y]
@@ -131,28 +175,29 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
                     let d = depth[y * width + x]
                     guard d >= lo && d <= hi else { continue }
                     let z = Double(d)
-                    let distance = abs(plane.nx * rayX[x] * z + plane.ny * ry * z + plane.nz * z + plane.d)
-                    if distance <= c.noiseBase + c.noiseQuadratic * z * z {
+                    let projection = plane.nx * rayX[x] + plane.ny * ry + plane.nz
+                    guard projection > 0 else { continue }
+                    let residual = z + plane.d / projection
+                    let sigma = c.sigma(z)
+                    if abs(residual) <= c.inlierSigmas * sigma {
                         inliers += 1
-                        squares += distance * distance
+                        squares += residual * residual
+                        normalisedSquares += (residual / sigma) * (residual / sigma)
                     }
                 }
             }
         }
         let inlierFraction = Double(inliers) / Double(validCount)
         let rmsMm = inliers > 0 ? (squares / Double(inliers)).squareRoot() * 1000 : 0
+        let residualRatio = inliers > 0 ? (normalisedSquares / Double(inliers)).squareRoot() : 0
 
-        let quantiles = Self.quantiles(pz, [0.05, 0.5, 0.95])
+        let quantiles = Self.quantiles(points.z, [0.05, 0.5, 0.95])
         let median = quantiles[1]
         let relativeRange = median > 0 ? (quantiles[2] - quantiles[0]) / median : 0
-        let band = c.noiseBase + c.noiseQuadratic * median * median
-        let residualRatio = rmsMm / 1000 / band
 
-        let outlierTerm = ((1 - inlierFraction) - c.outlierMidpoint) / c.outlierScale
-        let residualTerm = Swift.min(c.residualClamp, Swift.max(-c.residualClamp,
-                                                                (residualRatio - c.residualMidpoint) / c.residualScale))
-        let rangeTerm = Swift.min(c.rangeClamp, Swift.max(-c.rangeClamp, (relativeRange - c.rangeMidpoint) / c.rangeScale))
-        let score = 1 / (1 + exp(-(outlierTerm + residualTerm + rangeTerm)))
+        let logOdds = Self.logOdds(freeEdgeShare: surface.freeEdgeShare, occluderShare: surface.occluderShare,
+                                   configuration: c)
+        let score = 1 / (1 + exp(-logOdds))
 
         var result = Result(status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier,
                             analysisTimeMs: 0, score: score, coverage: coverage, validPixels: validCount)
@@ -166,7 +211,16 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
         result.tiltDegrees = plane.tiltDegrees
         result.medianDepth = median
         result.relativeDepthRange = relativeRange
-        result.isPlanarSubject = inlierFraction >= c.planarSubjectMinFraction
+        result.contentShare = surface.share
+        result.contentWindowShare = surface.windowShare
+        result.contentTiltDegrees = surface.tiltDegrees
+        result.contentDepth = surface.depth
+        result.contentCurvature = surface.curvature
+        result.contentResidualRatio = surface.residualRatio
+        result.freeEdgeShare = surface.freeEdgeShare
+        result.occluderShare = surface.occluderShare
+        result.logOdds = logOdds
+        result.isPlanarSubject = surface.share >= c.planarSubjectMinShare && surface.occluderShare < c.occluderFloor
         result.isLikelyRealScene = score > 0.5
         if let luma, let edges = Self.edgeAlignment(map, luma: luma, configuration: c) {
             result.depthEdgeCount = edges.depthEdges
@@ -174,6 +228,13 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
             result.lumaEdgeDensity = edges.lumaDensity
         }
         return result
+    }
+
+    /// The score's log-odds `z = scoreIntercept + scoreFreeEdgeWeight freeEdge
+    /// + scoreOccluderWeight ln(1 + occluders / occluderFloor)`.
+    static func logOdds(freeEdgeShare: Double, occluderShare: Double, configuration c: Configuration) -> Double {
+        c.scoreIntercept + c.scoreFreeEdgeWeight * freeEdgeShare
+            + c.scoreOccluderWeight * log1p(occluderShare / c.occluderFloor)
     }
 
     /// Nearest-rank-on-a-histogram quantiles of `values` (1024 bins over [min, max],
