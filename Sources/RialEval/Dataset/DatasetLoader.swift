@@ -115,6 +115,20 @@ public struct DatasetLoader: Sendable {
         DatasetEntries(rawSamples: rawSamples, manifest: manifestPath)
     }
 
+    /// Sample `index` decoded on its own (no duplicate-id check: iterate `entries` for that).
+    /// Lets a runner keep only indices and decode each sample when it is processed.
+    public func sample(at index: Int) -> Result<DatasetSample, SampleFailure> {
+        let jsonPath = "samples[\(index)]"
+        guard rawSamples.indices.contains(index) else {
+            return .failure(SampleFailure(index: index, sampleID: nil, problems: [
+                DatasetProblem(.missingKey, manifest: manifestPath, jsonPath: jsonPath, sampleID: nil, "no such sample")]))
+        }
+        let (sample, problems) = DatasetSample.decode(rawSamples[index], jsonPath: jsonPath, manifest: manifestPath)
+        if let sample, problems.isEmpty { return .success(sample) }
+        return .failure(SampleFailure(index: index, sampleID: sample?.id ?? rawSamples[index]["id"]?.stringValue,
+                                      problems: problems))
+    }
+
     /// Decodes every sample; throws when there is any header or sample problem, listing all.
     /// Files are not checked.
     public func decodeManifest() throws(DatasetError) -> DatasetManifest {

@@ -26,10 +26,13 @@ public struct DatasetRunner: Sendable {
         public var seconds: Double
     }
 
-    /// One selected sample.
+    /// One selected sample: where it is, not its content (decoded when processed, so
+    /// the selection stays small however large the manifest).
     struct WorkItem: Sendable {
         var datasetIndex: Int
-        var entry: DatasetEntry
+        var index: Int
+        /// Set when the manifest entry itself is invalid (including a duplicate id).
+        var failure: SampleFailure?
     }
 
     /// Loads the manifests and selects the samples (split, shard, limit).
@@ -48,8 +51,12 @@ public struct DatasetRunner: Sendable {
                 defer { position += 1 }
                 if let shard = plan.shard, position % shard.count != shard.index - 1 { continue }
                 if let limit = plan.limit, items.count >= limit { continue }
-                if case .success(let sample) = entry.result { kinds.insert(Self.dataKind(sample)) }
-                items.append(WorkItem(datasetIndex: datasetIndex, entry: entry))
+                var failure: SampleFailure?
+                switch entry.result {
+                case .success(let sample): kinds.insert(Self.dataKind(sample))
+                case .failure(let f): failure = f
+                }
+                items.append(WorkItem(datasetIndex: datasetIndex, index: entry.index, failure: failure))
                 selected += 1
             }
             let name = loader.name ?? URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
@@ -104,15 +111,19 @@ public struct DatasetRunner: Sendable {
     /// The record of one sample; never throws.
     func record(for item: WorkItem, loader: DatasetLoader, datasetName: String) -> SampleRecord {
         let sample: DatasetSample
-        switch item.entry.result {
+        if let failure = item.failure {
+            return Self.failedRecord(id: failure.sampleID ?? "samples[\(item.index)]", item: item, dataset: datasetName,
+                                     stage: "manifest", reason: failure.reason)
+        }
+        switch loader.sample(at: item.index) {
         case .failure(let failure):
-            return Self.failedRecord(id: failure.sampleID ?? item.entry.jsonPath, item: item, dataset: datasetName,
+            return Self.failedRecord(id: failure.sampleID ?? "samples[\(item.index)]", item: item, dataset: datasetName,
                                      stage: "manifest", reason: failure.reason)
         case .success(let s): sample = s
         }
         var record = Self.baseRecord(sample, item: item, dataset: datasetName)
         let resolved: ResolvedSample
-        switch loader.resolve(sample, index: item.entry.index, checks: []) {
+        switch loader.resolve(sample, index: item.index, checks: []) {
         case .failure(let failure):
             record.status = "failed"
             record.failure = .init(stage: "resolve", reason: failure.reason)
@@ -157,7 +168,7 @@ public struct DatasetRunner: Sendable {
     }
 
     static func baseRecord(_ sample: DatasetSample, item: WorkItem, dataset: String) -> SampleRecord {
-        SampleRecord(id: sample.id, datasetIndex: item.datasetIndex, index: item.entry.index, dataset: dataset,
+        SampleRecord(id: sample.id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset,
                      label: sample.label.rawValue, bonaFide: sample.label.isBonaFide, group: sample.group,
                      tags: sample.tags, attestation: sample.attestation.rawValue, split: sample.split.rawValue,
                      data: dataKind(sample), status: "evaluated", failure: nil, methods: [:], aggregate: nil,
@@ -165,7 +176,7 @@ public struct DatasetRunner: Sendable {
     }
 
     static func failedRecord(id: String, item: WorkItem, dataset: String, stage: String, reason: String) -> SampleRecord {
-        SampleRecord(id: id, datasetIndex: item.datasetIndex, index: item.entry.index, dataset: dataset, label: "unknown",
+        SampleRecord(id: id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset, label: "unknown",
                      bonaFide: false, group: nil, tags: [], attestation: "none", split: "test", data: "unknown",
                      status: "failed", failure: .init(stage: stage, reason: reason), methods: [:], aggregate: nil,
                      decision: nil, latencyMs: [:], sha256: [:])

@@ -93,22 +93,59 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Reads `samples.jsonl`.
+    /// The record with each method's result cut to what metrics and reports read
+    /// (`status`, `score`, and the continuous companions such as depth/1's `margin`):
+    /// a run holds one of these per sample in memory, not the full results.
+    public func slimmed() -> SampleRecord {
+        var copy = self
+        var slim = JSONObject()
+        let kept = ["status", "score"] + RunResults.continuousCompanions.map(\.field)
+        for (key, value) in methods {
+            var fields = JSONObject()
+            for name in kept { if let v = value[name] { fields[name] = v } }
+            slim[key] = .object(fields)
+        }
+        copy.methods = slim
+        return copy
+    }
+
+    /// Reads `samples.jsonl` one line at a time; with `slim`, keeps `slimmed()` records
+    /// (what metrics and reports need) so memory stays small for large runs.
     ///
     /// - Throws: `RunError` naming the file and line of a record that does not decode.
-    public static func readLines(path: String) throws(RunError) -> [SampleRecord] {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+    public static func readLines(path: String, slim: Bool = false) throws(RunError) -> [SampleRecord] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw RunError("\(path): cannot be read (\(FileManager.default.fileExists(atPath: path) ? "unreadable" : "no such file"))")
         }
+        defer { try? handle.close() }
         var records: [SampleRecord] = []
         let decoder = JSONDecoder()
         decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        for (number, line) in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true).enumerated() {
-            do { records.append(try decoder.decode(SampleRecord.self, from: Data(line))) } catch {
-                throw RunError("\(path): line \(number + 1) is not a sample record (\(error))")
+        var pending = Data(), number = 0
+        func consume(_ line: Data) throws(RunError) {
+            number += 1
+            guard !line.isEmpty else { return }
+            do {
+                let record = try decoder.decode(SampleRecord.self, from: line)
+                records.append(slim ? record.slimmed() : record)
+            } catch {
+                throw RunError("\(path): line \(number) is not a sample record (\(error))")
             }
         }
+        // Streams 1 MiB chunks: the file is never held whole.
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: 1 << 20) ?? Data() } catch {
+                throw RunError("\(path): read failed (\(error.localizedDescription))")
+            }
+            if chunk.isEmpty { break }
+            pending.append(chunk)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                try consume(Data(pending[pending.startIndex..<newline]))
+                pending = Data(pending[(newline + 1)...])
+            }
+        }
+        try consume(pending)
         return records
     }
 }

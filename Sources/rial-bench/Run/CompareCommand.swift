@@ -27,7 +27,7 @@ struct Compare: ParsableCommand {
             func load(_ folder: String) throws(RunError) -> (RunResults, [SampleRecord]) {
                 let url = URL(fileURLWithPath: folder)
                 return (try RunResults.read(path: url.appendingPathComponent(RunOutput.resultsFile).path),
-                        try SampleRecord.readLines(path: url.appendingPathComponent(RunOutput.samplesFile).path))
+                        try SampleRecord.readLines(path: url.appendingPathComponent(RunOutput.samplesFile).path, slim: true))
             }
             let a = try load(first), b = try load(second)
             let comparison = RunComparison.compare(first: a, second: b,

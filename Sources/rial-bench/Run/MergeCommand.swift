@@ -54,7 +54,7 @@ struct Report: ParsableCommand {
         do {
             let folder = URL(fileURLWithPath: from)
             var results = try RunResults.read(path: folder.appendingPathComponent(RunOutput.resultsFile).path)
-            let records = try SampleRecord.readLines(path: folder.appendingPathComponent(RunOutput.samplesFile).path)
+            let records = try SampleRecord.readLines(path: folder.appendingPathComponent(RunOutput.samplesFile).path, slim: true)
             if recompute {
                 results = RunResults.build(records: records, context: results.context)
             }

@@ -101,7 +101,7 @@ enum RunExecution {
             let outcome = try runner.run(samplesPath: samplesPath) { done, total, failed in
                 reporter.update(done: done, total: total, failed: failed)
             }
-            let records = try SampleRecord.readLines(path: samplesPath)
+            let records = try SampleRecord.readLines(path: samplesPath, slim: true)
             let context = RunResults.Context(
                 configuration: plan.configuration, datasets: outcome.datasets, limit: plan.limit, seed: plan.seed,
                 resamples: plan.resamples, build: plan.buildConfiguration, jobs: plan.jobs, runSeconds: outcome.seconds,
