@@ -147,6 +147,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// `margin` is evaluated too, as `depth/1:margin` (methods.md section 1).
     public static let continuousCompanions: [(method: String, field: String)] = [("depth/1", "margin")]
 
+    /// Largest number of groups for which `breakdowns.per_group` is computed.
+    public static let maxGroupBreakdowns = 50
+
     /// Computes every metric from `records`.
     public static func build(records: [SampleRecord], context: Context) -> RunResults {
         let evaluated = records.filter { $0.status == "evaluated" }
@@ -167,6 +170,10 @@ public struct RunResults: Sendable, Equatable, Codable {
 
         func metrics(_ subset: [SampleRecord]) -> [String: MethodMetrics] {
             var result: [String: MethodMetrics] = [:]
+            // Per-group tables only while groups are few enough to read; with one group per
+            // sample they would repeat samples.jsonl inside results.json and grow with the run.
+            let groups = Set(subset.compactMap(\.group)).count
+            let dimensions = BreakdownDimension.allCases.filter { $0 != .group || groups <= maxGroupBreakdowns }
             for key in allKeys {
                 let samples = subset.map { record in
                     ScoredSample(id: record.id, score: record.score(key) ?? .nan, bonaFide: record.bonaFide,
@@ -174,7 +181,8 @@ public struct RunResults: Sendable, Equatable, Codable {
                                  attestation: record.attestation)
                 }
                 let method = key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
-                let configuration = MetricsConfiguration(threshold: decision.threshold(for: method), bootstrap: bootstrap)
+                let configuration = MetricsConfiguration(threshold: decision.threshold(for: method), bootstrap: bootstrap,
+                                                         breakdowns: dimensions)
                 result[key] = MethodMetrics.compute(samples: samples, configuration: configuration)
             }
             return result
