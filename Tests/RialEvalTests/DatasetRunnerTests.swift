@@ -96,6 +96,30 @@ enum RunFixture {
         #expect(first.map(\.index) == [0, 3, 6])
     }
 
+    /// A sample naming a phone payload file is re-aggregated with the phone's scores.
+    @Test func payloadFilesInTheManifestAreUsed() throws {
+        let copy = try Fixtures.makeTemporaryFolder("rial-run-payload")
+        for item in try FileManager.default.contentsOfDirectory(atPath: RunFixture.folder.path) {
+            try FileManager.default.copyItem(at: RunFixture.folder.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+        }
+        try Data(#"{"moire": {"detected": true, "confidence": 0.9, "status": "completed"}}"#.utf8)
+            .write(to: copy.appendingPathComponent("payload.json"))
+        let manifestURL = copy.appendingPathComponent("manifest.json")
+        var object = try JSONValue.parse(Data(contentsOf: manifestURL)).objectValue!
+        var samples = object["samples"]!.arrayValue!
+        var first = samples[0].objectValue!
+        first["payload"] = "payload.json"
+        samples[0] = .object(first)
+        object["samples"] = .array(samples)
+        try JSONValue.object(object).serializedData().write(to: manifestURL)
+        let records = try run(manifestURL.path, limit: 2)
+        let moire = try #require(records[0].methods["payload.moire"])
+        #expect(abs((moire["score"]?.numberValue ?? 0) - 0.1) < 1e-12)  // 1 - confidence
+        #expect(records[0].methods["moire/1"] == nil)
+        #expect(records[0].aggregate?.flags.contains(.screenDetected) == true)
+        #expect(records[1].methods["moire/1"] != nil && records[1].methods["payload.moire"] == nil)
+    }
+
     @Test func limitSelectsTheFirstSamples() throws {
         let records = try run(RunFixture.manifest, limit: 3)
         #expect(records.map(\.index) == [0, 1, 2])

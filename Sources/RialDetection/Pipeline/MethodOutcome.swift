@@ -35,12 +35,17 @@ public struct MethodOutcome: Sendable, Equatable {
     }
 
     /// A result given as JSON fields (payload results). The detections are read from them.
+    /// The common fields of `summary` (normalised status, derived score) are put first and
+    /// replace the given ones; a given `status` that differs is kept as `payload_status`.
     public init(key: String, family: MethodFamily, source: Source, summary: MethodResultSummary, fields: JSONObject) {
         self.key = key
         self.family = family
         self.source = source
         self.summary = summary
-        self.fields = fields
+        var merged = Self.jsonObject(of: summary)
+        if let given = fields["status"], given != merged["status"] { merged["payload_status"] = given }
+        for (name, value) in fields where merged[name] == nil && !Self.commonKeys.contains(name) { merged[name] = value }
+        self.fields = merged
         let detected: (screen: Bool, print: Bool) = summary.status == .completed
             ? Self.detections(family: family, fields: fields) : (false, false)
         screenDetected = detected.screen
