@@ -127,7 +127,7 @@ struct BenchDecodeCommand: ParsableCommand {
             try decodeOnce()
             let elapsed = clock.now - start
             checksum &+= Int(image.samples[image.samples.count / 2])
-            samples.append(Self.milliseconds(elapsed))
+            samples.append(elapsed.milliseconds)
         }
         let summary = LatencySummary(samples)
 
@@ -158,11 +158,6 @@ struct BenchDecodeCommand: ParsableCommand {
                 .map { String(format: "%.3f", $0) })
             Terminal.out(table.render())
         }
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1e3 + Double(attoseconds) * 1e-15
     }
 }
 

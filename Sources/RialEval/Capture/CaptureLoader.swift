@@ -115,8 +115,8 @@ public enum CaptureLoader {
                 throw CaptureLoadError(path: path, "detection payload: \(error.description)")
             }
         }
-        latency["decode"] = milliseconds(clock.now - decodeStart - hashDuration)
-        latency["sha256"] = milliseconds(hashDuration)
+        latency["decode"] = max(0, (clock.now - decodeStart - hashDuration).milliseconds)
+        latency["sha256"] = max(0, hashDuration.milliseconds)
 
         let input = CaptureInput(
             image: loaded.image, imageSHA256: hashes["image"], depth: depth, right: right,
@@ -169,10 +169,5 @@ public enum CaptureLoader {
     static func failure(_ error: any Error, path: String) -> CaptureLoadError {
         if let media = error as? MediaError { return CaptureLoadError(path: media.source, media.detail) }
         return CaptureLoadError(path: path, "\(error)")
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let c = duration.components
-        return max(0, Double(c.seconds) * 1_000 + Double(c.attoseconds) / 1e15)
     }
 }

@@ -76,7 +76,7 @@ public enum MediaInspector {
             path: path, format: "jpeg", width: image.width, height: image.height,
             displayWidth: swaps ? image.height : image.width,
             displayHeight: swaps ? image.width : image.height,
-            channels: image.channels, bitDepth: 8, decodeMs: milliseconds(elapsed),
+            channels: image.channels, bitDepth: 8, decodeMs: elapsed.milliseconds,
             sha256: SHA256Digest.hash(data), fileBytes: data.count,
             progressive: result.info.isProgressive,
             decodeWarnings: result.firstWarning.map { first in
@@ -93,7 +93,7 @@ public enum MediaInspector {
         return ImageInspection(
             path: path, format: "png", width: image.width, height: image.height,
             displayWidth: image.width, displayHeight: image.height,
-            channels: image.channels, bitDepth: image.bitDepth, decodeMs: milliseconds(elapsed),
+            channels: image.channels, bitDepth: image.bitDepth, decodeMs: elapsed.milliseconds,
             sha256: SHA256Digest.hash(data), fileBytes: data.count,
             progressive: nil, decodeWarnings: [], exif: nil)
     }
@@ -109,10 +109,5 @@ public enum MediaInspector {
             min: stats.min, median: stats.median, max: stats.max, mean: stats.mean, std: stats.std,
             sha256: SHA256Digest.hash(data), fileBytes: data.count)
         return .depth(report, map: map)
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }
