@@ -27,10 +27,7 @@ public struct RunComparison: Sendable {
         var rows: [Row] = []
         for method in first.results.methods where second.results.methods.contains(method) {
             func samples(_ records: [SampleRecord]) -> [ScoredSample] {
-                records.filter { shared.contains(key($0)) }.map {
-                    ScoredSample(id: key($0), score: $0.score(method) ?? .nan, bonaFide: $0.bonaFide, species: $0.label,
-                                 group: $0.group, tags: $0.tags, attestation: $0.attestation)
-                }
+                records.filter { shared.contains(key($0)) }.map { $0.scoredSample(method, id: key($0)) }
             }
             let sa = samples(a), sb = samples(b)
             let ta = first.results.metrics[method]?.threshold ?? 0.5, tb = second.results.metrics[method]?.threshold ?? 0.5

@@ -175,11 +175,7 @@ public struct RunResults: Sendable, Equatable, Codable {
             let groups = Set(subset.compactMap(\.group)).count
             let dimensions = BreakdownDimension.allCases.filter { $0 != .group || groups <= maxGroupBreakdowns }
             for key in allKeys {
-                let samples = subset.map { record in
-                    ScoredSample(id: record.id, score: record.score(key) ?? .nan, bonaFide: record.bonaFide,
-                                 species: record.label, group: record.group, tags: record.tags,
-                                 attestation: record.attestation)
-                }
+                let samples = subset.map { $0.scoredSample(key) }
                 let method = key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
                 let configuration = MetricsConfiguration(threshold: decision.threshold(for: method), bootstrap: bootstrap,
                                                          breakdowns: dimensions)

@@ -93,6 +93,13 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// The record as a metrics sample for breakdown key `key` (NaN when it did not
+    /// score, so metrics count it as excluded), under `id` (default: the sample id).
+    public func scoredSample(_ key: String, id: String? = nil) -> ScoredSample {
+        ScoredSample(id: id ?? self.id, score: score(key) ?? .nan, bonaFide: bonaFide, species: label, group: group,
+                     tags: tags, attestation: attestation)
+    }
+
     /// The record with each method's result cut to what metrics and reports read
     /// (`status`, `score`, and the continuous companions such as depth/1's `margin`):
     /// a run holds one of these per sample in memory, not the full results.
