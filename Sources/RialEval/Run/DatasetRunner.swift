@@ -104,7 +104,7 @@ public struct DatasetRunner: Sendable {
             datasets[index].evaluated = (counts[index]?.done ?? 0) - datasets[index].failed
         }
         let elapsed = clock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed.milliseconds / 1_000
         return Outcome(datasets: datasets, evaluated: writer.done - writer.failed, failed: writer.failed, seconds: seconds)
     }
 
@@ -197,15 +197,17 @@ public struct DatasetRunner: Sendable {
                             depthWidth: s.depth?.width, depthHeight: s.depth?.height, depthScale: s.depth?.scale,
                             right: resolved.rightPath, focalPx: s.stereo?.focalPx, baselineMm: s.stereo?.baselineMm,
                             attestation: attestation, platform: s.platform, deviceModel: s.deviceModel,
-                            referenceTime: s.capturedAt.flatMap(parseDate), payload: payload)
+                            referenceTime: s.capturedAt.flatMap { parseDate($0) }, payload: payload)
     }
 
-    /// ISO 8601 date-time (`2025-12-01T10:00:00Z`, fractional seconds allowed) or date (`2025-12-01`, midnight UTC).
-    static func parseDate(_ text: String) -> Date? {
+    /// ISO 8601 date-time (`2025-12-01T10:00:00Z`, fractional seconds allowed) or, with
+    /// `allowDate` (manifest `captured_at`), a date (`2025-12-01`, midnight UTC).
+    public static func parseDate(_ text: String, allowDate: Bool = true) -> Date? {
         let formatter = ISO8601DateFormatter()
         if let date = formatter.date(from: text) { return date }
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: text) { return date }
+        guard allowDate else { return nil }
         formatter.formatOptions = [.withFullDate]
         return formatter.date(from: text)
     }

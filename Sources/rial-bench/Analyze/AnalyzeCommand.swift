@@ -74,7 +74,7 @@ struct Analyze: ParsableCommand {
             throw ValidationError("--depth-format/--depth-width/--depth-height/--depth-scale need --depth")
         }
         if heatmap != nil, depth == nil { throw ValidationError("--heatmap needs --depth") }
-        if let referenceTime, Self.parseDate(referenceTime) == nil {
+        if let referenceTime, DatasetRunner.parseDate(referenceTime, allowDate: false) == nil {
             throw ValidationError("--reference-time '\(referenceTime)' is not ISO 8601 (e.g. 2025-12-01T10:00:00Z)")
         }
         for (name, value) in [("--focal-px", focalPx), ("--baseline-mm", baselineMm)] {
@@ -94,7 +94,7 @@ struct Analyze: ParsableCommand {
         let files = CaptureFiles(
             image: image, depth: depth, depthFormat: depthFormat, depthWidth: depthWidth, depthHeight: depthHeight,
             depthScale: depthScale, right: right, focalPx: focalPx, baselineMm: baselineMm, attestation: evidence,
-            platform: platform, deviceModel: deviceModel, referenceTime: referenceTime.flatMap(Self.parseDate),
+            platform: platform, deviceModel: deviceModel, referenceTime: referenceTime.flatMap { DatasetRunner.parseDate($0, allowDate: false) },
             payload: payload)
         let loaded: LoadedCapture
         do { loaded = try CaptureLoader.load(files) } catch {
@@ -121,13 +121,6 @@ struct Analyze: ParsableCommand {
         }
     }
 
-    static func parseDate(_ text: String) -> Date? {
-        let full = ISO8601DateFormatter()
-        if let date = full.date(from: text) { return date }
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return fractional.date(from: text)
-    }
 }
 
 /// The readable summary of an evidence package.
