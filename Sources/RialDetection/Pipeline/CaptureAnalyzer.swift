@@ -63,14 +63,9 @@ public struct CaptureAnalyzer: Sendable {
                 aggregated.append(outcome)
             }
         }
-        var inputs = aggregated.map(\.aggregationInput)
-        if let attestationScore = configuration.attestationScores.score(for: input.attestation) {
-            inputs.append(.scored(.attestation, attestationScore))
-        } else {
-            inputs.append(.unavailable(.attestation))
-        }
-        let aggregation = aggregator.aggregate(inputs: inputs, attestation: input.attestation, profile: weights)
-        let total = Self.milliseconds(clock.now - start)
+        let aggregation = aggregator.aggregate(inputs: aggregationInputs(aggregated, attestation: input.attestation),
+                                               attestation: input.attestation, profile: weights)
+        let total = max(0, (clock.now - start).milliseconds)
 
         let evidence = Self.evidence(input: input, outcomes: outcomes, aggregated: aggregated, aggregation: aggregation,
                                      profileName: profileName, profile: weights, configuration: configuration,
@@ -100,11 +95,15 @@ public struct CaptureAnalyzer: Sendable {
     public func aggregate(_ outcomes: [MethodOutcome], attestation: AttestationEvidence) -> AggregationResult {
         let weights = (try? configuration.aggregation.profile(named: configuration.profile))
             ?? AggregationProfile(primary: nil, weights: [:])
-        var inputs = outcomes.map(\.aggregationInput)
-        if let score = configuration.attestationScores.score(for: attestation) {
-            inputs.append(.scored(.attestation, score))
-        }
-        return aggregator.aggregate(inputs: inputs, attestation: attestation, profile: weights)
+        return aggregator.aggregate(inputs: aggregationInputs(outcomes, attestation: attestation),
+                                    attestation: attestation, profile: weights)
+    }
+
+    /// The aggregator's inputs: one per outcome, plus attestation as a weighted signal
+    /// (scored by `attestation_scores`, unavailable when not passed or failed).
+    func aggregationInputs(_ outcomes: [MethodOutcome], attestation: AttestationEvidence) -> [AggregationInput] {
+        let score = configuration.attestationScores.score(for: attestation)
+        return outcomes.map(\.aggregationInput) + [score.map { .scored(.attestation, $0) } ?? .unavailable(.attestation)]
     }
 
     /// One method on one capture.
@@ -166,11 +165,6 @@ public struct CaptureAnalyzer: Sendable {
             }
         }
         return PlanarImage(width: width, height: height, channels: 1, data: out)
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        let c = duration.components
-        return max(0, Double(c.seconds) * 1_000 + Double(c.attoseconds) / 1e15)
     }
 }
 
