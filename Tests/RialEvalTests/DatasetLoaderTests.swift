@@ -82,6 +82,35 @@ import Testing
         #expect(failures.first?.reason.contains("samples[1].image files/nope.jpg: no such file") == true)
     }
 
+    @Test func samplesAreReadBackFromTheFileAndARewriteIsNoticed() throws {
+        let folder = try EvalFixtures.makeTemporaryFolder()
+        defer { EvalFixtures.removeTemporary(folder) }
+        let path = try Self.writeBrokenDataset(in: folder)
+        let loader = try DatasetLoader(contentsOf: path)
+        let fromText = try DatasetLoader(data: Data(contentsOf: URL(fileURLWithPath: path)), manifestPath: path,
+                                         baseDirectory: folder)
+        #expect(loader.sampleCount == 8)
+        for index in 0..<8 {
+            #expect(String(describing: loader.sample(at: index)) == String(describing: fromText.sample(at: index)))
+        }
+        #expect((try? loader.sample(at: 0).get())?.id == "ok")
+
+        // Rewritten after loading (a different size): every later read says so instead of
+        // handing out whatever now lies at the old offsets.
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"ok\"", with: "\"renamed\"")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        guard case .failure(let failure) = loader.sample(at: 0) else {
+            Issue.record("a rewritten manifest was read as if unchanged")
+            return
+        }
+        #expect(failure.problems.map(\.kind) == [.unreadableManifest])
+        #expect(failure.description.contains("changed on disk"))
+        #expect(Array(loader.entries).allSatisfy { entry in
+            if case .failure(let f) = entry.result { f.problems.first?.kind == .unreadableManifest } else { false }
+        })
+    }
+
     @Test func strictDecodeListsAllFieldProblems() throws {
         let folder = try EvalFixtures.makeTemporaryFolder()
         defer { EvalFixtures.removeTemporary(folder) }

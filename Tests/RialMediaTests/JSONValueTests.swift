@@ -69,4 +69,43 @@ import Testing
         let data = try JSONEncoder().encode(value)
         #expect(try JSONDecoder().decode(JSONValue.self, from: data) == value)
     }
+
+    @Test func deferredArrayKeepsRangesThatParseToTheElements() throws {
+        let text = "\u{FEFF}{\"name\": \"n\", \"samples\": [ {\"id\": \"a\", \"x\": [1, 2]},\n  \"s\" , 3.5,{\"samples\": [9]} ], \"z\": null}"
+        let bytes = Array(text.utf8)
+        let document = try JSONValue.parse(bytes, deferringTopLevelArray: "samples")
+        let full = try JSONValue.parse(Data(bytes))
+        guard case .array(let elements) = full["samples"] else { Issue.record("no samples"); return }
+        let ranges = try #require(document.elementRanges)
+        #expect(try ranges.map { try JSONValue.parse(bytes[$0]) } == elements)
+        // The ranges are the elements' exact text, without surrounding whitespace or commas.
+        #expect(ranges.map { String(decoding: bytes[$0], as: UTF8.self) }
+                == ["{\"id\": \"a\", \"x\": [1, 2]}", "\"s\"", "3.5", "{\"samples\": [9]}"])
+        // Everything else is kept; the deferred key holds an empty array (nested keys are not deferred).
+        #expect(document.root["samples"] == .array([]))
+        #expect(document.root["name"] == "n" && document.root["z"] == .null)
+    }
+
+    @Test(arguments: ["[1, 2]", "{\"samples\": 3}", "{\"other\": [1]}", "{\"a\": {\"samples\": [1]}}"])
+    func deferredArrayIsNilWhenThereIsNoTopLevelArray(text: String) throws {
+        let document = try JSONValue.parse(Array(text.utf8), deferringTopLevelArray: "samples")
+        #expect(document.elementRanges == nil)
+        #expect(document.root == (try JSONValue.parse(text)))
+    }
+
+    @Test(arguments: [
+        "{\"samples\": [{\"a\": 1}, {\"a\" 2}]}",
+        "{\"samples\": [1, 2,]}",
+        "{\"samples\": [1], \"samples\": []}",
+        "{\"samples\": [1, \"\\q\"]}",
+        "{\"samples\": [1, 2",
+    ])
+    func deferredParseReportsTheSameErrorsAsAFullParse(text: String) {
+        var full: JSONSyntaxError?
+        do { _ = try JSONValue.parse(text) } catch { full = error }
+        var deferred: JSONSyntaxError?
+        do { _ = try JSONValue.parse(Array(text.utf8), deferringTopLevelArray: "samples") } catch { deferred = error }
+        #expect(full != nil)
+        #expect(deferred == full)
+    }
 }

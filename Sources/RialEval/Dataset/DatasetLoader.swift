@@ -15,8 +15,11 @@ import RialMedia
 ///
 /// `validate(checks:)` runs all three and returns every problem; `decodeManifest()`
 /// is the strict all-or-nothing decode for commands that rewrite a manifest.
-/// The JSON text is parsed once as a whole (JSON needs it); per-sample decoding and all
-/// file work happen on demand, so a run can stream samples and record failures.
+/// The JSON text is checked once as a whole (JSON needs it), but the sample objects are
+/// not kept: only where each lies in the file. A sample is read back and decoded when
+/// it is asked for, so memory does not grow with the manifest's per-sample detail (a
+/// synthetic manifest carries every generation parameter), and a run can stream samples
+/// and record failures.
 public struct DatasetLoader: Sendable {
     /// The manifest as named by the caller; every problem starts with it.
     public let manifestPath: String
@@ -30,7 +33,7 @@ public struct DatasetLoader: Sendable {
     public let extensions: JSONObject
     /// Problems with `format`, `name`, `description` or `samples`.
     public let headerProblems: [DatasetProblem]
-    private let rawSamples: [JSONValue]
+    let samples: DatasetLoader.SampleSource
 
     /// Reads the manifest at `path`; relative sample paths resolve against its folder.
     ///
@@ -38,6 +41,7 @@ public struct DatasetLoader: Sendable {
     ///   JSON (with line and column), or is not a JSON object.
     public init(contentsOf path: String) throws(DatasetError) {
         let data: Data
+        let stamp = FileStamp(path: path)  // before reading: a later rewrite is noticed
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
@@ -48,7 +52,9 @@ public struct DatasetLoader: Sendable {
             throw DatasetError([DatasetProblem(.unreadableManifest, manifest: path, jsonPath: "", reason)])
         }
         let base = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
-        try self.init(data: data, manifestPath: path, baseDirectory: base)
+        let document = try Self.scan([UInt8](data), manifestPath: path)
+        let source: SampleSource? = document.elementRanges.map { .file(path: path, stamp: stamp, ranges: $0) }
+        try self.init(root: document.root, samples: source, manifestPath: path, baseDirectory: base)
     }
 
     /// Parses manifest bytes.
@@ -58,20 +64,34 @@ public struct DatasetLoader: Sendable {
     ///   - baseDirectory: the folder relative sample paths resolve against.
     /// - Throws: `DatasetError` with one problem when `data` is not JSON or not an object.
     public init(data: Data, manifestPath: String, baseDirectory: URL) throws(DatasetError) {
-        let json: JSONValue
-        do {
-            json = try JSONValue.parse(data)
-        } catch {
-            throw DatasetError([DatasetProblem(.invalidJSON, manifest: manifestPath, jsonPath: "",
-                                               "not valid JSON: \(error.description)")])
-        }
-        try self.init(json: json, manifestPath: manifestPath, baseDirectory: baseDirectory)
+        let bytes = [UInt8](data)
+        let document = try Self.scan(bytes, manifestPath: manifestPath)
+        let source: SampleSource? = document.elementRanges.map { .bytes(bytes, ranges: $0) }
+        try self.init(root: document.root, samples: source, manifestPath: manifestPath, baseDirectory: baseDirectory)
     }
 
     /// Wraps an already parsed manifest.
     ///
     /// - Throws: `DatasetError` with one problem when `json` is not an object.
     public init(json: JSONValue, manifestPath: String, baseDirectory: URL) throws(DatasetError) {
+        var source: SampleSource?
+        if case .array(let values) = json["samples"] { source = .parsed(values) }
+        try self.init(root: json, samples: source, manifestPath: manifestPath, baseDirectory: baseDirectory)
+    }
+
+    /// Checks the JSON of a whole manifest, keeping the samples as byte ranges.
+    static func scan(_ bytes: [UInt8], manifestPath: String) throws(DatasetError) -> JSONDeferredDocument {
+        do {
+            return try JSONValue.parse(bytes, deferringTopLevelArray: "samples")
+        } catch {
+            throw DatasetError([DatasetProblem(.invalidJSON, manifest: manifestPath, jsonPath: "",
+                                               "not valid JSON: \(error.description)")])
+        }
+    }
+
+    /// `root` is the manifest with `samples` (when an array) already taken into `samples`.
+    private init(root json: JSONValue, samples source: SampleSource?, manifestPath: String,
+                 baseDirectory: URL) throws(DatasetError) {
         guard case .object(let o) = json else {
             throw DatasetError([DatasetProblem(.wrongType, manifest: manifestPath, jsonPath: "",
                                                "expected a JSON object with \"format\" and \"samples\", found \(json.typeDescription)")])
@@ -92,14 +112,14 @@ public struct DatasetLoader: Sendable {
         name = reader.string(o, "name", in: "")
         description = reader.string(o, "description", in: "")
         switch o["samples"] {
-        case .array(let samples):
-            rawSamples = samples
+        case .array:
+            samples = source ?? .parsed([])
         case .none:
             reader.report(.missingKey, "", "missing required key 'samples' (an array of sample objects)")
-            rawSamples = []
+            samples = .parsed([])
         case .some(let other):
             reader.report(.wrongType, "samples", "expected an array of sample objects, found \(other.typeDescription)")
-            rawSamples = []
+            samples = .parsed([])
         }
         var extensions = JSONObject()
         for (key, value) in o where !DatasetManifest.knownKeys.contains(key) { extensions[key] = value }
@@ -108,25 +128,31 @@ public struct DatasetLoader: Sendable {
     }
 
     /// Number of elements of `samples` (valid or not).
-    public var sampleCount: Int { rawSamples.count }
+    public var sampleCount: Int { samples.count }
 
     /// The samples, decoded one per iteration. Re-iterable; each iteration starts afresh.
     public var entries: DatasetEntries {
-        DatasetEntries(rawSamples: rawSamples, manifest: manifestPath)
+        DatasetEntries(samples: samples, manifest: manifestPath)
     }
 
     /// Sample `index` decoded on its own (no duplicate-id check: iterate `entries` for that).
     /// Lets a runner keep only indices and decode each sample when it is processed.
     public func sample(at index: Int) -> Result<DatasetSample, SampleFailure> {
         let jsonPath = "samples[\(index)]"
-        guard rawSamples.indices.contains(index) else {
+        guard index >= 0, index < samples.count else {
             return .failure(SampleFailure(index: index, sampleID: nil, problems: [
                 DatasetProblem(.missingKey, manifest: manifestPath, jsonPath: jsonPath, sampleID: nil, "no such sample")]))
         }
-        let (sample, problems) = DatasetSample.decode(rawSamples[index], jsonPath: jsonPath, manifest: manifestPath)
+        let raw: JSONValue
+        switch samples.value(at: index) {
+        case .success(let value): raw = value
+        case .failure(let reread):
+            return .failure(SampleFailure(index: index, sampleID: nil, problems: [
+                DatasetProblem(.unreadableManifest, manifest: manifestPath, jsonPath: jsonPath, sampleID: nil, reread.reason)]))
+        }
+        let (sample, problems) = DatasetSample.decode(raw, jsonPath: jsonPath, manifest: manifestPath)
         if let sample, problems.isEmpty { return .success(sample) }
-        return .failure(SampleFailure(index: index, sampleID: sample?.id ?? rawSamples[index]["id"]?.stringValue,
-                                      problems: problems))
+        return .failure(SampleFailure(index: index, sampleID: sample?.id ?? raw["id"]?.stringValue, problems: problems))
     }
 
     /// Decodes every sample; throws when there is any header or sample problem, listing all.
@@ -193,27 +219,36 @@ public struct SampleFailure: Error, Sendable, Equatable, CustomStringConvertible
 /// Each iteration decodes one sample. An `id` already used by an earlier element gives a
 /// failure of kind `duplicateID` naming the earlier position; the first keeps the id.
 public struct DatasetEntries: Sequence, Sendable {
-    let rawSamples: [JSONValue]
+    let samples: DatasetLoader.SampleSource
     let manifest: String
 
-    public var underestimatedCount: Int { rawSamples.count }
+    public var underestimatedCount: Int { samples.count }
 
     public func makeIterator() -> Iterator {
-        Iterator(rawSamples: rawSamples, manifest: manifest)
+        Iterator(samples: samples, manifest: manifest)
     }
 
     public struct Iterator: IteratorProtocol {
-        let rawSamples: [JSONValue]
+        let samples: DatasetLoader.SampleSource
         let manifest: String
         var index = 0
         var firstIndexByID: [String: Int] = [:]
 
         public mutating func next() -> DatasetEntry? {
-            guard index < rawSamples.count else { return nil }
+            guard index < samples.count else { return nil }
             defer { index += 1 }
             let jsonPath = "samples[\(index)]"
-            let (sample, problems) = DatasetSample.decode(rawSamples[index], jsonPath: jsonPath, manifest: manifest)
-            let id = sample?.id ?? rawSamples[index]["id"]?.stringValue
+            let raw: JSONValue
+            switch samples.value(at: index) {
+            case .success(let value): raw = value
+            case .failure(let reread):
+                let problem = DatasetProblem(.unreadableManifest, manifest: manifest, jsonPath: jsonPath, sampleID: nil,
+                                             reread.reason)
+                return DatasetEntry(index: index, result: .failure(SampleFailure(index: index, sampleID: nil,
+                                                                                 problems: [problem])))
+            }
+            let (sample, problems) = DatasetSample.decode(raw, jsonPath: jsonPath, manifest: manifest)
+            let id = sample?.id ?? raw["id"]?.stringValue
             var allProblems = problems
             if let id {
                 if let first = firstIndexByID[id] {

@@ -34,6 +34,37 @@ extension JSONValue {
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Data(text.utf8))
     }
+
+    /// Parses `bytes` like `parse(_:)`, except that the elements of the array under `key`
+    /// in the top-level object are checked but not kept: the result holds their byte
+    /// ranges, and that key maps to an empty array. Each element is parsed and dropped in
+    /// turn, so a document holding a large array (a dataset manifest) never exists as one
+    /// tree in memory; `parse(bytes[range])` gives an element back when it is needed.
+    ///
+    /// - Throws: `JSONSyntaxError` as `parse(_:)` does; the whole document is checked.
+    public static func parse(_ bytes: [UInt8], deferringTopLevelArray key: String)
+        throws(JSONSyntaxError) -> JSONDeferredDocument {
+        var parser = JSONParser(bytes: bytes)
+        parser.deferredKey = key
+        let root = try parser.parseDocument()
+        return JSONDeferredDocument(root: root, elementRanges: parser.deferredRanges)
+    }
+
+    /// Parses the JSON value in `bytes` (see `parse(_:)` for the grammar).
+    public static func parse(_ bytes: ArraySlice<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: Array(bytes))
+        return try parser.parseDocument()
+    }
+}
+
+/// A parsed document whose top-level array under one key was left as byte ranges
+/// (`JSONValue.parse(_:deferringTopLevelArray:)`).
+public struct JSONDeferredDocument: Sendable {
+    /// The document; the deferred key, when it held an array, maps to `[]`.
+    public var root: JSONValue
+    /// Where each element of the deferred array lies in the parsed bytes, in order; nil
+    /// when the root is not an object or the key is missing or not an array.
+    public var elementRanges: [Range<Int>]?
 }
 
 /// A recursive-descent parser over UTF-8 bytes.
@@ -41,6 +72,9 @@ private struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    /// When set, the top-level object's array under this key is scanned, not kept.
+    var deferredKey: String?
+    var deferredRanges: [Range<Int>]?
 
     init(bytes: [UInt8]) { self.bytes = bytes }
 
@@ -98,7 +132,11 @@ private struct JSONParser {
             skipWhitespace()
             try expect(UInt8(ascii: ":"), "':' after the key \"\(key)\"")
             skipWhitespace()
-            object[key] = try parseValue()
+            if depth == 1, key == deferredKey, peek(UInt8(ascii: "[")) {
+                object[key] = try scanDeferredArray()
+            } else {
+                object[key] = try parseValue()
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input, expected ',' or '}'") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -137,6 +175,39 @@ private struct JSONParser {
                 index += 1
                 depth -= 1
                 return .array(elements)
+            }
+            throw error("unexpected \(describe(bytes[index])), expected ',' or ']'")
+        }
+    }
+
+    /// Like `parseArray`, but records each element's byte range and drops its value.
+    mutating func scanDeferredArray() throws(JSONSyntaxError) -> JSONValue {
+        try enterContainer()
+        index += 1  // [
+        var ranges: [Range<Int>] = []
+        skipWhitespace()
+        if peek(UInt8(ascii: "]")) {
+            index += 1
+            depth -= 1
+            deferredRanges = ranges
+            return .array([])
+        }
+        while true {
+            skipWhitespace()
+            let start = index
+            _ = try parseValue()
+            ranges.append(start..<index)
+            skipWhitespace()
+            guard index < bytes.count else { throw error("unexpected end of input, expected ',' or ']'") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                depth -= 1
+                deferredRanges = ranges
+                return .array([])
             }
             throw error("unexpected \(describe(bytes[index])), expected ',' or ']'")
         }
