@@ -153,50 +153,41 @@ private struct JSONParser {
     }
 
     mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
-        try enterContainer()
-        index += 1  // [
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if peek(UInt8(ascii: "]")) {
-            index += 1
-            depth -= 1
-            return .array(elements)
+        try forEachArrayElement { (parser: inout JSONParser) throws(JSONSyntaxError) in
+            elements.append(try parser.parseValue())
         }
-        while true {
-            skipWhitespace()
-            elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input, expected ',' or ']'") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                depth -= 1
-                return .array(elements)
-            }
-            throw error("unexpected \(describe(bytes[index])), expected ',' or ']'")
-        }
+        return .array(elements)
     }
 
     /// Like `parseArray`, but records each element's byte range and drops its value.
     mutating func scanDeferredArray() throws(JSONSyntaxError) -> JSONValue {
+        var ranges: [Range<Int>] = []
+        try forEachArrayElement { (parser: inout JSONParser) throws(JSONSyntaxError) in
+            let start = parser.index
+            _ = try parser.parseValue()
+            ranges.append(start..<parser.index)
+        }
+        deferredRanges = ranges
+        return .array([])
+    }
+
+    /// Walks `[ value, value, ... ]` from the opening bracket, calling `element` with the
+    /// parser at the start of each value; `element` must consume exactly that value.
+    mutating func forEachArrayElement(
+        _ element: (inout JSONParser) throws(JSONSyntaxError) -> Void
+    ) throws(JSONSyntaxError) {
         try enterContainer()
         index += 1  // [
-        var ranges: [Range<Int>] = []
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
             index += 1
             depth -= 1
-            deferredRanges = ranges
-            return .array([])
+            return
         }
         while true {
             skipWhitespace()
-            let start = index
-            _ = try parseValue()
-            ranges.append(start..<index)
+            try element(&self)
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input, expected ',' or ']'") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -206,8 +197,7 @@ private struct JSONParser {
             if bytes[index] == UInt8(ascii: "]") {
                 index += 1
                 depth -= 1
-                deferredRanges = ranges
-                return .array([])
+                return
             }
             throw error("unexpected \(describe(bytes[index])), expected ',' or ']'")
         }
