@@ -122,7 +122,8 @@ import RialMedia
 
     /// Metering: a wall at 0.3 with 8 % of the frame at 6.0. Mean metering alone
     /// (E = 0.2 / 0.756) would put the bright area at 1.59 x full scale; the 98th
-    /// percentile is in it, so E = 0.8 / 6 keeps it at 0.8 (tone curve: ~245 in 8 bits).
+    /// percentile is in it, so E = 0.8 / 6 keeps it at 0.8 (tone curve with m = 0.745 E:
+    /// y = 0.92, 245.8 in 8 bits).
     /// A 1 % area at 12.0 is below the percentile and clips.
     @Test func highlightMetering() {
         var sensor = TestScenes.quietSensor()
@@ -134,11 +135,35 @@ import RialMedia
                                                             bright: Vec3(6, 6, 6), brightFraction: 0.08),
                                           sensor: sensor, rng: &rng)
         let wideBright = Self.means(wide, columns: 4..<16).1
-        Measurement.log("8 % bright area: \(wideBright)")
+        Measurement.log("8 % bright area: \(wideBright), wall \(Self.means(wide, columns: 100..<200).1)")
         #expect(wideBright < 250 && wideBright > 235, "8 % bright area at \(wideBright)")
+        // The 98th percentile falls in the bright area (its 1/16-stop bin).
+        let metered = ImageSignalProcessor.meter(base: Self.flatRadiance(width: 256, height: 128, colour: grey,
+                                                                         bright: Vec3(6, 6, 6), brightFraction: 0.08).base,
+                                                 detail: [], width: 256, height: 128, percentile: 0.98)
+        #expect(abs(log2(metered.percentile / 6)) <= 1.0 / 32, "percentile \(metered.percentile)")
         let small = CameraPipeline.develop(Self.flatRadiance(width: 256, height: 128, colour: grey,
                                                              bright: Vec3(12, 12, 12), brightFraction: 0.01),
                                            sensor: sensor, rng: &rng)
         #expect(Self.means(small, columns: 0..<1).1 > 253, "1 % area at 40 x the wall did not clip")
+    }
+
+    /// Moire still comes through the strongest noise reduction of the sampled ranges
+    /// (chroma radius 6 px, luma NR 0.7 below tau 0.04): the plain LCD alias of a
+    /// 1.8 px pitch at (1/1.8 - 1, 0) cycles/px stays a strong luma peak. (The physics
+    /// tests in DisplayMoireTests measure without the ISP.)
+    @Test(arguments: [Float(1.8), 2.6])
+    func lcdMoireSurvivesProcessing(_ pitch: Float) {
+        let n = DisplayMoireTests.size
+        var p = TestScenes.display(layout: .rgbStripe, pitchPx: pitch, width: n, height: n)
+        p.sensor.isp = ISPParameters(chromaDenoiseRadiusPx: 6, lumaDenoise: 0.7, lumaDenoiseThreshold: 0.04)
+        p.sensor.sharpenAmount = 0
+        let s = SignalAnalysis.powerSpectrum(SignalAnalysis.luma(SynthGenerator.render(p).image), size: n)
+        let alias = DisplayMoireTests.fold((1 / Double(pitch), 0))
+        let median = SignalAnalysis.medianPower(s, size: n, minRadius: 0.02)
+        let (at, power) = DisplayMoireTests.localPeak(s, near: alias)
+        Measurement.log("LCD p=\(pitch) through the ISP: alias \(alias) measured \(at), peak/median \(Int(power / median))")
+        #expect(power > 300 * median, "peak/median \(power / median)")
+        #expect(hypot(at.0 - alias.0, at.1 - alias.1) * Double(n) <= 1.5)
     }
 }

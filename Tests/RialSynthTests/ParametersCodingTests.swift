@@ -46,7 +46,7 @@ import Testing
             #expect(abs(p.focalPx - 800 / tan(p.horizontalFovDeg * .pi / 360)) < 0.01)
             let isp = p.sensor.isp!
             #expect((0.3...0.55).contains(isp.lensShading) && (0.1...0.25).contains(isp.filterCrosstalk))
-            #expect((0.97...0.995).contains(isp.highlightPercentile) && (0.16...0.24).contains(isp.midtoneOutput))
+            #expect((0.97...0.995).contains(isp.highlightPercentile) && (0.18...0.26).contains(isp.midtoneOutput))
             #expect((1.1...1.4).contains(isp.toneContrast) && (2...6).contains(isp.chromaDenoiseRadiusPx))
             switch c {
             case .lcdScreen, .oledScreen:

@@ -86,30 +86,56 @@ enum ImageSignalProcessor {
         let midIn = max(exposure * metering.mean, 0.01)
         let curve = ToneCurve(midIn: midIn, midOut: min(max(isp.midtoneOutput, 0.05), 0.5),
                               contrast: min(max(isp.toneContrast, 0.8), 2), shoulder: min(max(isp.toneShoulder, 0.8), 1))
-        let local = LocalToneMap(green: rgb, width: w, height: h, strength: min(max(isp.localToneStrength, 0), 1))
+        let local = LocalToneMap(green: rgb, width: w, height: h, strength: min(max(isp.localToneStrength, 0), 1),
+                                 shadingCorrection: (vignetting, shading))
         var luma = [Float](repeating: 0, count: n)
         let cw = (w + 1) / 2, ch = (h + 1) / 2
         var chroma = [Float](repeating: 0, count: 2 * cw * ch)
         let cx = Float(w) / 2, cy = Float(h) / 2
         let invR2 = 1 / (cx * cx + cy * cy)
+        // Per-column constants: squared distance from the centre, local-tone cell index
+        // and weight.
+        var columnR2 = [Float](repeating: 0, count: w)
+        var columnCell = [Int](repeating: 0, count: w)
+        var columnWeight = [Float](repeating: 0, count: w)
+        for x in 0..<w {
+            let dx = Float(x) + 0.5 - cx
+            columnR2[x] = dx * dx * invR2
+            let u = local.coordinate(x, cells: local.columns, size: w)
+            columnCell[x] = min(Int(u), local.columns - 1)
+            columnWeight[x] = u - Float(columnCell[x])
+        }
+        var rowGain = [Float](repeating: 0, count: local.columns + 1)
         curve.table.withUnsafeBufferPointer { table in
-        local.gain.withUnsafeBufferPointer { gainMap in
         rgb.withUnsafeMutableBufferPointer { src in
         luma.withUnsafeMutableBufferPointer { lum in
         chroma.withUnsafeMutableBufferPointer { chr in
+        columnR2.withUnsafeBufferPointer { colR2 in
+        columnCell.withUnsafeBufferPointer { colCell in
+        columnWeight.withUnsafeBufferPointer { colW in
+        rowGain.withUnsafeMutableBufferPointer { rg in
             let m = ccm.m
             let last = Float(ToneCurve.size - 1)
+            let cols = local.columns
             for y in 0..<h {
                 let dy = Float(y) + 0.5 - cy
-                let ly = local.coordinate(y, cells: local.rows, size: h)
+                let rowR2 = dy * dy * invR2
+                // Local-tone gains of this row at each cell column (vertical lerp).
+                let v = local.coordinate(y, cells: local.rows, size: h)
+                let j0 = min(Int(v), local.rows - 1), j1 = min(j0 + 1, local.rows - 1)
+                let fv = v - Float(j0)
+                for i in 0..<cols {
+                    rg[i] = local.gain[j0 * cols + i] + (local.gain[j1 * cols + i] - local.gain[j0 * cols + i]) * fv
+                }
+                rg[cols] = rg[cols - 1]
                 let crow = (y / 2) * cw
                 for x in 0..<w {
                     let i = y * w + x
                     let r0 = min(src[i], 1), g0 = min(src[n + i], 1), b0 = min(src[2 * n + i], 1)
-                    let dx = Float(x) + 0.5 - cx
-                    let r2 = (dx * dx + dy * dy) * invR2
-                    let lx = local.coordinate(x, cells: local.columns, size: w)
-                    let gain = (1 - vignetting * r2) / (1 - shading * r2) * local.sample(gainMap, lx, ly)
+                    let r2 = colR2[x] + rowR2
+                    let k = colCell[x]
+                    let lt = rg[k] + (rg[k + 1] - rg[k]) * colW[x]
+                    let gain = (1 - vignetting * r2) / (1 - shading * r2) * lt
                     let r = (m.0 * r0 + m.1 * g0 + m.2 * b0) * gain
                     let g = (m.3 * r0 + m.4 * g0 + m.5 * b0) * gain
                     let b = (m.6 * r0 + m.7 * g0 + m.8 * b0) * gain
@@ -118,12 +144,12 @@ enum ImageSignalProcessor {
                     let eb = table[Int(min(max(b, 0), 1).squareRoot() * last + 0.5)]
                     let yv = 0.299 * er + 0.587 * eg + 0.114 * eb
                     lum[i] = yv
-                    let c = crow + x / 2
+                    let c = crow + (x >> 1)
                     chr[c] += eb - yv
                     chr[cw * ch + c] += er - yv
                 }
             }
-        } } } } }
+        } } } } } } } }
         rgb = []
 
         // 8. Chroma noise reduction on the 2 x 2 grid (sums -> means at the borders too).
@@ -154,16 +180,27 @@ enum ImageSignalProcessor {
         let tau = max(isp.lumaDenoiseThreshold, 1e-4), tau2 = tau * tau
         let nr = min(max(isp.lumaDenoise, 0), 1) * tau2
         let sharpen = max(sensor.sharpenAmount, 0)
+        // Chroma sample centres at 2 i + 1/2 px: bilinear cells and weights per column.
+        var chromaCell = [Int](repeating: 0, count: 2 * w)
+        var chromaWeight = [Float](repeating: 0, count: w)
+        for x in 0..<w {
+            let fx = min(max((Float(x) - 0.5) * 0.5, 0), Float(cw - 1))
+            let i0 = min(Int(fx), cw - 1)
+            chromaCell[2 * x] = i0; chromaCell[2 * x + 1] = min(i0 + 1, cw - 1)
+            chromaWeight[x] = fx - Float(i0)
+        }
         luma.withUnsafeBufferPointer { lum in
         chroma.withUnsafeBufferPointer { chr in
+        chromaCell.withUnsafeBufferPointer { cc in
+        chromaWeight.withUnsafeBufferPointer { cwt in
         out.samples.withUnsafeMutableBufferPointer { dst in
-            let cbPlane = 0, crPlane = cw * ch
+            let crPlane = cw * ch
             for y in 0..<h {
                 let ym = max(y - 1, 0) * w, y0 = y * w, yp = min(y + 1, h - 1) * w
-                // Chroma sample centres at 2 j + 1/2 px: bilinear weights along y.
                 let fy = min(max((Float(y) - 0.5) * 0.5, 0), Float(ch - 1))
                 let j0 = min(Int(fy), ch - 1), j1 = min(j0 + 1, ch - 1)
                 let wy = fy - Float(j0)
+                let r0 = j0 * cw, r1 = j1 * cw
                 for x in 0..<w {
                     let xm = max(x - 1, 0), xp = min(x + 1, w - 1)
                     let c = lum[y0 + x]
@@ -173,13 +210,14 @@ enum ImageSignalProcessor {
                     let d = blur - c
                     let d2 = d * d
                     let yv = c + d * (nr - sharpen * d2) / (tau2 + d2)
-                    let fx = min(max((Float(x) - 0.5) * 0.5, 0), Float(cw - 1))
-                    let i0 = min(Int(fx), cw - 1), i1 = min(i0 + 1, cw - 1)
-                    let wx = fx - Float(i0)
-                    let a00 = j0 * cw + i0, a10 = j0 * cw + i1, a01 = j1 * cw + i0, a11 = j1 * cw + i1
-                    let w00 = (1 - wx) * (1 - wy), w10 = wx * (1 - wy), w01 = (1 - wx) * wy, w11 = wx * wy
-                    let cb = w00 * chr[cbPlane + a00] + w10 * chr[cbPlane + a10] + w01 * chr[cbPlane + a01] + w11 * chr[cbPlane + a11]
-                    let cr = w00 * chr[crPlane + a00] + w10 * chr[crPlane + a10] + w01 * chr[crPlane + a01] + w11 * chr[crPlane + a11]
+                    let i0 = cc[2 * x], i1 = cc[2 * x + 1]
+                    let wx = cwt[x]
+                    let cbTop = chr[r0 + i0] + (chr[r0 + i1] - chr[r0 + i0]) * wx
+                    let cbBottom = chr[r1 + i0] + (chr[r1 + i1] - chr[r1 + i0]) * wx
+                    let crTop = chr[crPlane + r0 + i0] + (chr[crPlane + r0 + i1] - chr[crPlane + r0 + i0]) * wx
+                    let crBottom = chr[crPlane + r1 + i0] + (chr[crPlane + r1 + i1] - chr[crPlane + r1 + i0]) * wx
+                    let cb = cbTop + (cbBottom - cbTop) * wy
+                    let cr = crTop + (crBottom - crTop) * wy
                     let r = yv + cr, b = yv + cb
                     let g = (yv - 0.299 * r - 0.114 * b) * (1 / 0.587)
                     let o = 3 * (y0 + x)
@@ -188,7 +226,7 @@ enum ImageSignalProcessor {
                     dst[o + 2] = UInt8(min(max(b, 0), 1) * 255 + 0.5)
                 }
             }
-        } } }
+        } } } } }
         return out
     }
 
@@ -212,7 +250,7 @@ enum ImageSignalProcessor {
                     let v = max(b[n + i] + (hasDetail ? d[n + i] : 0), 0)
                     sum += Double(v)
                     count += 1
-                    let k = Int(((v > 0 ? FastMath.log2(v) : low) - low) * 16)
+                    let k = Int(((v > 0 ? log2(v) : low) - low) * 16)
                     hist[min(max(k, 0), bins - 1)] += 1
                     x += 4
                 }
@@ -275,7 +313,7 @@ enum ImageSignalProcessor {
             awbErrorR: rng.uniform(-0.04...0.04), awbErrorB: rng.uniform(-0.04...0.04),
             highlightPercentile: rng.uniform(0.97...0.995), highlightTarget: rng.uniform(0.8...0.98),
             maxHighlightReductionEv: rng.uniform(0.5...2), toneContrast: rng.uniform(1.1...1.4),
-            toneShoulder: rng.uniform(0.92...0.98), midtoneOutput: rng.uniform(0.16...0.24),
+            toneShoulder: rng.uniform(0.92...0.98), midtoneOutput: rng.uniform(0.18...0.26),
             localToneStrength: rng.uniform(0.1...0.35), chromaDenoiseRadiusPx: rng.uniform(2...6),
             lumaDenoise: rng.uniform(0.2...0.7), lumaDenoiseThreshold: rng.uniform(0.01...0.04))
     }
@@ -312,20 +350,25 @@ struct ToneCurve {
 }
 
 /// Gain map of the local tone mapping (`ImageSignalProcessor` step 6): a grid of
-/// 16 x 12 cells (or fewer on small images) holding (L_cell / L_mean)^-strength,
+/// 16 x 12 cells (or fewer on small images) holding (L_cell / L_mean)^-strength
+/// (L: shading-corrected green, mean of log2 over cells),
 /// clamped to 0.5...2, after 3 x 3 binomial smoothing of log L.
 struct LocalToneMap {
     let columns: Int
     let rows: Int
     let gain: [Float]
 
-    init(green rgb: [Float], width w: Int, height h: Int, strength: Float) {
+    /// `shadingCorrection` (v, s): the cell means are taken after lens-shading
+    /// correction, gain (1 - v r^2) / (1 - s r^2) at each sample.
+    init(green rgb: [Float], width w: Int, height h: Int, strength: Float, shadingCorrection: (Float, Float)) {
         let n = w * h
         columns = max(min(16, w / 32), 1)
         rows = max(min(12, h / 32), 1)
         var logL = [Float](repeating: 0, count: columns * rows)
         var total: Float = 0
         let (cols, rws) = (columns, rows)
+        let cx = Float(w) / 2, cy = Float(h) / 2
+        let invR2 = 1 / (cx * cx + cy * cy)
         rgb.withUnsafeBufferPointer { s in
             for j in 0..<rws {
                 let y0 = j * h / rws, y1 = (j + 1) * h / rws
@@ -335,10 +378,18 @@ struct LocalToneMap {
                     var y = y0
                     while y < y1 {
                         var x = x0
-                        while x < x1 { sum += max(s[n + y * w + x], 0); count += 1; x += 2 }
+                        let dy = Float(y) + 0.5 - cy
+                        while x < x1 {
+                            let dx = Float(x) + 0.5 - cx
+                            let r2 = (dx * dx + dy * dy) * invR2
+                            let lsc = (1 - shadingCorrection.0 * r2) / (1 - shadingCorrection.1 * r2)
+                            sum += max(s[n + y * w + x], 0) * lsc
+                            count += 1
+                            x += 2
+                        }
                         y += 2
                     }
-                    logL[j * cols + i] = FastMath.log2(max(sum / Float(max(count, 1)), 1e-5))
+                    logL[j * cols + i] = log2(max(sum / Float(max(count, 1)), 1e-5))
                 }
             }
         }
@@ -364,16 +415,6 @@ struct LocalToneMap {
     /// Continuous cell coordinate of pixel `p` (cell centres at integers).
     @inline(__always) func coordinate(_ p: Int, cells: Int, size: Int) -> Float {
         min(max((Float(p) + 0.5) * Float(cells) / Float(size) - 0.5, 0), Float(cells - 1))
-    }
-
-    /// Bilinear read of the gain map at cell coordinates (u, v).
-    @inline(__always) func sample(_ g: UnsafeBufferPointer<Float>, _ u: Float, _ v: Float) -> Float {
-        let i0 = min(Int(u), columns - 1), j0 = min(Int(v), rows - 1)
-        let i1 = min(i0 + 1, columns - 1), j1 = min(j0 + 1, rows - 1)
-        let fu = u - Float(i0), fv = v - Float(j0)
-        let top = g[j0 * columns + i0] + (g[j0 * columns + i1] - g[j0 * columns + i0]) * fu
-        let bottom = g[j1 * columns + i0] + (g[j1 * columns + i1] - g[j1 * columns + i0]) * fu
-        return top + (bottom - top) * fv
     }
 }
 

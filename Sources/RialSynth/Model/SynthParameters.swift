@@ -619,7 +619,7 @@ public struct ISPParameters: Codable, Sendable, Equatable {
     public var highlightTarget: Float
     public var maxHighlightReductionEv: Float
     /// Global tone curve (Lottes 2016 form) y = x^a / (x^(a d) b + c), b and c such
-    /// that the metered mean maps to `midtone_output` (linear, 0.16-0.24) and full
+    /// that the metered mean maps to `midtone_output` (linear, 0.18-0.26) and full
     /// scale to 1: contrast a (1.1-1.4), shoulder d (0.92-0.98).
     public var toneContrast: Float
     public var toneShoulder: Float
