@@ -27,7 +27,8 @@ import RialMedia
 /// 7. global tone curve y = x^a / (x^(a d) b + c) (Lottes, "Advanced techniques and
 ///    optimization of HDR color pipelines", GDC 2016) with b, c solved so that
 ///    y(m) = midtone_output (m = the metered mean after exposure) and y(1) = 1:
-///    c = 1 - b, b = (m^a / o - 1) / (m^(a d) - 1); then IEC 61966-2-1 sRGB encoding
+///    c = 1 - b, b = (m^a / o - 1) / (m^(a d) - 1), o raised for bright scenes by
+///    `key_adaptation`; then IEC 61966-2-1 sRGB encoding
 ///    (one table indexed by sqrt(x));
 /// 8. in the encoded domain, Y = BT.601 luma, chroma Cb = B - Y, Cr = R - Y averaged
 ///    on a 2 x 2 grid and box-filtered twice (radius chroma_denoise_radius_px / 2 on
@@ -84,7 +85,9 @@ enum ImageSignalProcessor {
         let vignetting = min(max(sensor.vignetting, 0), 0.9)
         // Where auto-exposure put the mean (before the lens falloff, which LSC undoes).
         let midIn = max(exposure * metering.mean, 0.01)
-        let curve = ToneCurve(midIn: midIn, midOut: min(max(isp.midtoneOutput, 0.05), 0.5),
+        let key = pow(max(metering.mean, 1e-4) / 0.18, min(max(isp.keyAdaptation, 0), 1))
+        let midOut = min(max(isp.midtoneOutput * key, 0.1), 0.45)
+        let curve = ToneCurve(midIn: midIn, midOut: isp.keyAdaptation > 0 ? midOut : min(max(isp.midtoneOutput, 0.05), 0.5),
                               contrast: min(max(isp.toneContrast, 0.8), 2), shoulder: min(max(isp.toneShoulder, 0.8), 1))
         let local = LocalToneMap(green: rgb, width: w, height: h, strength: min(max(isp.localToneStrength, 0), 1),
                                  shadingCorrection: (vignetting, shading))
@@ -315,7 +318,8 @@ enum ImageSignalProcessor {
             maxHighlightReductionEv: rng.uniform(0.5...2), toneContrast: rng.uniform(1.1...1.4),
             toneShoulder: rng.uniform(0.92...0.98), midtoneOutput: rng.uniform(0.18...0.26),
             localToneStrength: rng.uniform(0.1...0.35), chromaDenoiseRadiusPx: rng.uniform(2...6),
-            lumaDenoise: rng.uniform(0.2...0.7), lumaDenoiseThreshold: rng.uniform(0.01...0.04))
+            lumaDenoise: rng.uniform(0.2...0.7), lumaDenoiseThreshold: rng.uniform(0.01...0.04),
+            keyAdaptation: rng.uniform(0.3...0.6))
     }
 }
 

@@ -635,13 +635,18 @@ public struct ISPParameters: Codable, Sendable, Equatable {
     /// units / 255: strength 0.2-0.7, tau 0.01-0.04.
     public var lumaDenoise: Float
     public var lumaDenoiseThreshold: Float
+    /// Scene-key adaptation k (0.3-0.6; 0 = none): phones render bright scenes (a page
+    /// of paper, a lit screen) brighter than mid-grey, so the mean maps to
+    /// midtone_output * (L / 0.18)^k, clamped to 0.1...0.45, with L the metered mean
+    /// radiance relative to a white Lambertian surface under the room light.
+    public var keyAdaptation: Float
 
     public init(lensShading: Float = 0.4, filterCrosstalk: Float = 0.15, ccmError: Float = 0,
                 awbGreyWorldWeight: Float = 0.4, awbErrorR: Float = 0, awbErrorB: Float = 0,
                 highlightPercentile: Float = 0.985, highlightTarget: Float = 0.9,
                 maxHighlightReductionEv: Float = 1.2, toneContrast: Float = 1.25, toneShoulder: Float = 0.95,
                 midtoneOutput: Float = 0.2, localToneStrength: Float = 0.2, chromaDenoiseRadiusPx: Float = 3,
-                lumaDenoise: Float = 0.4, lumaDenoiseThreshold: Float = 0.02) {
+                lumaDenoise: Float = 0.4, lumaDenoiseThreshold: Float = 0.02, keyAdaptation: Float = 0) {
         self.lensShading = lensShading
         self.filterCrosstalk = filterCrosstalk
         self.ccmError = ccmError
@@ -658,6 +663,7 @@ public struct ISPParameters: Codable, Sendable, Equatable {
         self.chromaDenoiseRadiusPx = chromaDenoiseRadiusPx
         self.lumaDenoise = lumaDenoise
         self.lumaDenoiseThreshold = lumaDenoiseThreshold
+        self.keyAdaptation = keyAdaptation
     }
 
     enum CodingKeys: String, CodingKey {
@@ -677,6 +683,7 @@ public struct ISPParameters: Codable, Sendable, Equatable {
         case chromaDenoiseRadiusPx = "chroma_denoise_radius_px"
         case lumaDenoise = "luma_denoise"
         case lumaDenoiseThreshold = "luma_denoise_threshold"
+        case keyAdaptation = "key_adaptation"
     }
 }
 
