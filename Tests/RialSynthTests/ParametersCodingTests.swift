@@ -12,7 +12,9 @@ import Testing
         for key in ["\"class\":\"lcd_screen\"", "\"distance_m\"", "\"tilt_deg\"", "\"rotation_deg\"", "\"pixel_pitch_px\"",
                     "\"panel_layout\":\"rgb_stripe\"", "\"fill_factor\"", "\"brightness\"", "\"gamma\"", "\"row_time_us\"",
                     "\"modulation_depth\"", "\"hz\"", "\"lens_blur_sigma_px\"", "\"jpeg_quality\"", "\"noise_a_mm\"",
-                    "\"baseline_mm\"", "\"focal_px\"", "\"full_well_e\"", "\"read_noise_e\"", "\"tags\""] {
+                    "\"baseline_mm\"", "\"focal_px\"", "\"full_well_e\"", "\"read_noise_e\"", "\"tags\"",
+                    "\"isp\"", "\"tone_contrast\"", "\"midtone_output\"", "\"chroma_denoise_radius_px\"",
+                    "\"cover_glass\"", "\"window_radiance\"", "\"viewing_angle\"", "\"black_leak\""] {
             #expect(text.contains(key), "missing \(key)")
         }
         let back = try JSONDecoder().decode(SynthParameters.self, from: data)
@@ -42,6 +44,10 @@ import Testing
             #expect((80...95).contains(p.jpegQuality))
             #expect((0.3...0.7).contains(p.sensor.lensBlurSigmaPx))
             #expect(abs(p.focalPx - 800 / tan(p.horizontalFovDeg * .pi / 360)) < 0.01)
+            let isp = p.sensor.isp!
+            #expect((0.3...0.55).contains(isp.lensShading) && (0.1...0.25).contains(isp.filterCrosstalk))
+            #expect((0.97...0.995).contains(isp.highlightPercentile) && (0.18...0.26).contains(isp.midtoneOutput))
+            #expect((1.1...1.4).contains(isp.toneContrast) && (2...6).contains(isp.chromaDenoiseRadiusPx))
             switch c {
             case .lcdScreen, .oledScreen:
                 let d = p.display!
@@ -50,10 +56,18 @@ import Testing
                 #expect((0...40).contains(p.subject.tiltDeg))
                 #expect((0.4...1.0).contains(p.subject.fillFraction))
                 #expect(d.panelLayout == (c == .lcdScreen ? .rgbStripe : .diamondPentile))
+                let glass = d.coverGlass!, viewing = d.viewingAngle!
+                #expect((0.005...0.05).contains(glass.fresnelF0))
+                #expect(c == .oledScreen ? viewing.blackLeak == 0 && viewing.washout <= 0.08
+                                          : (0.01...0.04).contains(viewing.blackLeak) && viewing.washout >= 0.2)
             case .printedPaper:
                 #expect((2...8).contains(p.print!.periodPx))
                 #expect((0.85...0.9).contains(p.print!.paperWhite))
-                #expect((0.10...0.15).contains(p.print!.inkBlack))
+                // Optical density of solid black 1.2-1.5 (log10(1 / 0.06) = 1.22).
+                #expect((0.03...0.06).contains(p.print!.inkBlack))
+                #expect((0.06...0.18).contains(p.print!.dotGain))
+                let tint = p.print!.paperTint!
+                #expect(tint.count == 3 && tint.allSatisfy { (0.95...1.05).contains($0) })
             case .realScene:
                 if p.subjectKind == .wall || p.subjectKind == .document { #expect(p.tags.contains("flat_subject")) }
                 else { #expect(!p.tags.contains("flat_subject")) }

@@ -19,7 +19,14 @@ import RialMedia
 /// 7. unsharp mask on luma (3 x 3 binomial), then IEC 61966-2-1 sRGB encoding to 8 bits.
 enum CameraPipeline {
     /// Develops `radiance` into an RGB `Image8`. `rng` supplies the noise.
-    static func develop(_ radiance: RadianceImage, sensor: SensorParameters, rng: inout SynthRandom) -> Image8 {
+    /// `illuminant`: the room light's colour (linear RGB, green 1), which the ISP's
+    /// auto white balance partly knows; unused by the minimal pipeline.
+    /// With `sensor.isp` set, steps 2 and 5-7 are those of `ImageSignalProcessor`.
+    static func develop(_ radiance: RadianceImage, sensor: SensorParameters, illuminant: Vec3 = Vec3(1, 1, 1),
+                        rng: inout SynthRandom) -> Image8 {
+        if let isp = sensor.isp {
+            return ImageSignalProcessor.develop(radiance, sensor: sensor, isp: isp, illuminant: illuminant, rng: &rng)
+        }
         let w = radiance.width, h = radiance.height, n = w * h
         let hasDetail = !radiance.detail.isEmpty
 
@@ -43,7 +50,32 @@ enum CameraPipeline {
         }
         let meanG = Float(sumG / Double(max(count, 1)))
         let exposure = min(max(sensor.exposureTarget, 0.01), 0.9) / max(meanG, 1e-6)
+        let (raw, channelSum) = mosaic(base: radiance.base, detail: radiance.detail, width: w, height: h,
+                                       exposure: exposure, vignetting: sensor.vignetting, sensor: sensor, rng: &rng)
+        // Grey world: G sites are half of the pixels, R and B a quarter each.
+        let meanR = channelSum.0 / Double(n / 4 + 1), meanGr = channelSum.1 / Double(n / 2 + 1)
+        let meanB = channelSum.2 / Double(n / 4 + 1)
+        let strength = Double(min(max(sensor.whiteBalanceStrength, 0), 1))
+        let gainR = Float(pow(meanGr / max(meanR, 1e-6), strength))
+        let gainB = Float(pow(meanGr / max(meanB, 1e-6), strength))
 
+        let rgb: [Float]
+        switch sensor.demosaic {
+        case .malvarHeCutler: rgb = Demosaic.malvarHeCutler(raw, width: w, height: h, gains: (gainR, 1, gainB))
+        case .bilinear: rgb = Demosaic.bilinear(raw, width: w, height: h, gains: (gainR, 1, gainB))
+        }
+        return encode(rgb, width: w, height: h, sharpen: max(sensor.sharpenAmount, 0))
+    }
+
+    /// Steps 1, 3 and 4: lens PSF on `base` (3 planes), plus `detail` (3 planes or
+    /// empty), times `exposure` and the vignetting gain 1 - v r^2, RGGB sampling,
+    /// Poisson-Gaussian noise and ADC quantisation. Returns the mosaic (full scale 1)
+    /// and the sums of its R, G and B sites.
+    static func mosaic(base: [Float], detail: [Float], width w: Int, height h: Int, exposure: Float,
+                       vignetting: Float, sensor: SensorParameters,
+                       rng: inout SynthRandom) -> (raw: [Float], sums: (Double, Double, Double)) {
+        let n = w * h
+        let hasDetail = !detail.isEmpty
         // Lens PSF, horizontal pass. Only the columns the CFA needs: R at even x, B at
         // odd x, G everywhere. Taps are padded to a fixed 7 (radius 3, sigma <= 1).
         let sigma = min(max(sensor.lensBlurSigmaPx, 0), 1)
@@ -53,7 +85,7 @@ enum CameraPipeline {
         let (k0, k1, k2, k3) = (k7[0], k7[1], k7[2], k7[3])
         let (k4, k5, k6) = (k7[4], k7[5], k7[6])
         var horizontal = [Float](repeating: 0, count: 3 * n)
-        radiance.base.withUnsafeBufferPointer { src in
+        base.withUnsafeBufferPointer { src in
             horizontal.withUnsafeMutableBufferPointer { dst in
                 for c in 0..<3 {
                     let start = c == 2 ? 1 : 0, step = c == 1 ? 1 : 2
@@ -86,11 +118,11 @@ enum CameraPipeline {
         let invLevels = 1 / levels
         let cx = Float(w) / 2, cy = Float(h) / 2
         let invR2 = 1 / (cx * cx + cy * cy)
-        let vig = min(max(sensor.vignetting, 0), 0.9)
+        let vig = min(max(vignetting, 0), 0.9)
         var channelSum = (0.0, 0.0, 0.0)
         var generator = rng
         horizontal.withUnsafeBufferPointer { src in
-            radiance.detail.withUnsafeBufferPointer { det in
+            detail.withUnsafeBufferPointer { det in
                 raw.withUnsafeMutableBufferPointer { out in
                     for y in 0..<h {
                         let dy = Float(y) + 0.5 - cy
@@ -128,19 +160,7 @@ enum CameraPipeline {
             }
         }
         rng = generator
-        // Grey world: G sites are half of the pixels, R and B a quarter each.
-        let meanR = channelSum.0 / Double(n / 4 + 1), meanGr = channelSum.1 / Double(n / 2 + 1)
-        let meanB = channelSum.2 / Double(n / 4 + 1)
-        let strength = Double(min(max(sensor.whiteBalanceStrength, 0), 1))
-        let gainR = Float(pow(meanGr / max(meanR, 1e-6), strength))
-        let gainB = Float(pow(meanGr / max(meanB, 1e-6), strength))
-
-        let rgb: [Float]
-        switch sensor.demosaic {
-        case .malvarHeCutler: rgb = Demosaic.malvarHeCutler(raw, width: w, height: h, gains: (gainR, 1, gainB))
-        case .bilinear: rgb = Demosaic.bilinear(raw, width: w, height: h, gains: (gainR, 1, gainB))
-        }
-        return encode(rgb, width: w, height: h, sharpen: max(sensor.sharpenAmount, 0))
+        return (raw, channelSum)
     }
 
     /// Normalised Gaussian taps for sigma px, radius ceil(3 sigma) (one tap for sigma ~ 0).

@@ -88,7 +88,7 @@ enum ParameterSampler {
                 p.content = ContentParameters(kind: .text, seed: (rng.next() & ~1) | (chance(0.3) ? 1 : 0))
                 p.print = PrintParameters(process: .solidToner, lpi: 0, periodPx: 0,
                                           dotGain: 0, paperWhite: rng.uniform(0.85...0.9),
-                                          inkBlack: rng.uniform(0.06...0.12), paperTexture: rng.uniform(0.01...0.05),
+                                          inkBlack: rng.uniform(0.03...0.06), paperTexture: rng.uniform(0.01...0.05),
                                           sheetSizeM: a4)
                 tags.append("flat_subject")
             }
@@ -156,7 +156,7 @@ enum ParameterSampler {
             p.subject.curvaturePerM = chance(0.5) ? rng.uniform(0...2) : 0
             p.print = PrintParameters(
                 process: .cmykHalftone, lpi: 25.4 / periodMm, periodPx: periodPx, screenAnglesDeg: [15, 75, 0, 45],
-                dotGain: rng.uniform(0.05...0.25), paperWhite: rng.uniform(0.85...0.9), inkBlack: rng.uniform(0.10...0.15),
+                dotGain: rng.uniform(0.06...0.18), paperWhite: rng.uniform(0.85...0.9), inkBlack: rng.uniform(0.03...0.06),
                 paperTexture: rng.uniform(0.01...0.05), grayComponentReplacement: rng.uniform(0.5...1), sheetSizeM: sheet)
             let u = rng.unit()
             p.subject.placement = u < 0.35 ? .wall : (u < 0.7 ? .desk : .handheld)
@@ -169,6 +169,16 @@ enum ParameterSampler {
             }
             p.content = content(allowFlat: false, text: text, allowText: false)
         }
+        // Phone processing, cover glass and paper tint come from their own stream, so
+        // the draws above stay as they were.
+        var finish = SynthRandom(seed: p.noiseSeed, stream: 4)
+        p.sensor.isp = ImageSignalProcessor.sampleParameters(&finish)
+        if p.display != nil {
+            let (glass, viewing) = CoverGlass.sampleParameters(oled: synthClass == .oledScreen, rng: &finish)
+            p.display?.coverGlass = glass
+            p.display?.viewingAngle = viewing
+        }
+        if p.print != nil { p.print?.paperTint = HalftonePrinter.samplePaperTint(&finish) }
         if p.subject.curvaturePerM > 0 { tags.append("curved") }
         tags.append(p.subjectKind.rawValue)
         p.tags = tags

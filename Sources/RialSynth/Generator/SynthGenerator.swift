@@ -78,7 +78,9 @@ public enum SynthGenerator {
         let left = CameraView(origin: .zero, width: p.width, height: p.height, focal: p.focalPx)
         let leftRenderer = SceneRenderer(scene: scene, view: left, rowGains: gains)
         let radiance = leftRenderer.render()
-        let image = CameraPipeline.develop(radiance, sensor: p.sensor, rng: &noise)
+        let light = ColorScience.illuminant(kelvin: p.lighting.colorTemperatureK)
+        let illuminant = Vec3(light.0, light.1, light.2)
+        let image = CameraPipeline.develop(radiance, sensor: p.sensor, illuminant: illuminant, rng: &noise)
         let samples = leftRenderer.depthSamples(columns: DepthSensor.columns, rows: DepthSensor.rows,
                                                 sub: DepthSensor.raysPerAxis)
         let depth = DepthSensor.measure(samples: samples, parameters: p.depthSensor, rng: &depthNoise)
@@ -90,7 +92,7 @@ public enum SynthGenerator {
             let rightGains = p.display?.flicker.map { RollingShutter.rowGains($0, rows: p.height, phaseOffset: offset) }
             let view = CameraView(origin: Vec3(p.baselineMm * 1e-3, 0, 0), width: p.width, height: p.height, focal: p.focalPx)
             let rightRadiance = SceneRenderer(scene: scene, view: view, rowGains: rightGains).render()
-            right = CameraPipeline.develop(rightRadiance, sensor: p.sensor, rng: &rightNoise)
+            right = CameraPipeline.develop(rightRadiance, sensor: p.sensor, illuminant: illuminant, rng: &rightNoise)
         }
         let capture = SynthCapture(label: p.synthClass, image: image, depth: depth, right: right,
                                    parameters: p, tags: p.tags)

@@ -265,6 +265,10 @@ public struct DisplayParameters: Codable, Sendable, Equatable {
     public var panelSizeM: [Float]
     /// PWM dimming / refresh flicker seen through the rolling shutter, or nil.
     public var flicker: FlickerParameters?
+    /// Reflection of the room in the cover glass, or nil (no reflection).
+    public var coverGlass: CoverGlassParameters?
+    /// Contrast and colour change with viewing angle, or nil (none).
+    public var viewingAngle: ViewingAngleParameters?
 
     public enum PanelLayout: String, Codable, Sendable, Equatable, CaseIterable {
         /// LCD: R, G, B vertical stripes, each in one third of the pixel.
@@ -277,7 +281,8 @@ public struct DisplayParameters: Codable, Sendable, Equatable {
                 resolution: [Int] = [0, 0], fillFactor: Float = 0.8, verticalFill: Float = 0.85,
                 brightness: Float = 1.5, gamma: Float = 2.2, blackLevel: Float = 0.002,
                 viewFalloffExponent: Float = 1, bezelMm: Float = 8, panelSizeM: [Float] = [0, 0],
-                flicker: FlickerParameters? = nil) {
+                flicker: FlickerParameters? = nil, coverGlass: CoverGlassParameters? = nil,
+                viewingAngle: ViewingAngleParameters? = nil) {
         self.panelLayout = panelLayout
         self.pixelPitchPx = pixelPitchPx
         self.pixelPitchMm = pixelPitchMm
@@ -291,6 +296,8 @@ public struct DisplayParameters: Codable, Sendable, Equatable {
         self.bezelMm = bezelMm
         self.panelSizeM = panelSizeM
         self.flicker = flicker
+        self.coverGlass = coverGlass
+        self.viewingAngle = viewingAngle
     }
 
     enum CodingKeys: String, CodingKey {
@@ -306,6 +313,8 @@ public struct DisplayParameters: Codable, Sendable, Equatable {
         case bezelMm = "bezel_mm"
         case panelSizeM = "panel_size_m"
         case flicker
+        case coverGlass = "cover_glass"
+        case viewingAngle = "viewing_angle"
     }
 }
 
@@ -361,9 +370,10 @@ public struct PrintParameters: Codable, Sendable, Equatable {
     public var periodPx: Float
     /// Screen angles of C, M, Y, K in degrees (conventional 15, 75, 0, 45).
     public var screenAnglesDeg: [Float]
-    /// Mechanical dot gain at 50 % tone: printed = t + 4 g t (1 - t) (0.05-0.25).
+    /// Mechanical dot gain at 50 % tone: printed = t + 4 g t (1 - t) (0.06-0.18).
     public var dotGain: Float
-    /// Reflectance of bare paper (0.85-0.9) and of solid black ink (0.10-0.15).
+    /// Reflectance of bare paper (0.85-0.9) and of solid black ink or toner (0.03-0.06:
+    /// optical density 1.2-1.5).
     public var paperWhite: Float
     public var inkBlack: Float
     /// Relative amplitude of the paper fibre texture (0.01-0.05).
@@ -372,6 +382,19 @@ public struct PrintParameters: Codable, Sendable, Equatable {
     public var grayComponentReplacement: Float
     /// Sheet size, m (width, height).
     public var sheetSizeM: [Float]
+    /// Paper colour as multipliers of `paper_white` on linear R, G, B: warm (cream)
+    /// paper has B < 1, paper with optical brighteners B > 1 (each 0.93-1.04). nil =
+    /// (1, 1, 0.985).
+    public var paperTint: [Float]?
+
+    /// Reflectance of bare paper, linear RGB: paper_white * paper_tint, each channel
+    /// clamped to 0.05...1.
+    public var paperReflectance: (Float, Float, Float) {
+        let w = min(max(paperWhite, 0.05), 1)
+        let t = paperTint.flatMap { $0.count == 3 ? $0 : nil } ?? [1, 1, 0.985]
+        func c(_ v: Float) -> Float { min(max(w * v, 0.05), 1) }
+        return (c(t[0]), c(t[1]), c(t[2]))
+    }
 
     public enum Process: String, Codable, Sendable, Equatable, CaseIterable {
         /// Offset/inkjet-like AM halftone, four rotated screens.
@@ -383,7 +406,8 @@ public struct PrintParameters: Codable, Sendable, Equatable {
     public init(process: Process = .cmykHalftone, lpi: Float = 0, periodPx: Float = 4,
                 screenAnglesDeg: [Float] = [15, 75, 0, 45], dotGain: Float = 0.15,
                 paperWhite: Float = 0.87, inkBlack: Float = 0.12, paperTexture: Float = 0.03,
-                grayComponentReplacement: Float = 0.7, sheetSizeM: [Float] = [0.297, 0.21]) {
+                grayComponentReplacement: Float = 0.7, sheetSizeM: [Float] = [0.297, 0.21],
+                paperTint: [Float]? = nil) {
         self.process = process
         self.lpi = lpi
         self.periodPx = periodPx
@@ -394,6 +418,7 @@ public struct PrintParameters: Codable, Sendable, Equatable {
         self.paperTexture = paperTexture
         self.grayComponentReplacement = grayComponentReplacement
         self.sheetSizeM = sheetSizeM
+        self.paperTint = paperTint
     }
 
     enum CodingKeys: String, CodingKey {
@@ -406,6 +431,7 @@ public struct PrintParameters: Codable, Sendable, Equatable {
         case paperTexture = "paper_texture"
         case grayComponentReplacement = "gray_component_replacement"
         case sheetSizeM = "sheet_size_m"
+        case paperTint = "paper_tint"
     }
 }
 
@@ -470,6 +496,10 @@ public struct SensorParameters: Codable, Sendable, Equatable {
     public var adcBits: Int
     /// Demosaicing algorithm: `malvar_he_cutler` or `bilinear`.
     public var demosaic: Demosaic
+    /// Phone-style image processing after demosaicing (`ImageSignalProcessor`); nil =
+    /// the minimal pipeline (grey-world white balance, sharpening, sRGB), which the
+    /// physics tests use to measure sampling without processing in the way.
+    public var isp: ISPParameters?
 
     public enum Demosaic: String, Codable, Sendable, Equatable, CaseIterable {
         case malvarHeCutler = "malvar_he_cutler"
@@ -478,7 +508,8 @@ public struct SensorParameters: Codable, Sendable, Equatable {
 
     public init(lensBlurSigmaPx: Float = 0.45, fullWellE: Float = 4000, readNoiseE: Float = 3,
                 exposureTarget: Float = 0.18, vignetting: Float = 0.1, whiteBalanceStrength: Float = 0.85,
-                sharpenAmount: Float = 0.3, adcBits: Int = 12, demosaic: Demosaic = .malvarHeCutler) {
+                sharpenAmount: Float = 0.3, adcBits: Int = 12, demosaic: Demosaic = .malvarHeCutler,
+                isp: ISPParameters? = nil) {
         self.lensBlurSigmaPx = lensBlurSigmaPx
         self.fullWellE = fullWellE
         self.readNoiseE = readNoiseE
@@ -488,6 +519,7 @@ public struct SensorParameters: Codable, Sendable, Equatable {
         self.sharpenAmount = sharpenAmount
         self.adcBits = adcBits
         self.demosaic = demosaic
+        self.isp = isp
     }
 
     enum CodingKeys: String, CodingKey {
@@ -500,6 +532,7 @@ public struct SensorParameters: Codable, Sendable, Equatable {
         case sharpenAmount = "sharpen_amount"
         case adcBits = "adc_bits"
         case demosaic
+        case isp
     }
 }
 
@@ -554,5 +587,183 @@ public struct DepthSensorParameters: Codable, Sendable, Equatable {
         case dropoutRate = "dropout_rate"
         case maxRangeM = "max_range_m"
         case quantisationMm = "quantisation_mm"
+    }
+}
+
+/// The phone's image signal processor after demosaicing (see `ImageSignalProcessor`
+/// for the order of the stages and the formulas). Ranges are those
+/// `ImageSignalProcessor.sampleParameters` draws from.
+public struct ISPParameters: Codable, Sendable, Equatable {
+    /// Corner falloff of the bare lens, gain 1 - s r^2 on the raw (r = 1 at the
+    /// corner; 0.3-0.55). Lens-shading correction multiplies by
+    /// (1 - vignetting r^2) / (1 - s r^2), leaving the sensor's `vignetting`.
+    public var lensShading: Float
+    /// Colour-filter crosstalk x of the sensor: camera RGB = M(x) linear RGB, rows of
+    /// M(x) summing to 1: R' = (1 - x) R + 0.75 x G + 0.25 x B,
+    /// G' = 0.5 x R + (1 - x) G + 0.5 x B, B' = 0.25 x R + 0.75 x G + (1 - x) B (0.1-0.25).
+    public var filterCrosstalk: Float
+    /// Relative error of the ISP's crosstalk estimate: the colour correction matrix is
+    /// M(x (1 + e))^-1 (e > 0 over-saturates; -0.15...0.15).
+    public var ccmError: Float
+    /// Auto white balance: weight of the grey-world estimate against the scene
+    /// illuminant, geometric blend per channel (0.2-0.7).
+    public var awbGreyWorldWeight: Float
+    /// Residual white-balance errors, natural-log gains on R and B (-0.04...0.04).
+    public var awbErrorR: Float
+    public var awbErrorB: Float
+    /// Highlight metering: percentile of the metered green (0.97-0.995) that
+    /// exposure tries to keep at `highlight_target` of full scale (0.8-0.98), giving up at
+    /// most `max_highlight_reduction_ev` stops below the mean-based exposure (0.5-2), so
+    /// small bright sources and bright screens in dim rooms clip.
+    public var highlightPercentile: Float
+    public var highlightTarget: Float
+    public var maxHighlightReductionEv: Float
+    /// Global tone curve (Lottes 2016 form) y = x^a / (x^(a d) b + c), b and c such
+    /// that the metered mean maps to `midtone_output` (linear, 0.18-0.26) and full
+    /// scale to 1: contrast a (1.1-1.4), shoulder d (0.92-0.98).
+    public var toneContrast: Float
+    public var toneShoulder: Float
+    public var midtoneOutput: Float
+    /// Local tone mapping: gain (L_local / L_mean)^-strength, L_local = luma blurred
+    /// over ~1/12 of the image (0.1-0.35).
+    public var localToneStrength: Float
+    /// Chroma noise reduction: box-filter radius on the chroma planes, px of the
+    /// output image (2-6).
+    public var chromaDenoiseRadiusPx: Float
+    /// Luma noise reduction: edge-stopping 3 x 3 smoothing, weight
+    /// strength * tau^2 / (tau^2 + d^2) for a local difference d in 8-bit-encoded
+    /// units / 255: strength 0.2-0.7, tau 0.01-0.04.
+    public var lumaDenoise: Float
+    public var lumaDenoiseThreshold: Float
+    /// Scene-key adaptation k (0.3-0.6; 0 = none): phones render bright scenes (a page
+    /// of paper, a lit screen) brighter than mid-grey, so the mean maps to
+    /// midtone_output * (L / 0.18)^k, clamped to 0.1...0.45, with L the metered mean
+    /// radiance relative to a white Lambertian surface under the room light.
+    public var keyAdaptation: Float
+
+    public init(lensShading: Float = 0.4, filterCrosstalk: Float = 0.15, ccmError: Float = 0,
+                awbGreyWorldWeight: Float = 0.4, awbErrorR: Float = 0, awbErrorB: Float = 0,
+                highlightPercentile: Float = 0.985, highlightTarget: Float = 0.9,
+                maxHighlightReductionEv: Float = 1.2, toneContrast: Float = 1.25, toneShoulder: Float = 0.95,
+                midtoneOutput: Float = 0.2, localToneStrength: Float = 0.2, chromaDenoiseRadiusPx: Float = 3,
+                lumaDenoise: Float = 0.4, lumaDenoiseThreshold: Float = 0.02, keyAdaptation: Float = 0) {
+        self.lensShading = lensShading
+        self.filterCrosstalk = filterCrosstalk
+        self.ccmError = ccmError
+        self.awbGreyWorldWeight = awbGreyWorldWeight
+        self.awbErrorR = awbErrorR
+        self.awbErrorB = awbErrorB
+        self.highlightPercentile = highlightPercentile
+        self.highlightTarget = highlightTarget
+        self.maxHighlightReductionEv = maxHighlightReductionEv
+        self.toneContrast = toneContrast
+        self.toneShoulder = toneShoulder
+        self.midtoneOutput = midtoneOutput
+        self.localToneStrength = localToneStrength
+        self.chromaDenoiseRadiusPx = chromaDenoiseRadiusPx
+        self.lumaDenoise = lumaDenoise
+        self.lumaDenoiseThreshold = lumaDenoiseThreshold
+        self.keyAdaptation = keyAdaptation
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case lensShading = "lens_shading"
+        case filterCrosstalk = "filter_crosstalk"
+        case ccmError = "ccm_error"
+        case awbGreyWorldWeight = "awb_grey_world_weight"
+        case awbErrorR = "awb_error_r"
+        case awbErrorB = "awb_error_b"
+        case highlightPercentile = "highlight_percentile"
+        case highlightTarget = "highlight_target"
+        case maxHighlightReductionEv = "max_highlight_reduction_ev"
+        case toneContrast = "tone_contrast"
+        case toneShoulder = "tone_shoulder"
+        case midtoneOutput = "midtone_output"
+        case localToneStrength = "local_tone_strength"
+        case chromaDenoiseRadiusPx = "chroma_denoise_radius_px"
+        case lumaDenoise = "luma_denoise"
+        case lumaDenoiseThreshold = "luma_denoise_threshold"
+        case keyAdaptation = "key_adaptation"
+    }
+}
+
+/// The room mirrored by a display's cover glass (see `CoverGlass`): a soft
+/// environment of walls with a ceiling-to-floor gradient, maybe a window, and the
+/// photographer's dark silhouette behind the camera.
+public struct CoverGlassParameters: Codable, Sendable, Equatable {
+    /// Reflectance at normal incidence: bare glass 0.04-0.05, anti-reflective
+    /// 0.005-0.015; Schlick's F = F0 + (1 - F0) (1 - cos)^5.
+    public var fresnelF0: Float
+    /// Angular blur of the reflection, radians (0.05-0.3): the camera focuses on the
+    /// panel, the mirrored room is out of focus; matte coatings blur more.
+    public var blurRad: Float
+    /// Radiance of the room's walls relative to a white Lambertian surface under the
+    /// room light (0.2-0.6), and the ceiling-to-floor contrast g: L = room (1 + g u),
+    /// u = r . up (0.2-0.6).
+    public var roomRadiance: Float
+    public var gradient: Float
+    /// A daylight window: radiance relative as above (0 = none; 2-12), centre
+    /// direction (azimuth around up from the direction back to the camera, elevation
+    /// above the horizon, degrees) and angular size (width, height, degrees).
+    public var windowRadiance: Float
+    public var windowAzimuthDeg: Float
+    public var windowElevationDeg: Float
+    public var windowSizeDeg: [Float]
+    /// The photographer: fraction of the room radiance blocked along the direction
+    /// back to the camera (0.3-0.8) within a Gaussian of `photographer_size_deg`
+    /// (10-25 degrees).
+    public var photographerDarkening: Float
+    public var photographerSizeDeg: Float
+
+    public init(fresnelF0: Float = 0.04, blurRad: Float = 0.1, roomRadiance: Float = 0.35, gradient: Float = 0.4,
+                windowRadiance: Float = 0, windowAzimuthDeg: Float = 0, windowElevationDeg: Float = 10,
+                windowSizeDeg: [Float] = [40, 40], photographerDarkening: Float = 0.5, photographerSizeDeg: Float = 18) {
+        self.fresnelF0 = fresnelF0
+        self.blurRad = blurRad
+        self.roomRadiance = roomRadiance
+        self.gradient = gradient
+        self.windowRadiance = windowRadiance
+        self.windowAzimuthDeg = windowAzimuthDeg
+        self.windowElevationDeg = windowElevationDeg
+        self.windowSizeDeg = windowSizeDeg
+        self.photographerDarkening = photographerDarkening
+        self.photographerSizeDeg = photographerSizeDeg
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case fresnelF0 = "fresnel_f0"
+        case blurRad = "blur_rad"
+        case roomRadiance = "room_radiance"
+        case gradient
+        case windowRadiance = "window_radiance"
+        case windowAzimuthDeg = "window_azimuth_deg"
+        case windowElevationDeg = "window_elevation_deg"
+        case windowSizeDeg = "window_size_deg"
+        case photographerDarkening = "photographer_darkening"
+        case photographerSizeDeg = "photographer_size_deg"
+    }
+}
+
+/// How a panel's emission changes off-axis (see `CoverGlass.viewed`), with
+/// s = sin^2(theta) of the viewing angle: black level rises to
+/// black + leak s, mid-tones wash out e' = e + wash s (e (2 - e) - e), colour
+/// multiplies by 1 + s tint.
+public struct ViewingAngleParameters: Codable, Sendable, Equatable {
+    /// LCD (IPS/VA) 0.01-0.04, OLED 0.
+    public var blackLeak: Float
+    /// LCD 0.2-0.6, OLED 0-0.08.
+    public var washout: Float
+    /// Per-channel colour shift at 90 degrees, linear R, G, B (LCD +-0.15, OLED +-0.05).
+    public var tint: [Float]
+
+    public init(blackLeak: Float = 0.02, washout: Float = 0.4, tint: [Float] = [0, 0, 0]) {
+        self.blackLeak = blackLeak
+        self.washout = washout
+        self.tint = tint
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case blackLeak = "black_leak"
+        case washout, tint
     }
 }

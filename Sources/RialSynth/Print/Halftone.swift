@@ -129,6 +129,47 @@ struct HalftonePrinter: Sendable {
     }
 }
 
+extension HalftonePrinter {
+    /// Dot gain the raster image processor calibrates for (`PrintParameters.dot_gain`
+    /// is what the press actually does, 0.06-0.18).
+    static let nominalDotGain: Float = 0.12
+
+    /// Separation table of `separation(_:)`: 1025 points over encoded 0...1.
+    static let separationTable: [Float] = (0...1024).map { k in
+        let l = ColorScience.srgbToLinear(Float(k) / 1024)
+        let g = nominalDotGain
+        // Coverage a with a + 4 g a (1 - a) = 1 - L, the smaller root.
+        let b = 1 + 4 * g
+        let a = (b - max(b * b - 16 * g * (1 - l), 0).squareRoot()) / (8 * g)
+        return 1 - min(max(a, 0), 1)
+    }
+
+    /// What a colour-managed printer sends to the screens for sRGB content `e`: the
+    /// tone input (1 - coverage) whose printed reflectance relative to paper is about
+    /// the content's linear value L = sRGB^-1(e) (each ink mainly absorbs one band:
+    /// C red, M green, Y blue), with the nominal dot gain pre-compensated:
+    /// a + 4 g a (1 - a) = 1 - L. Without it the coverage would be linear in the
+    /// encoded value and prints would come out washed out in the mid-tones.
+    @inline(__always) func separation(_ e: (Float, Float, Float)) -> (Float, Float, Float) {
+        HalftonePrinter.separationTable.withUnsafeBufferPointer { t in
+            @inline(__always) func f(_ x: Float) -> Float {
+                let u = min(max(x, 0), 1) * 1024
+                let i = min(Int(u), 1023)
+                return t[i] + (t[i + 1] - t[i]) * (u - Float(i))
+            }
+            return (f(e.0), f(e.1), f(e.2))
+        }
+    }
+
+    /// Paper tint (`PrintParameters.paper_tint`) from one warmth w in -1...1:
+    /// (1 + 0.015 w, 1, 1 - 0.045 w): cream paper for w > 0, blue-white paper with
+    /// optical brighteners for w < 0.
+    static func samplePaperTint(_ rng: inout SynthRandom) -> [Float] {
+        let w = rng.uniform(-1...1)
+        return [1 + 0.015 * w, 1, 1 - 0.045 * w]
+    }
+}
+
 /// Tables for the cosine spot function q(a, b) = 1/2 - 1/4 (cos 2 pi a + cos 2 pi b):
 /// the threshold th(T) whose sub-level set {q < th} has area T, and the mean gradient
 /// magnitude |grad q| (per cell unit) on that contour. Computed once by histogramming

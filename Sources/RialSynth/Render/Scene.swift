@@ -98,7 +98,7 @@ final class PrintSurface {
         contentScaleV = Float(content.height) / sheetSize.1
         halftone = parameters.process == .cmykHalftone ? HalftonePrinter(parameters: parameters, periodM: periodM) : nil
         self.fibres = fibres
-        let w = min(max(parameters.paperWhite, 0.05), 1)
-        paper = Vec3(w, w, w * 0.985)
+        let rgb = parameters.paperReflectance
+        paper = Vec3(rgb.0, rgb.1, rgb.2)
     }
 }

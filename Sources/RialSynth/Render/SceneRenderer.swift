@@ -92,7 +92,7 @@ final class SceneRenderer {
         ambient = scene.ambient
         up = scene.up
         glare = scene.glare
-        displayConstants = scene.display.map { DisplayConstants($0) }
+        displayConstants = scene.display.map { DisplayConstants($0, scene: scene) }
         printConstants = scene.print.map { PrintConstants($0) }
         let tx = (view.width + SceneRenderer.tileSize - 1) / SceneRenderer.tileSize
         let ty = (view.height + SceneRenderer.tileSize - 1) / SceneRenderer.tileSize
@@ -182,10 +182,14 @@ final class SceneRenderer {
         var pitchM: Float, contentScaleU: Float, contentScaleV: Float
         var content: TextureView
         var falloff: Float, black: Float, white: Vec3
-        init(_ d: DisplaySurface) {
+        var glass: CoverGlass?
+        init(_ d: DisplaySurface, scene: Scene) {
             pitchM = d.pitchM; contentScaleU = d.contentScaleU; contentScaleV = d.contentScaleV
             content = d.content.view
             falloff = d.parameters.viewFalloffExponent; black = d.parameters.blackLevel; white = d.white
+            let a = scene.ambient
+            glass = CoverGlass(parameters: d.parameters, normal: scene.primitives[d.primitive].frame.w, up: scene.up,
+                               roomColour: a.y > 0 ? a * (1 / a.y) : Vec3(1, 1, 1))
         }
     }
 
@@ -431,10 +435,17 @@ final class SceneRenderer {
             let falloff = max(1 - k * oneMinus + 0.5 * k * (k - 1) * oneMinus * oneMinus, 0)
             let gain = falloff * c.rowGains[min(max(row, 0), c.rowGains.count - 1)]
             let black = disp.black
-            let em = Vec3(black + (1 - black) * lookupEOTF(c, e.0), black + (1 - black) * lookupEOTF(c, e.1),
+            let em: Vec3
+            if let glass = disp.glass {
+                em = glass.emitted(Vec3(lookupEOTF(c, e.0), lookupEOTF(c, e.1), lookupEOTF(c, e.2)), black: black,
+                                   cosine: cosine).scaled(by: disp.white) * gain
+            } else {
+                em = Vec3(black + (1 - black) * lookupEOTF(c, e.0), black + (1 - black) * lookupEOTF(c, e.1),
                           black + (1 - black) * lookupEOTF(c, e.2)).scaled(by: disp.white) * gain
+            }
             // Matte glass scatters a little room light; glare adds the mirrored light.
             var radiance = em + irradiance(at: p, normal: n, lightVisible: true) * 0.012
+            if let glass = disp.glass { radiance = radiance + glass.reflected(view: d * (1 / dLen), normal: n) }
             if let g = glare { radiance = radiance + g.reflected(at: p, normal: n, cameraOrigin: o) }
             out.r = radiance.x; out.g = radiance.y; out.b = radiance.z
             let table = displayTable.isEmpty ? -1 : Int(displayTable[tile])
@@ -450,7 +461,8 @@ final class SceneRenderer {
             let e = pr.content.sample(u: s * pr.contentScaleU, v: tt * pr.contentScaleV, lod: lod, wrap: false)
             var rho: Vec3
             if let h = pr.halftone {
-                rho = h.reflectance(s: s, t: tt, content: e, tile: c.printTile, at: tile * HalftonePrinter.tileStride)
+                rho = h.reflectance(s: s, t: tt, content: h.separation((e.0, e.1, e.2)), tile: c.printTile,
+                                    at: tile * HalftonePrinter.tileStride)
             } else {
                 // Solid toner: reflectance between toner black and paper, linear in coverage.
                 let k = pr.tonerBlack
