@@ -30,7 +30,9 @@ enum ParameterSampler {
             maxRangeM: rng.uniform(4.5...6), quantisationMm: 1)
         p.lighting = LightingParameters(
             colorTemperatureK: rng.uniform(2700...6500), ambient: rng.uniform(0.15...0.6),
-            elevationDeg: rng.uniform(20...80), azimuthDeg: rng.uniform(-120...120), distanceM: rng.uniform(1...3))
+            elevationDeg: rng.uniform(20...80), azimuthDeg: rng.uniform(-120...120), distanceM: rng.uniform(1...3),
+            lightSizeM: [rng.uniform(0.15...1.2), rng.uniform(0.15...1.0)], shadowSamples: 3,
+            aoRadiusM: rng.uniform(0.25...0.6), aoSamples: 12, bounce: rng.uniform(0.2...0.6), lightingCellPx: 8)
         p.jpegQuality = 80 + Int(rng.next() % 16)
         var tags = ["synthetic"]
 

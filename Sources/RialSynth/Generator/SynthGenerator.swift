@@ -26,7 +26,7 @@ import RialMedia
 /// independent, so callers parallelise over indices.
 public enum SynthGenerator {
     /// Generator version recorded in every `SynthParameters`.
-    public static let version = "rial-synth/2"
+    public static let version = "rial-synth/3"
 
     /// Draws the parameters of sample `index` from `SynthRandom(seed: seed, stream: index)`
     /// and renders it.

@@ -144,10 +144,12 @@ struct SceneBuilder {
 
     // MARK: Lighting
 
-    /// Puts the point light at `distance_m` from `target`, `elevation_deg` above the
-    /// plane orthogonal to `up`, `azimuth_deg` around `up` from the camera direction,
-    /// with irradiance 1 at the target for a surface facing it.
-    private mutating func placeLight(target: Vec3, up: Vec3) {
+    /// Puts the area light's centre at `distance_m` from `target`, `elevation_deg`
+    /// above the plane orthogonal to `up`, `azimuth_deg` around `up` from the camera
+    /// direction (kept 5 cm below a ceiling at height `ceiling` above the camera along
+    /// `up`), facing the target, with irradiance 1 at the target for a surface facing
+    /// it; copies size, sample counts, occlusion reach and bounce to the scene.
+    private mutating func placeLight(target: Vec3, up: Vec3, ceiling: Float? = nil) {
         let l = parameters.lighting
         let toCamera = (-target).normalized
         var horizontal = toCamera - up * toCamera.dot(up)
@@ -155,12 +157,30 @@ struct SceneBuilder {
         horizontal = horizontal.normalized
         let az = l.azimuthDeg * .pi / 180, el = l.elevationDeg * .pi / 180
         let dir = (horizontal.rotated(about: up, by: az) * cos(el) + up * sin(el)).normalized
-        let dist = max(l.distanceM, 0.3)
-        scene.lightPosition = target + dir * dist
+        var position = target + dir * max(l.distanceM, 0.3)
+        if let ceiling, position.dot(up) > ceiling - 0.05 {
+            position = position - up * (position.dot(up) - (ceiling - 0.05))
+        }
+        let toTarget = target - position
+        let dist = max(toTarget.length, 0.3)
+        scene.lightPosition = position
+        let normal = toTarget * (1 / max(toTarget.length, 1e-6))
+        var across = normal.cross(up)
+        if across.length < 1e-3 { across = normal.cross(Vec3(1, 0, 0)) }
+        across = across.normalized
+        let size = l.lightSizeM
+        scene.lightHalfU = across * (max(size.first ?? 0.4, 0) / 2)
+        scene.lightHalfV = normal.cross(across).normalized * (max(size.count > 1 ? size[1] : size.first ?? 0.4, 0) / 2)
+        scene.lightNormal = normal
         let c = ColorScience.illuminant(kelvin: l.colorTemperatureK)
         let colour = Vec3(c.0, c.1, c.2)
         scene.lightColour = colour * (dist * dist)
         scene.ambient = colour * min(max(l.ambient, 0), 2)
+        scene.bounce = l.bounce
+        scene.shadowSamples = l.shadowSamples
+        scene.aoSamples = l.aoSamples
+        scene.aoRadius = l.aoRadiusM
+        scene.lightingCell = l.lightingCellPx
         scene.up = up
     }
 
