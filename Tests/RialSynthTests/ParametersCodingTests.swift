@@ -12,7 +12,9 @@ import Testing
         for key in ["\"class\":\"lcd_screen\"", "\"distance_m\"", "\"tilt_deg\"", "\"rotation_deg\"", "\"pixel_pitch_px\"",
                     "\"panel_layout\":\"rgb_stripe\"", "\"fill_factor\"", "\"brightness\"", "\"gamma\"", "\"row_time_us\"",
                     "\"modulation_depth\"", "\"hz\"", "\"lens_blur_sigma_px\"", "\"jpeg_quality\"", "\"noise_a_mm\"",
-                    "\"baseline_mm\"", "\"focal_px\"", "\"full_well_e\"", "\"read_noise_e\"", "\"tags\""] {
+                    "\"baseline_mm\"", "\"focal_px\"", "\"full_well_e\"", "\"read_noise_e\"", "\"tags\"",
+                    "\"light_size_m\"", "\"shadow_samples\"", "\"ao_radius_m\"", "\"ao_samples\"", "\"bounce\"",
+                    "\"lighting_cell_px\"", "\"camera_roll_deg\"", "\"lean_deg\"", "\"min_range_m\""] {
             #expect(text.contains(key), "missing \(key)")
         }
         let back = try JSONDecoder().decode(SynthParameters.self, from: data)
@@ -41,6 +43,9 @@ import Testing
             #expect((10...20).contains(p.baselineMm))
             #expect((80...95).contains(p.jpegQuality))
             #expect((0.3...0.7).contains(p.sensor.lensBlurSigmaPx))
+            #expect((-15...15).contains(p.subject.cameraRollDeg))
+            #expect((0...90).contains(p.subject.leanDeg))
+            #expect(p.lighting.lightSizeM.count == 2 && p.lighting.lightSizeM.allSatisfy { (0.15...1.2).contains($0) })
             #expect(abs(p.focalPx - 800 / tan(p.horizontalFovDeg * .pi / 360)) < 0.01)
             switch c {
             case .lcdScreen, .oledScreen:

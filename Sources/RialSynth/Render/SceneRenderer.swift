@@ -725,9 +725,12 @@ final class SceneRenderer {
                 }
             }
             let cIndex = cellIndex, cDepth = cellDepth, cNormal = cellNormal
-            @inline(__always) func compatible(_ k: Int, index: Int, t: Float, normal: Vec3) -> Bool {
-                Int(cIndex[k]) == index && abs(cDepth[k] - t) <= 0.05 * t
-                    && cNormal[3 * k] * normal.x + cNormal[3 * k + 1] * normal.y + cNormal[3 * k + 2] * normal.z > 0.9
+            /// Whether cell k lies on the same surface: same primitive, depth within 5 %
+            /// and, on faceted primitives (boxes, cylinders), a similar normal.
+            @inline(__always) func compatible(_ k: Int, index: Int, t: Float, normal: Vec3?) -> Bool {
+                guard Int(cIndex[k]) == index && abs(cDepth[k] - t) <= 0.05 * t else { return false }
+                guard let normal else { return true }
+                return cNormal[3 * k] * normal.x + cNormal[3 * k + 1] * normal.y + cNormal[3 * k + 2] * normal.z > 0.9
             }
             // One [1 2 1] x [1 2 1] pass over compatible cells (hides the jitter).
             var smoothV = cellV, smoothA = cellA
@@ -753,7 +756,8 @@ final class SceneRenderer {
             /// V and A at image point (x, y) on the hit (t, index): bilinear over the
             /// compatible cells, else computed directly.
             @inline(__always) func lighting(x: Float, y: Float, t: Float, index: Int, seed: UInt32) -> (Float, Float) {
-                let (_, nrm) = surfacePoint(x: x, y: y, t: t, index: index)
+                let shape = c.prims[index].shape
+                let nrm: Vec3? = shape == .box || shape == .cylinder ? surfacePoint(x: x, y: y, t: t, index: index).1 : nil
                 let half = Float(cs / 2) + 0.5
                 let fx = (x - half) / Float(cs), fy = (y - half) / Float(cs)
                 let ix = Int(FastMath.floor(fx)), iy = Int(FastMath.floor(fy))
