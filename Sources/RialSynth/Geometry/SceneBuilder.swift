@@ -581,11 +581,11 @@ struct SceneBuilder {
     // MARK: Bona fide 3D scenes
 
     /// A room seen from standing height (camera 1.1-1.7 m above the floor, pitched down
-    /// 5-25 degrees), or a table top seen from 0.35-0.8 m above it (pitched 25-50): floor, walls with a
+    /// 5-35 degrees), or a table top seen from 0.35-0.8 m above it (pitched 25-50): floor, walls with a
     /// skirting board and framed pictures, furniture, and objects standing on the table
     /// or floor.
     mutating func buildRealScene(tabletop: Bool) {
-        let pitch = (tabletop ? rng.uniform(25...50) : rng.uniform(5...25)) * .pi / 180
+        let pitch = (tabletop ? rng.uniform(25...50) : rng.uniform(5...35)) * .pi / 180
         let roll = rng.uniform(-4...4) * .pi / 180
         var up = Vec3(0, -cos(pitch), -sin(pitch))
         up = up.rotated(about: Vec3(0, 0, 1), by: roll).normalized
