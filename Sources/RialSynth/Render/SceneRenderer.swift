@@ -756,6 +756,8 @@ final class SceneRenderer {
             /// V and A at image point (x, y) on the hit (t, index): bilinear over the
             /// compatible cells, else computed directly.
             @inline(__always) func lighting(x: Float, y: Float, t: Float, index: Int, seed: UInt32) -> (Float, Float) {
+                // Displays only scatter a little unshadowed room light.
+                if c.materials[c.prims[index].material].kind == .display { return (1, 1) }
                 let shape = c.prims[index].shape
                 let nrm: Vec3? = shape == .box || shape == .cylinder ? surfacePoint(x: x, y: y, t: t, index: index).1 : nil
                 let half = Float(cs / 2) + 0.5
