@@ -66,6 +66,21 @@ import RialMedia
         for v in valid.prefix(500) { #expect(abs(v * 1000 - (v * 1000).rounded()) < 1e-3) }
     }
 
+    /// ARKit reports nothing nearer than ~0.1 m: a frontal target at 0.08 m gives no
+    /// valid depth with the default `min_range_m` (0.1), and reads its distance when
+    /// the minimum is lowered to 0.05 m.
+    @Test func nearRangeIsInvalid() {
+        let (near, _) = Self.flatTarget(distance: 0.08, depth: .floorCalibration)
+        #expect(DepthSensorParameters.floorCalibration.minRangeM == 0.1)
+        #expect(near.metres.allSatisfy { !$0.isFinite })
+        var lowered = DepthSensorParameters.floorCalibration
+        lowered.minRangeM = 0.05
+        let (map, _) = Self.flatTarget(distance: 0.08, depth: lowered)
+        let valid = map.metres.filter { $0.isFinite }
+        #expect(valid.count > map.metres.count * 9 / 10)
+        #expect(valid.allSatisfy { abs($0 - 0.08) < 0.005 })
+    }
+
     /// Discontinuities produce mixed (flying) depths between the surfaces and holes.
     @Test func edgesHaveFlyingPixelsAndHoles() {
         var p = SynthParameters(synthClass: .lcdScreen, subjectKind: .phone, width: 128, height: 96, sceneSeed: 41, noiseSeed: 42)

@@ -14,7 +14,9 @@ import Testing
                     "\"modulation_depth\"", "\"hz\"", "\"lens_blur_sigma_px\"", "\"jpeg_quality\"", "\"noise_a_mm\"",
                     "\"baseline_mm\"", "\"focal_px\"", "\"full_well_e\"", "\"read_noise_e\"", "\"tags\"",
                     "\"isp\"", "\"tone_contrast\"", "\"midtone_output\"", "\"chroma_denoise_radius_px\"",
-                    "\"cover_glass\"", "\"window_radiance\"", "\"viewing_angle\"", "\"black_leak\""] {
+                    "\"cover_glass\"", "\"window_radiance\"", "\"viewing_angle\"", "\"black_leak\"",
+                    "\"light_size_m\"", "\"shadow_samples\"", "\"ao_radius_m\"", "\"ao_samples\"", "\"bounce\"",
+                    "\"lighting_cell_px\"", "\"camera_roll_deg\"", "\"lean_deg\"", "\"min_range_m\""] {
             #expect(text.contains(key), "missing \(key)")
         }
         let back = try JSONDecoder().decode(SynthParameters.self, from: data)
@@ -43,6 +45,9 @@ import Testing
             #expect((10...20).contains(p.baselineMm))
             #expect((80...95).contains(p.jpegQuality))
             #expect((0.3...0.7).contains(p.sensor.lensBlurSigmaPx))
+            #expect((-15...15).contains(p.subject.cameraRollDeg))
+            #expect((0...90).contains(p.subject.leanDeg))
+            #expect(p.lighting.lightSizeM.count == 2 && p.lighting.lightSizeM.allSatisfy { (0.15...1.2).contains($0) })
             #expect(abs(p.focalPx - 800 / tan(p.horizontalFovDeg * .pi / 360)) < 0.01)
             let isp = p.sensor.isp!
             #expect((0.3...0.55).contains(isp.lensShading) && (0.1...0.25).contains(isp.filterCrosstalk))

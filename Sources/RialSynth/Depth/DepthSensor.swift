@@ -17,7 +17,8 @@ import RialMedia
 ///    sqrt(1 - c) * G_f + sqrt(c) * G_c, with G_s white noise convolved with a Gaussian
 ///    of sigma s px and renormalised (c = `coarse_fraction`, s = `fine_correlation_px`
 ///    and `coarse_correlation_px`).
-/// 5. Range: beyond `max_range_m` returns drop out with probability (z - max) / 1 m;
+/// 5. Range: nearer than `min_range_m` (0.1 m) there is no return (NaN, as ARKit);
+///    beyond `max_range_m` returns drop out with probability (z - max) / 1 m;
 ///    anywhere, `dropout_rate` of the cells are invalid (NaN).
 /// 6. Quantisation to `quantisation_mm` (1 mm: the 16-bit millimetre PNGs).
 ///
@@ -79,6 +80,7 @@ enum DepthSensor {
             // on the scene.
             let uHole = rng.unit(), uDrop = rng.unit(), uRange = rng.unit()
             if !d.isFinite { continue }
+            if d < p.minRangeM { z[i] = .nan; continue }
             if edge[i] && uHole < p.edgeHoleProbability { z[i] = .nan; continue }
             if uDrop < p.dropoutRate { z[i] = .nan; continue }
             if d > p.maxRangeM && uRange < min((d - p.maxRangeM) / 1, 1) { z[i] = .nan; continue }

@@ -30,7 +30,9 @@ enum ParameterSampler {
             maxRangeM: rng.uniform(4.5...6), quantisationMm: 1)
         p.lighting = LightingParameters(
             colorTemperatureK: rng.uniform(2700...6500), ambient: rng.uniform(0.15...0.6),
-            elevationDeg: rng.uniform(20...80), azimuthDeg: rng.uniform(-120...120), distanceM: rng.uniform(1...3))
+            elevationDeg: rng.uniform(20...80), azimuthDeg: rng.uniform(-120...120), distanceM: rng.uniform(1...3),
+            lightSizeM: [rng.uniform(0.15...1.2), rng.uniform(0.15...1.0)], shadowSamples: 3,
+            aoRadiusM: rng.uniform(0.25...0.6), aoSamples: 12, bounce: rng.uniform(0.2...0.6), lightingCellPx: 8)
         p.jpegQuality = 80 + Int(rng.next() % 16)
         var tags = ["synthetic"]
 
@@ -39,11 +41,24 @@ enum ParameterSampler {
         func pose(distance: ClosedRange<Float>) {
             p.subject.distanceM = logUniform(distance)
             p.subject.tiltDeg = rng.uniform(0...40)
-            p.subject.tiltAxisDeg = rng.uniform(0...360)
-            p.subject.rotationDeg = chance(0.8) ? rng.uniform(-8...8) : rng.uniform(-45...45)
             p.subject.fillFraction = rng.uniform(0.4...1.0)
             p.subject.offsetX = rng.uniform(-0.08...0.08)
             p.subject.offsetY = rng.uniform(-0.08...0.08)
+        }
+        /// How a person holds the phone and how the subject rests: camera roll mostly
+        /// within +-6 degrees (10 %: +-15); a subject lying flat is seen from its near
+        /// side (tilt axis opposite the image x axis, turned with the roll), an upright
+        /// one from any direction; `rotation` is the subject's in-plane turn.
+        func orient(lean: Float, rotation: Float) {
+            let roll = chance(0.9) ? rng.uniform(-6...6) : rng.uniform(-15...15)
+            p.subject.cameraRollDeg = roll
+            p.subject.leanDeg = lean
+            p.subject.tiltAxisDeg = lean > 60 ? 180 + roll + rng.uniform(-15...15) : rng.uniform(0...360)
+            p.subject.rotationDeg = rotation
+        }
+        /// In-plane turn: `small` degrees either way, 20 % of the time up to `large`.
+        func turn(_ small: Float, _ large: Float) -> Float {
+            chance(0.8) ? rng.uniform(-small...small) : rng.uniform(-large...large)
         }
         func content(allowFlat: Bool, text: Bool, allowText: Bool = true) -> ContentParameters {
             let seed = rng.next()
@@ -76,11 +91,13 @@ enum ParameterSampler {
                 p.subject.fillFraction = 1
                 p.subject.offsetX = 0; p.subject.offsetY = 0
                 p.subject.placement = .wall
+                orient(lean: 0, rotation: 0)
                 tags.append("flat_subject")
             } else {
                 p.subjectKind = .document
                 pose(distance: 0.25...0.6)
                 p.subject.placement = .desk
+                orient(lean: 90, rotation: turn(10, 40))
                 p.subject.curvaturePerM = chance(0.4) ? rng.uniform(0...1.5) : 0
                 let portrait = chance(0.6)
                 let a4: [Float] = portrait ? [0.21, 0.297] : [0.297, 0.21]
@@ -132,6 +149,14 @@ enum ParameterSampler {
             p.display = dp
             p.subject.placement = (kind == .monitor || kind == .television)
                 ? (chance(0.6) ? .desk : .wall) : (chance(0.6) ? .handheld : .desk)
+            switch (kind, p.subject.placement) {
+            case (.monitor, .desk), (.television, .desk): orient(lean: rng.uniform(0...8), rotation: rng.uniform(-0.5...0.5))
+            case (.monitor, _), (.television, _): orient(lean: 0, rotation: rng.uniform(-0.5...0.5))
+            case (_, .desk):
+                // A phone or tablet lies on the desk or leans against something on it.
+                if chance(0.5) { orient(lean: 90, rotation: turn(10, 45)) } else { orient(lean: rng.uniform(12...30), rotation: rng.uniform(-2...2)) }
+            default: orient(lean: rng.uniform(0...20), rotation: turn(8, 40))
+            }
             if chance(0.4) {
                 let glossy = chance(0.6)
                 p.glare = GlareParameters(
@@ -160,6 +185,11 @@ enum ParameterSampler {
                 paperTexture: rng.uniform(0.01...0.05), grayComponentReplacement: rng.uniform(0.5...1), sheetSizeM: sheet)
             let u = rng.unit()
             p.subject.placement = u < 0.35 ? .wall : (u < 0.7 ? .desk : .handheld)
+            switch p.subject.placement {
+            case .wall: orient(lean: 0, rotation: rng.uniform(-3...3))
+            case .desk: orient(lean: 90, rotation: turn(10, 40))
+            case .handheld: orient(lean: rng.uniform(0...25), rotation: turn(8, 30))
+            }
             if !text && chance(0.3) {
                 p.glare = GlareParameters(
                     radiance: rng.uniform(2...10), fresnelF0: 0.04, roughnessRad: logUniform(0.02...0.1),

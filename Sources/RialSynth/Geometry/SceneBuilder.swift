@@ -59,6 +59,8 @@ struct SceneBuilder {
         var m = Material()
         let tex: MipTexture
         var repeatRange = repeatM
+        // The brick scan (skimage brick.png) is photographed with its courses vertical.
+        var courseAngle: Float = 0
         // Material scans in library order: brick first, gravel last (grass between is
         // never used: indoors it reads as a shaggy rug). Brick may be any wall, gravel
         // (pebble-dash) only a bona fide wall subject.
@@ -66,17 +68,20 @@ struct SceneBuilder {
             : (outdoorWall && materialImages.count > 1 ? [materialImages[0], materialImages[materialImages.count - 1]]
                : [materialImages[0]])
         if !scanChoices.isEmpty && rng.unit() < (outdoorWall ? 0.35 : 0.2) {
-            tex = userAlbedo(scanChoices[Int(rng.next() % UInt64(scanChoices.count))])
+            let scan = scanChoices[Int(rng.next() % UInt64(scanChoices.count))]
+            tex = userAlbedo(scan)
+            if scan == materialImages[0] { courseAngle = Float.pi / 2 }
             // The brick and gravel scans cover roughly 0.6-1.4 m.
             repeatRange = 0.6...1.4
         } else {
             let kind = kinds[Int(rng.next() % UInt64(kinds.count))]
             tex = ProceduralTextures.bank[kind]
-            // Procedural tiles have a physical scale: 8 brick courses of 75 mm, 4 planks
-            // of 0.1-0.2 m, 4 x 4 floor tiles of 0.2-0.6 m.
+            // Procedural tiles have a physical scale: 16 brick courses of ~75 mm, 4
+            // planks of 0.1-0.2 m, 4 x 4 floor tiles of 0.2-0.6 m.
             switch kind {
-            case .bricks: repeatRange = 0.55...0.7
-            case .woodPlanks: repeatRange = 0.4...0.8
+            case .bricks: repeatRange = 1.1...1.4
+            // Desk and table tops: wide boards (0.25-0.5 m), not floorboards.
+            case .woodPlanks: repeatRange = role == .desk ? 1.0...2.0 : 0.4...0.8
             case .tiles: repeatRange = 0.8...2.4
             default: break
             }
@@ -86,10 +91,14 @@ struct SceneBuilder {
         // Grey textures average ~0.5-0.7; keep albedos in 0.05-0.9.
         m.tint = base
         m.metresPerRepeat = rng.uniform(repeatRange)
-        // Walls and floors keep their courses level; objects (and the frontal wall
-        // subject, see `buildWall`) take any orientation.
-        let angle = role == .object || outdoorWall ? rng.uniform(0...(2 * Float.pi))
-            : (rng.unit() < 0.5 ? 0 : Float.pi / 2)
+        // Walls keep their courses level, floors and desks run their boards or tiles
+        // along one of the room's axes; objects take any orientation.
+        let angle: Float
+        switch role {
+        case .object: angle = rng.uniform(0...(2 * Float.pi))
+        case .wall: angle = courseAngle
+        case .floor, .desk: angle = rng.unit() < 0.5 ? 0 : Float.pi / 2
+        }
         m.rotationCos = cos(angle); m.rotationSin = sin(angle)
         m.offsetU = rng.unit(); m.offsetV = rng.unit()
         m.specular = specular
@@ -144,10 +153,12 @@ struct SceneBuilder {
 
     // MARK: Lighting
 
-    /// Puts the point light at `distance_m` from `target`, `elevation_deg` above the
-    /// plane orthogonal to `up`, `azimuth_deg` around `up` from the camera direction,
-    /// with irradiance 1 at the target for a surface facing it.
-    private mutating func placeLight(target: Vec3, up: Vec3) {
+    /// Puts the area light's centre at `distance_m` from `target`, `elevation_deg`
+    /// above the plane orthogonal to `up`, `azimuth_deg` around `up` from the camera
+    /// direction (kept 5 cm below a ceiling at height `ceiling` above the camera along
+    /// `up`), facing the target, with irradiance 1 at the target for a surface facing
+    /// it; copies size, sample counts, occlusion reach and bounce to the scene.
+    private mutating func placeLight(target: Vec3, up: Vec3, ceiling: Float? = nil) {
         let l = parameters.lighting
         let toCamera = (-target).normalized
         var horizontal = toCamera - up * toCamera.dot(up)
@@ -155,36 +166,60 @@ struct SceneBuilder {
         horizontal = horizontal.normalized
         let az = l.azimuthDeg * .pi / 180, el = l.elevationDeg * .pi / 180
         let dir = (horizontal.rotated(about: up, by: az) * cos(el) + up * sin(el)).normalized
-        let dist = max(l.distanceM, 0.3)
-        scene.lightPosition = target + dir * dist
+        var position = target + dir * max(l.distanceM, 0.3)
+        if let ceiling, position.dot(up) > ceiling - 0.05 {
+            position = position - up * (position.dot(up) - (ceiling - 0.05))
+        }
+        let toTarget = target - position
+        let dist = max(toTarget.length, 0.3)
+        scene.lightPosition = position
+        let normal = toTarget * (1 / max(toTarget.length, 1e-6))
+        var across = normal.cross(up)
+        if across.length < 1e-3 { across = normal.cross(Vec3(1, 0, 0)) }
+        across = across.normalized
+        let size = l.lightSizeM
+        scene.lightHalfU = across * (max(size.first ?? 0.4, 0) / 2)
+        scene.lightHalfV = normal.cross(across).normalized * (max(size.count > 1 ? size[1] : size.first ?? 0.4, 0) / 2)
+        scene.lightNormal = normal
         let c = ColorScience.illuminant(kelvin: l.colorTemperatureK)
         let colour = Vec3(c.0, c.1, c.2)
         scene.lightColour = colour * (dist * dist)
         scene.ambient = colour * min(max(l.ambient, 0), 2)
+        scene.bounce = l.bounce
+        scene.shadowSamples = l.shadowSamples
+        scene.aoSamples = l.aoSamples
+        scene.aoRadius = l.aoRadiusM
+        scene.lightingCell = l.lightingCellPx
         scene.up = up
     }
 
     // MARK: Subject pose
 
-    /// The subject's frame: centre, u (right along its width), v (down along its
-    /// height), w (normal, facing the camera), from distance, offsets, in-plane
-    /// rotation and tilt.
-    func subjectFrame() -> Frame {
+    /// The subject's frame (centre, u right along its width, v down along its height,
+    /// w its normal facing the camera) and world up, in camera coordinates.
+    ///
+    /// w = (0, 0, -1) rotated by `tilt_deg` about the image-plane axis at
+    /// `tilt_axis_deg`. Level up L = normalise(0, w.z, -w.y) (orthogonal to w and to the
+    /// camera x axis, so an upright subject's horizontal edges are level), turned by
+    /// `camera_roll_deg` about w (positive: the horizon turns clockwise in the image).
+    /// up = cos(lean) L + sin(lean) w. v = -L and u = w x v, both turned by
+    /// `rotation_deg` about w (positive: clockwise in the image).
+    func subjectPose() -> (frame: Frame, up: Vec3) {
         let s = parameters.subject
         let d = max(s.distanceM, 0.05)
         let fw = frameWidth(at: d)
         let centre = Vec3(s.offsetX * fw, s.offsetY * fw * aspect, d)
-        let r = s.rotationDeg * .pi / 180
-        var u = Vec3(cos(r), sin(r), 0)
-        var v = Vec3(-sin(r), cos(r), 0)
-        var w = Vec3(0, 0, -1)
         let phi = s.tiltAxisDeg * .pi / 180
-        let axis = Vec3(cos(phi), sin(phi), 0)
-        let tilt = s.tiltDeg * .pi / 180
-        u = u.rotated(about: axis, by: tilt)
-        v = v.rotated(about: axis, by: tilt)
-        w = w.rotated(about: axis, by: tilt)
-        return Frame(origin: centre, u: u, v: v, w: w)
+        let w = Vec3(0, 0, -1).rotated(about: Vec3(cos(phi), sin(phi), 0), by: s.tiltDeg * .pi / 180)
+        var level = Vec3(0, w.z, -w.y)
+        level = level.length < 1e-3 ? Vec3(0, -1, 0) : level.normalized
+        level = level.rotated(about: -w, by: s.cameraRollDeg * .pi / 180)
+        let lean = min(max(s.leanDeg, 0), 90) * .pi / 180
+        let up = (level * cos(lean) + w * sin(lean)).normalized
+        let r = s.rotationDeg * .pi / 180
+        let v = (-level).rotated(about: -w, by: r)
+        let u = w.cross(v)
+        return (Frame(origin: centre, u: u, v: v, w: w), up)
     }
 
     // MARK: Objects
@@ -314,8 +349,7 @@ struct SceneBuilder {
     @discardableResult
     private mutating func addTable(topCentre: Vec3, side: Vec3, fwd: Vec3, up: Vec3, halfW: Float, halfD: Float,
                                    height: Float, material: Int? = nil) -> Int {
-        let mat = material ?? surface([.woodPlanks, .woodPlanks, .woodPlanks, .fabric], repeatM: 0.4...1.5,
-                                      specular: rng.uniform(0...0.15), role: .desk, scans: false)
+        let mat = material ?? deskMaterial()
         let thick: Float = rng.uniform(0.015...0.025)
         scene.add(Primitive(shape: .box, frame: Frame(origin: topCentre - up * thick, u: side, v: up, w: fwd),
                             half: Vec3(halfW, thick, halfD), material: mat, castsShadow: true))
@@ -329,6 +363,18 @@ struct SceneBuilder {
             }
         }
         return mat
+    }
+
+    /// A desk or table top: 40 % plain laminate (white, black, grey, beige), else wood
+    /// boards or a cloth.
+    private mutating func deskMaterial() -> Int {
+        if rng.unit() < 0.4 {
+            let laminates = [Vec3(0.75, 0.74, 0.7), Vec3(0.06, 0.06, 0.06), Vec3(0.4, 0.4, 0.39), Vec3(0.6, 0.5, 0.38)]
+            return plain(laminates[Int(rng.next() % 4)] * rng.uniform(0.9...1.05), specular: rng.uniform(0.02...0.15),
+                         shininess: rng.uniform(20...60))
+        }
+        return surface([.woodPlanks, .woodPlanks, .woodPlanks, .fabric], repeatM: 0.4...1.5,
+                       specular: rng.uniform(0...0.15), role: .desk, scans: false)
     }
 
     /// A skirting board along the foot of a wall (wall point at floor level, in-plane
@@ -408,11 +454,14 @@ struct SceneBuilder {
     private static let wallKinds: [ProceduralTextures.Kind] = [.plaster, .plaster, .plaster, .bricks, .tiles]
     private static let floorKinds: [ProceduralTextures.Kind] = [.woodPlanks, .woodPlanks, .tiles, .fabric]
 
-    /// Bona fide surroundings of a flat subject: a back wall and/or desk and floor,
-    /// and clutter on the support, according to `placement`.
-    private mutating func addSurroundings(subject f: Frame, hu: Float, hv: Float, thickness: Float,
-                                          placement: SubjectPlacement.Placement, upOverride: Vec3? = nil) {
-        let up = upOverride ?? (-f.v)
+    /// Bona fide surroundings of a flat subject (frame `f`, half sizes, `thickness`
+    /// behind its face) with world `up`: a back wall and/or desk and floor, and
+    /// clutter on the support, according to `placement`. On a desk, the desk top is
+    /// `deskGap` m below the subject's lowest point (a monitor's stand height; 0 when
+    /// it rests on the desk); a subject lying flat (up . w > 0.85) lies on it, one
+    /// leaning back gets a support behind it.
+    private mutating func addSurroundings(subject f: Frame, up: Vec3, hu: Float, hv: Float, thickness: Float,
+                                          placement: SubjectPlacement.Placement, deskGap: Float = 0) {
         let avoid = imageRect(of: f, hu: hu, hv: hv)
         let d = f.origin.z
         switch placement {
@@ -420,15 +469,15 @@ struct SceneBuilder {
             // The subject hangs on (or stands against) a wall; the floor is below.
             let wallMat = surface(Self.wallKinds, repeatM: 0.6...2.5, role: .wall)
             let wallPoint = f.origin - f.w * (thickness + rng.uniform(0.001...0.03))
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: f.u, v: f.v, w: f.w),
+            let along = up.cross(f.w).normalized
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: along, v: -up, w: f.w),
                                 half: Vec3(0, 0, 0), material: wallMat, castsShadow: false))
             let floorDrop = hv + rng.uniform(0.3...1.2)
-            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor)
+            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor, scans: false)
             let floorPoint = f.origin - up * floorDrop
-            let fwd = up.cross(f.u).normalized
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: fwd, w: up),
+            let fwd = up.cross(along).normalized
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: along, v: fwd, w: up),
                                 half: .zero, material: floorMat, castsShadow: false))
-            let along = up.cross(f.w).normalized
             addSkirting(at: wallPoint - up * floorDrop, along: along, normal: f.w, up: up)
             let fw = frameWidth(at: d)
             hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along, normal: f.w, up: up,
@@ -438,14 +487,27 @@ struct SceneBuilder {
         case .desk:
             // On a desk: a desk-top box under the subject (a display stands on it, a
             // sheet lies on it), a wall behind, the floor 0.7-0.8 m below the desk top.
-            let lying = upOverride != nil
-            let top = lying ? f.origin - up * 0.0003 : f.origin - up * (hv + rng.uniform(0.02...0.25))
+            let lying = up.dot(f.w) > 0.85
+            var lowest = Float.infinity
+            for (a, b) in [(-hu, -hv), (hu, -hv), (-hu, hv), (hu, hv)] {
+                lowest = min(lowest, f.point(a, b, 0).dot(up), f.point(a, b, -thickness).dot(up))
+            }
+            let top = lying ? f.origin - up * 0.0003
+                : f.origin - up * (f.origin.dot(up) - lowest + max(deskGap, 0.0005))
             var towardCamera = -f.origin - up * (-f.origin).dot(up)
             if towardCamera.length < 1e-3 { towardCamera = f.v }
             towardCamera = towardCamera.normalized
             let side = up.cross(towardCamera).normalized
-            let halfW = rng.uniform(0.6...1.2), halfD = rng.uniform(0.35...0.6)
-            let deskCentre = top + towardCamera * (halfD * (lying ? rng.uniform(-0.3...0.3) : 0.6))
+            let halfW = rng.uniform(0.6...1.2)
+            var halfD = rng.uniform(0.35...0.6)
+            // Back edge behind the subject, front edge toward the camera; a camera less
+            // than 0.3 m above the desk top stays in front of it (depth >= ~0.15 m).
+            let back = halfD * (lying ? rng.uniform(0.7...1.3) : 0.4)
+            var front = 2 * halfD - back
+            let cameraHeight = -top.dot(up), cameraAlong = (-top).dot(towardCamera)
+            if cameraHeight < 0.3 { front = max(min(front, cameraAlong - 0.15), 0.05) }
+            halfD = (front + back) / 2
+            let deskCentre = top + towardCamera * ((front - back) / 2)
             let deskHeight = rng.uniform(0.7...0.8)
             addTable(topCentre: deskCentre, side: side, fwd: towardCamera, up: up, halfW: halfW, halfD: halfD,
                      height: deskHeight)
@@ -454,10 +516,26 @@ struct SceneBuilder {
                                 half: .zero, material: floorMat, castsShadow: false))
             let wallMat = surface([.plaster, .plaster, .bricks], repeatM: 0.8...3, role: .wall)
             let wallPoint = deskCentre - towardCamera * (halfD + rng.uniform(0...0.4))
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: side, v: -up, w: towardCamera),
+            let along = up.cross(towardCamera).normalized
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: along, v: -up, w: towardCamera),
                                 half: .zero, material: wallMat, castsShadow: false))
             addSkirting(at: wallPoint - up * deskHeight, along: -side, normal: towardCamera, up: up)
-            hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: up.cross(towardCamera).normalized,
+            if !lying && deskGap < 0.01 && up.dot(f.w) > 0.1 {
+                // Leaning back: a block (books, a box) behind, touching the back face
+                // 40 % of the way up.
+                let rise = -(f.v.dot(up))
+                let along2 = (f.u - up * f.u.dot(up)).normalized
+                let height = 0.4 * 2 * hv * rise
+                let bottomBack = f.point(0, hv, -thickness)
+                let contact = bottomBack - f.v * (0.4 * 2 * hv)
+                let blockDepth = rng.uniform(0.03...0.08)
+                let c = contact - up * (contact.dot(up) - top.dot(up)) + up * (height / 2) - towardCamera * (blockDepth / 2)
+                let mat = plain(randomColour(), specular: rng.uniform(0...0.2), shininess: 30)
+                scene.add(Primitive(shape: .box, frame: Frame(origin: c, u: along2, v: up, w: towardCamera),
+                                    half: Vec3(hu * rng.uniform(0.5...0.9), height / 2, blockDepth / 2),
+                                    material: mat, castsShadow: true))
+            }
+            hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along,
                          normal: towardCamera, up: up, lateral: (-1.2)...1.2, heights: 0.25...0.8,
                          widths: 0.2...0.6, avoid: avoid)
             scatterOnTop(count: Int(rng.uniform(1...6)), centre: deskCentre, side: side, fwd: towardCamera, up: up,
@@ -465,15 +543,17 @@ struct SceneBuilder {
         case .handheld:
             // Free in a room: a wall 1-4 m behind, a floor below.
             let wallMat = surface(Self.wallKinds, repeatM: 0.8...3, role: .wall)
-            let back = f.w.rotated(about: up, by: rng.uniform(-0.4...0.4))
+            var facing = f.w - up * f.w.dot(up)
+            facing = facing.length < 1e-3 ? up.cross(Vec3(1, 0, 0)).normalized : facing.normalized
+            let back = facing.rotated(about: up, by: rng.uniform(-0.4...0.4))
             let wallPoint = f.origin - back * rng.uniform(1...4)
             let along = up.cross(back).normalized
             scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: up.cross(back).normalized, v: -up, w: back),
                                 half: .zero, material: wallMat, castsShadow: false))
             let floorDrop = rng.uniform(0.8...1.5)
             let floorPoint = f.origin - up * floorDrop
-            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor)
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: up.cross(f.u).normalized, w: up),
+            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor, scans: false)
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: along, v: up.cross(along).normalized, w: up),
                                 half: .zero, material: floorMat, castsShadow: false))
             addSkirting(at: wallPoint - up * floorDrop, along: along, normal: back, up: up)
             hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along, normal: back, up: up,
@@ -501,18 +581,18 @@ struct SceneBuilder {
     // MARK: Bona fide 3D scenes
 
     /// A room seen from standing height (camera 1.1-1.7 m above the floor, pitched down
-    /// 5-35 degrees), or a table top seen from 0.3-0.7 m above it: floor, walls with a
+    /// 5-35 degrees), or a table top seen from 0.35-0.8 m above it (pitched 25-50): floor, walls with a
     /// skirting board and framed pictures, furniture, and objects standing on the table
     /// or floor.
     mutating func buildRealScene(tabletop: Bool) {
-        let pitch = (tabletop ? rng.uniform(30...65) : rng.uniform(5...35)) * .pi / 180
+        let pitch = (tabletop ? rng.uniform(25...50) : rng.uniform(5...35)) * .pi / 180
         let roll = rng.uniform(-4...4) * .pi / 180
         var up = Vec3(0, -cos(pitch), -sin(pitch))
         up = up.rotated(about: Vec3(0, 0, 1), by: roll).normalized
         var forward = Vec3(0, 0, 1) - up * up.dot(Vec3(0, 0, 1))
         forward = forward.normalized
         let right = forward.cross(up).normalized * -1
-        let height = tabletop ? rng.uniform(0.3...0.7) : rng.uniform(1.1...1.7)
+        let height = tabletop ? rng.uniform(0.35...0.8) : rng.uniform(1.1...1.7)
         let floorPoint = up * -height
         // Walls: back and one side.
         let backDistance = tabletop ? rng.uniform(1.2...3) : rng.uniform(2.5...6)
@@ -537,9 +617,12 @@ struct SceneBuilder {
         let backFoot = backOrigin - up * floorHeight
         addSkirting(at: backFoot, along: backAlong, normal: backNormal, up: up)
         addSkirting(at: right * sideOffset - up * floorHeight, along: forward, normal: sideNormal, up: up)
+        var ceilingHeight: Float? = nil
         if !tabletop {
             let ceiling = surface([.plaster], repeatM: 1...3, tint: Vec3(0.85, 0.85, 0.83), role: .wall, scans: false)
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: up * rng.uniform(0.9...1.3), u: right, v: forward, w: -up),
+            let h = rng.uniform(0.9...1.3)
+            ceilingHeight = h
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: up * h, u: right, v: forward, w: -up),
                                 half: .zero, material: ceiling, castsShadow: false))
         }
         // Pictures at eye height on the back wall.
@@ -597,27 +680,25 @@ struct SceneBuilder {
             }
         }
         let target = forward * (tabletop ? height / tan(pitch) : min(backDistance * 0.5, 2.5)) + floorPoint
-        placeLight(target: target, up: up)
+        placeLight(target: target, up: up, ceiling: ceilingHeight)
     }
 
     // MARK: Bona fide flat subjects
 
-    /// A wall in front of the camera filling the frame (60 %) or with a floor or side
-    /// wall at the edge (40 %).
-    ///
-    /// Known limitation: its texture keeps a random in-plane rotation (v1 behaviour).
-    /// A level, frontal procedural brick wall is exactly periodic and reaches display
-    /// level moire peaks (~15000 x median), which `realWallHasNoStrongPeak` forbids.
+    /// A wall in front of the camera filling the frame (60 %) or with a floor at the
+    /// lower edge (40 %). Its courses are level with the world (the procedural bricks
+    /// and tiles are irregular enough not to form display-like spectral peaks).
     mutating func buildWall() {
-        let f = subjectFrame()
+        let (f, up) = subjectPose()
         let wallMat = surface([.bricks, .plaster, .stone, .tiles], repeatM: 0.5...2.5, role: .wall, outdoorWall: true)
-        scene.add(Primitive(shape: .plane, frame: f, half: .zero, material: wallMat, castsShadow: false))
-        let up = -f.v
+        let along = up.cross(f.w).normalized
+        scene.add(Primitive(shape: .plane, frame: Frame(origin: f.origin, u: along, v: -up, w: f.w), half: .zero,
+                            material: wallMat, castsShadow: false))
         if rng.unit() < 0.4 {
             let fw = frameWidth(at: f.origin.z)
-            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor)
+            let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor, scans: false)
             let floorPoint = f.origin - up * (fw * aspect * rng.uniform(0.35...0.7))
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: f.u, v: f.w, w: up),
+            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: along, v: up.cross(along).normalized, w: up),
                                 half: .zero, material: floorMat, castsShadow: false))
         }
         if rng.unit() < 0.3 {
@@ -625,7 +706,7 @@ struct SceneBuilder {
             let fw = frameWidth(at: f.origin.z)
             let p = f.point(rng.uniform(-0.4...0.4) * fw, rng.uniform(-0.3...0.3) * fw * aspect, 0.004)
             let s = fw * rng.uniform(0.03...0.08)
-            scene.add(Primitive(shape: .box, frame: Frame(origin: p, u: f.u, v: f.v, w: f.w),
+            scene.add(Primitive(shape: .box, frame: Frame(origin: p, u: along, v: -up, w: f.w),
                                 half: Vec3(s, s * 1.5, 0.004), material: plain(Vec3(0.8, 0.8, 0.78), specular: 0.2),
                                 castsShadow: true))
         }
@@ -649,7 +730,7 @@ struct SceneBuilder {
     /// A print (halftone) or bona fide document (toner) and its surroundings.
     mutating func buildSheet(content: MipTexture) {
         guard let pp = parameters.print else { return }
-        let f = subjectFrame()
+        let (f, up) = subjectPose()
         let hu = pp.sheetSizeM[0] / 2, hv = pp.sheetSizeM[1] / 2
         var m = Material(); m.kind = .print
         let mat = scene.addMaterial(m)
@@ -659,9 +740,7 @@ struct SceneBuilder {
                                    sheetSize: (pp.sheetSizeM[0], pp.sheetSizeM[1]), periodM: period,
                                    fibres: ProceduralTextures.bank[.paperFibres])
         let placement = parameters.subject.placement
-        // Lying on a desk the sheet's own normal is "up".
-        addSurroundings(subject: f, hu: hu, hv: hv, thickness: 0.0002, placement: placement,
-                        upOverride: placement == .desk ? f.w : nil)
+        addSurroundings(subject: f, up: up, hu: hu, hv: hv, thickness: 0.0002, placement: placement)
         addGlare(frame: f, hu: hu, hv: hv)
     }
 
@@ -670,7 +749,7 @@ struct SceneBuilder {
     /// A display: body box (bezel), active area, maybe a stand, and surroundings.
     mutating func buildDisplay(content: MipTexture) {
         guard let dp = parameters.display else { return }
-        let f = subjectFrame()
+        let (f, up) = subjectPose()
         let hu = dp.panelSizeM[0] / 2, hv = dp.panelSizeM[1] / 2
         let bezel = dp.bezelMm * 1e-3
         let thickness: Float
@@ -693,14 +772,33 @@ struct SceneBuilder {
                                        content: content, parameters: dp, lensSigma: parameters.sensor.lensBlurSigmaPx,
                                        nominalPitchPx: dp.pixelPitchPx)
         let placement = parameters.subject.placement
+        var deskGap: Float = 0
         if placement == .desk, parameters.subjectKind == .monitor || parameters.subjectKind == .television {
-            // Stand: a neck from the body's back down to the desk.
-            let neckH = rng.uniform(0.02...0.25)
-            let neckCentre = bodyCentre - f.w * (thickness / 2 + 0.015) + f.v * (hv + bezel + neckH / 2 - 0.05)
-            scene.add(Primitive(shape: .box, frame: Frame(origin: neckCentre, u: f.u, v: f.v, w: f.w),
-                                half: Vec3(0.03, neckH / 2 + 0.05, 0.01), material: bodyMat, castsShadow: true))
+            // Stand: a vertical neck from the body's back down to a foot on the desk,
+            // which is `deskGap` below the body's lowest point.
+            deskGap = rng.uniform(0.04...0.18)
+            var lowest = Float.infinity
+            for (a, b) in [(-hu - bezel, -hv - bezel), (hu + bezel, -hv - bezel), (-hu - bezel, hv + bezel), (hu + bezel, hv + bezel)] {
+                lowest = min(lowest, f.point(a, b, 0).dot(up), f.point(a, b, -thickness).dot(up))
+            }
+            let deskLevel = lowest - deskGap
+            let across = (f.u - up * f.u.dot(up)).normalized
+            let depthAxis = up.cross(across).normalized
+            let neckTop = bodyCentre - f.w * (thickness / 2 + 0.012)
+            let neckHeight = neckTop.dot(up) - deskLevel
+            let neckBottom = neckTop - up * neckHeight
+            let neckHalfWidth = min(rng.uniform(0.025...0.05), hu * 0.3)
+            scene.add(Primitive(shape: .box, frame: Frame(origin: neckTop - up * (neckHeight / 2), u: across, v: up, w: depthAxis),
+                                half: Vec3(neckHalfWidth, neckHeight / 2, 0.012), material: bodyMat, castsShadow: true))
+            let footHalf = Vec3(min(hu * 0.45, rng.uniform(0.1...0.2)), 0.008, rng.uniform(0.07...0.12))
+            // The foot reaches forward under the screen.
+            let footCentre = neckBottom + up * footHalf.y + f.w * (footHalf.z * 0.5 - thickness / 2)
+            let footOrigin = footCentre - up * (footCentre.dot(up) - deskLevel - footHalf.y)
+            scene.add(Primitive(shape: .box, frame: Frame(origin: footOrigin, u: across, v: up, w: depthAxis),
+                                half: footHalf, material: bodyMat, castsShadow: true))
         }
-        addSurroundings(subject: f, hu: hu + bezel, hv: hv + bezel, thickness: thickness, placement: placement)
+        addSurroundings(subject: f, up: up, hu: hu + bezel, hv: hv + bezel, thickness: thickness, placement: placement,
+                        deskGap: deskGap)
         addGlare(frame: f, hu: hu, hv: hv)
     }
 
@@ -710,6 +808,6 @@ struct SceneBuilder {
         let spot = f.point(sx * 2 * hu, sy * 2 * hv, 0)
         let c = ColorScience.illuminant(kelvin: rng.uniform(4500...6500))
         scene.glare = GlareLight(parameters: g, spot: spot, surfaceNormal: f.w, cameraOrigin: .zero,
-                                 up: -f.v, colour: Vec3(c.0, c.1, c.2))
+                                 up: subjectPose().up, colour: Vec3(c.0, c.1, c.2))
     }
 }

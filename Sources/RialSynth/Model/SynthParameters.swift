@@ -133,6 +133,16 @@ public struct SubjectPlacement: Codable, Sendable, Equatable {
     /// Bend of a print: the sheet is z = curvature / 2 * u^2 across its width, 1/m
     /// (0 = flat, 2 = radius 0.5 m).
     public var curvaturePerM: Float
+    /// Roll of the camera about its optical axis relative to the level (world
+    /// horizontal), degrees (mostly within +-6, rarely up to +-15).
+    public var cameraRollDeg: Float
+    /// How far the subject leans back from upright, degrees: 0 stands or hangs
+    /// upright (monitors, wall prints, hand-held), 90 lies flat (sheets and phones on
+    /// a desk), in between leans against a support. World up is
+    /// cos(lean) * level_up + sin(lean) * normal, level_up being the unit vector
+    /// orthogonal to the subject normal and the camera x axis, rolled by
+    /// `camera_roll_deg` about the normal.
+    public var leanDeg: Float
 
     public enum Placement: String, Codable, Sendable, Equatable, CaseIterable {
         case desk, wall, handheld
@@ -140,7 +150,8 @@ public struct SubjectPlacement: Codable, Sendable, Equatable {
 
     public init(distanceM: Float = 0.5, tiltDeg: Float = 0, tiltAxisDeg: Float = 0,
                 rotationDeg: Float = 0, fillFraction: Float = 0.8, offsetX: Float = 0,
-                offsetY: Float = 0, placement: Placement = .wall, curvaturePerM: Float = 0) {
+                offsetY: Float = 0, placement: Placement = .wall, curvaturePerM: Float = 0,
+                cameraRollDeg: Float = 0, leanDeg: Float = 0) {
         self.distanceM = distanceM
         self.tiltDeg = tiltDeg
         self.tiltAxisDeg = tiltAxisDeg
@@ -150,6 +161,8 @@ public struct SubjectPlacement: Codable, Sendable, Equatable {
         self.offsetY = offsetY
         self.placement = placement
         self.curvaturePerM = curvaturePerM
+        self.cameraRollDeg = cameraRollDeg
+        self.leanDeg = leanDeg
     }
 
     enum CodingKeys: String, CodingKey {
@@ -162,29 +175,58 @@ public struct SubjectPlacement: Codable, Sendable, Equatable {
         case offsetY = "offset_y"
         case placement
         case curvaturePerM = "curvature_per_m"
+        case cameraRollDeg = "camera_roll_deg"
+        case leanDeg = "lean_deg"
     }
 }
 
-/// Room light: one point light (Lambertian shading, hard shadows) plus ambient.
+/// Room light: one rectangular area light (a ceiling lamp or window; Lambertian
+/// shading, soft shadows from stratified samples over its area) plus a hemispherical
+/// ambient term darkened by ambient occlusion and tinted by one-bounce light from the
+/// surroundings. See `SceneRenderer` for the shading formulas.
 public struct LightingParameters: Codable, Sendable, Equatable {
     /// Correlated colour temperature of the room light, K (2700-6500).
     public var colorTemperatureK: Float
-    /// Ambient irradiance as a fraction of the point light's irradiance at the subject
+    /// Ambient irradiance as a fraction of the light's irradiance at the subject
     /// (0.15-0.6).
     public var ambient: Float
-    /// Light position relative to the subject centre: elevation above the subject's
+    /// Light centre relative to the subject centre: elevation above the subject's
     /// horizon and azimuth around the view axis, degrees; distance m.
     public var elevationDeg: Float
     public var azimuthDeg: Float
     public var distanceM: Float
+    /// Size of the emitting rectangle (width, height), m (0.1-1.2); its normal points
+    /// at the subject. Penumbra width ~ occluder-to-receiver distance x size / distance.
+    public var lightSizeM: [Float]
+    /// Shadow samples over the light: `shadow_samples` x `shadow_samples` strata, one
+    /// jittered point each (deterministic per lighting cell).
+    public var shadowSamples: Int
+    /// Ambient occlusion: cosine-weighted rays, occluders counted within `ao_radius_m`
+    /// (0.2-0.8 m), `ao_samples` rays per lighting cell.
+    public var aoRadiusM: Float
+    public var aoSamples: Int
+    /// Share of the ambient that is light bounced off the surroundings (0.2-0.6): it
+    /// arrives mostly from below (floor, desk) and carries their mean albedo colour.
+    public var bounce: Float
+    /// Shadows and occlusion are computed on a grid of cells of `lighting_cell_px`
+    /// image pixels and upsampled bilaterally (same surface, similar depth).
+    public var lightingCellPx: Int
 
     public init(colorTemperatureK: Float = 4000, ambient: Float = 0.3, elevationDeg: Float = 50,
-                azimuthDeg: Float = 30, distanceM: Float = 2) {
+                azimuthDeg: Float = 30, distanceM: Float = 2, lightSizeM: [Float] = [0.4, 0.4],
+                shadowSamples: Int = 3, aoRadiusM: Float = 0.4, aoSamples: Int = 12, bounce: Float = 0.35,
+                lightingCellPx: Int = 6) {
         self.colorTemperatureK = colorTemperatureK
         self.ambient = ambient
         self.elevationDeg = elevationDeg
         self.azimuthDeg = azimuthDeg
         self.distanceM = distanceM
+        self.lightSizeM = lightSizeM
+        self.shadowSamples = shadowSamples
+        self.aoRadiusM = aoRadiusM
+        self.aoSamples = aoSamples
+        self.bounce = bounce
+        self.lightingCellPx = lightingCellPx
     }
 
     enum CodingKeys: String, CodingKey {
@@ -193,6 +235,12 @@ public struct LightingParameters: Codable, Sendable, Equatable {
         case elevationDeg = "elevation_deg"
         case azimuthDeg = "azimuth_deg"
         case distanceM = "distance_m"
+        case lightSizeM = "light_size_m"
+        case shadowSamples = "shadow_samples"
+        case aoRadiusM = "ao_radius_m"
+        case aoSamples = "ao_samples"
+        case bounce
+        case lightingCellPx = "lighting_cell_px"
     }
 }
 
@@ -556,11 +604,14 @@ public struct DepthSensorParameters: Codable, Sendable, Equatable {
     public var maxRangeM: Float
     /// Output quantisation step, mm.
     public var quantisationMm: Float
+    /// Returns nearer than this, m, are invalid (NaN): the LiDAR's minimum range
+    /// (ARKit reports nothing closer than ~0.1 m).
+    public var minRangeM: Float
 
     public init(noiseAMm: Float = 0.6, noiseBMmPerM2: Float = 1.0, coarseFraction: Float = 0.7,
                 fineCorrelationPx: Float = 1.0, coarseCorrelationPx: Float = 10, smoothingPx: Float = 0.8,
                 edgeHoleProbability: Float = 0.15, dropoutRate: Float = 0.001, maxRangeM: Float = 5,
-                quantisationMm: Float = 1) {
+                quantisationMm: Float = 1, minRangeM: Float = 0.1) {
         self.noiseAMm = noiseAMm
         self.noiseBMmPerM2 = noiseBMmPerM2
         self.coarseFraction = coarseFraction
@@ -571,6 +622,7 @@ public struct DepthSensorParameters: Codable, Sendable, Equatable {
         self.dropoutRate = dropoutRate
         self.maxRangeM = maxRangeM
         self.quantisationMm = quantisationMm
+        self.minRangeM = minRangeM
     }
 
     /// sigma(z) in metres for a depth z in metres.
@@ -587,6 +639,7 @@ public struct DepthSensorParameters: Codable, Sendable, Equatable {
         case dropoutRate = "dropout_rate"
         case maxRangeM = "max_range_m"
         case quantisationMm = "quantisation_mm"
+        case minRangeM = "min_range_m"
     }
 }
 

@@ -5,12 +5,24 @@ final class Scene {
     var primitives: [Primitive] = []
     var materials: [Material] = []
     var textures: [MipTexture] = []
-    /// Point light position (m) and colour, scaled so a white surface facing it at the
-    /// subject receives irradiance ~1 (colour in linear RGB).
+    /// Area light: centre (m), colour scaled so a white surface facing it at the
+    /// subject receives irradiance ~1 (linear RGB), half-extent vectors spanning the
+    /// emitting rectangle (m) and its unit normal (toward the subject).
     var lightPosition = Vec3(0, -2, 0)
     var lightColour = Vec3(1, 1, 1)
-    /// Ambient irradiance (linear RGB): hemispherical, E = ambient (0.75 + 0.25 N . up).
+    var lightHalfU = Vec3(0.2, 0, 0)
+    var lightHalfV = Vec3(0, 0, 0.2)
+    var lightNormal = Vec3(0, 1, 0)
+    /// Ambient irradiance (linear RGB) before occlusion; `SceneRenderer` splits it into
+    /// sky/ceiling light from above and `bounce` of it reflected from below.
     var ambient = Vec3(0.3, 0.3, 0.3)
+    var bounce: Float = 0.35
+    /// Soft shadow strata per axis, ambient occlusion rays and reach (m), lighting cell
+    /// size (px); see `LightingParameters`.
+    var shadowSamples = 3
+    var aoSamples = 12
+    var aoRadius: Float = 0.4
+    var lightingCell = 6
     /// World "up" in camera coordinates (unit).
     var up = Vec3(0, -1, 0)
     var display: DisplaySurface?
@@ -28,6 +40,24 @@ final class Scene {
         if m.texture >= 0 { m.finalise(textureWidth: textures[m.texture].width, textureHeight: textures[m.texture].height) }
         materials.append(m)
         return materials.count - 1
+    }
+
+    /// Mean albedo (linear RGB) of the diffuse planes (walls, floor, ceiling): the
+    /// colour of light bounced once off the surroundings; mid grey without planes.
+    func surroundingAlbedo() -> Vec3 {
+        var sum = Vec3(0, 0, 0), count: Float = 0
+        for p in primitives where p.shape == .plane {
+            let m = materials[p.material]
+            guard m.kind == .diffuse else { continue }
+            var a = m.tint
+            if m.texture >= 0 {
+                let t = textures[m.texture].mean
+                a = a.scaled(by: Vec3(t.0, t.1, t.2))
+            }
+            sum = sum + a
+            count += 1
+        }
+        return count > 0 ? sum * (1 / count) : Vec3(0.5, 0.5, 0.5)
     }
 
     func addTexture(_ t: MipTexture) -> Int {

@@ -32,14 +32,26 @@ struct RadianceImage {
 
 /// Ray casts a `Scene` from one `CameraView`.
 ///
-/// Per 32 x 32 tile: nearest hits of the pixel-centre rays among the primitives whose
-/// conservative screen bounds touch the tile; then the shadow casters that can occlude
-/// the light for any hit point of the tile (bounding sphere within reach of the capsule
-/// from the tile's hit-point sphere to the light); then shading: Lambertian albedo x
-/// (hemispherical ambient + point light with a hard shadow ray) (+ Blinn-Phong on
-/// glossy materials); displays emit through their subpixel pattern, prints reflect
-/// through their halftone. Finally pixels on geometric or shadow edges are re-rendered
-/// with 4 rotated-grid sub-samples.
+/// 1. Per 32 x 32 tile: nearest hits of the pixel-centre rays among the primitives
+///    whose conservative screen bounds touch the tile; the shadow casters that can
+///    occlude the area light for any hit point of the tile (bounding sphere within
+///    reach of the cone from the tile's hit-point sphere to the light rectangle); the
+///    ambient occluders within `aoRadius` of that sphere.
+/// 2. Lighting cells (`lightingCell` px): at the hit of each cell's centre pixel, light
+///    visibility V = share of `shadowSamples`^2 stratified, jittered points of the
+///    light rectangle that are unoccluded (soft shadows), and ambient openness A = share
+///    of `aoSamples` cosine-weighted rays not blocked within `aoRadius` (contact
+///    shadows, darker corners); then two 3 x 3 [1 2 1] passes over cells of the same
+///    surface. Jitter comes from a hash of the cell index (deterministic).
+/// 3. Shading: V and A of a pixel are the bilinear mix of the 4 nearest cells on the
+///    same primitive with a similar normal (dot > 0.9) and depth (within 5 %),
+///    computed directly at the pixel when none qualifies. Lambertian albedo x E with
+///    E = A (sky (0.75 + 0.25 N.up) + bounce (0.75 - 0.25 N.up))
+///      + V light cos(theta) (0.35 + 0.65 cos(theta_emitter)) / d^2
+///    (+ Blinn-Phong on glossy materials), sky = ambient (1 - b), bounce = ambient b
+///    tinted by the mean albedo of the surroundings; displays emit through their
+///    subpixel pattern, prints reflect through their halftone.
+/// 4. Pixels on geometric edges are re-rendered with 4 rotated-grid sub-samples.
 final class SceneRenderer {
     let view: CameraView
     static let tileSize = 32
@@ -51,7 +63,20 @@ final class SceneRenderer {
     private let textureViews: [TextureView]
     private let lightPosition: Vec3
     private let lightColour: Vec3
-    private let ambient: Vec3
+    private let lightHalfU: Vec3
+    private let lightHalfV: Vec3
+    private let lightNormal: Vec3
+    /// Radius of the light rectangle, m.
+    private let lightReach: Float
+    /// Ambient from above (sky, ceiling) and bounced from below, linear RGB.
+    private let skyAmbient: Vec3
+    private let bounceAmbient: Vec3
+    private let shadowSamples: Int
+    private let aoSamples: Int
+    private let aoRadius: Float
+    private let cell: Int
+    /// Primitives that occlude ambient light: shadow casters and planes.
+    private let aoCasters: [Int32]
     private let up: Vec3
     private let glare: GlareLight?
     private let displayConstants: DisplayConstants?
@@ -89,7 +114,24 @@ final class SceneRenderer {
         textureViews = scene.textures.map { $0.view }
         lightPosition = scene.lightPosition
         lightColour = scene.lightColour
-        ambient = scene.ambient
+        lightHalfU = scene.lightHalfU
+        lightHalfV = scene.lightHalfV
+        lightNormal = scene.lightNormal
+        lightReach = (scene.lightHalfU + scene.lightHalfV).length
+        // Bounce light carries the surroundings' colour, normalised to unit luminance
+        // and desaturated by 30 % (several bounces mix toward grey).
+        let rho = scene.surroundingAlbedo()
+        let lum = max(0.2126 * rho.x + 0.7152 * rho.y + 0.0722 * rho.z, 1e-3)
+        let tint = Vec3(1, 1, 1) * 0.3 + Vec3(rho.x / lum, rho.y / lum, rho.z / lum) * 0.7
+        let b = min(max(scene.bounce, 0), 1)
+        skyAmbient = scene.ambient * (1 - b)
+        bounceAmbient = scene.ambient.scaled(by: tint) * b
+        shadowSamples = min(max(scene.shadowSamples, 1), 8)
+        aoSamples = min(max(scene.aoSamples, 0), 64)
+        aoRadius = max(scene.aoRadius, 0.01)
+        cell = min(max(scene.lightingCell, 1), 32)
+        aoCasters = scene.primitives.indices.filter { scene.primitives[$0].castsShadow || scene.primitives[$0].shape == .plane }
+            .map { Int32($0) }
         up = scene.up
         glare = scene.glare
         displayConstants = scene.display.map { DisplayConstants($0, scene: scene) }
@@ -337,33 +379,91 @@ final class SceneRenderer {
     private struct Sample {
         var r: Float = 0, g: Float = 0, b: Float = 0
         var dr: Float = 0, dg: Float = 0, db: Float = 0
-        /// Primitive index * 2 + in-shadow bit; -1 for no hit.
+        /// Primitive index; -1 for no hit.
         var key: Int32 = -1
     }
 
+    /// Two uniform numbers in [0, 1) from a hash of `seed` (Wellons' lowbias32).
     @inline(__always)
-    private func lightVisible(_ c: Context, casters: UnsafeBufferPointer<Int32>, from p: Vec3, normal n: Vec3,
-                              depth: Float, skip: Int) -> Bool {
-        let l = lightPosition - p
-        if n.dot(l) <= 0 { return false }
-        let o = p + n * (2e-4 * max(depth, 1))
-        let d = lightPosition - o
-        for ci in casters where Int(ci) != skip {
-            if c.prims[Int(ci)].occludes(origin: o, direction: d) { return false }
-        }
-        return true
+    private static func hash2(_ seed: UInt32) -> (Float, Float) {
+        var x = seed
+        x ^= x >> 16; x = x &* 0x7FEB_352D
+        x ^= x >> 15; x = x &* 0x846C_A68B
+        x ^= x >> 16
+        return (Float(x & 0xFFFF) * (1 / 65536), Float(x >> 16) * (1 / 65536))
     }
 
-    /// Irradiance at P with unit normal N: hemispherical ambient
-    /// E = ambient (0.75 + 0.25 N . up) plus the point light (cosine / distance^2).
+    /// Light visibility V in [0, 1] at P (normal N): the share of the shadow sample
+    /// points (one jittered point per stratum of the light rectangle) in front of the
+    /// surface whose segment from P hits no caster.
     @inline(__always)
-    private func irradiance(at p: Vec3, normal n: Vec3, lightVisible: Bool) -> Vec3 {
-        var e = ambient * (0.75 + 0.25 * n.dot(up))
-        if lightVisible {
+    private func lightVisibility(_ c: Context, casters: UnsafeBufferPointer<Int32>, from p: Vec3, normal n: Vec3,
+                                 depth: Float, skip: Int, seed: UInt32) -> Float {
+        let o = p + n * (2e-4 * max(depth, 1))
+        let s = shadowSamples
+        let inv = 2 / Float(s)
+        var lit = 0
+        for b in 0..<s {
+            for a in 0..<s {
+                let j = SceneRenderer.hash2(seed &* 0x9E37_79B9 &+ UInt32(b * s + a))
+                let q = lightPosition + lightHalfU * ((Float(a) + j.0) * inv - 1) + lightHalfV * ((Float(b) + j.1) * inv - 1)
+                let d = q - o
+                if n.dot(d) <= 0 { continue }
+                var blocked = false
+                for ci in casters where Int(ci) != skip {
+                    if c.prims[Int(ci)].occludes(origin: o, direction: d) { blocked = true; break }
+                }
+                if !blocked { lit += 1 }
+            }
+        }
+        return Float(lit) / Float(s * s)
+    }
+
+    /// Ambient openness A in [0, 1] at P (normal N): the share of `aoSamples`
+    /// cosine-weighted directions (stratified in cos^2 theta, jittered azimuth) not
+    /// blocked by an occluder within `aoRadius`.
+    @inline(__always)
+    private func ambientOpenness(_ c: Context, occluders: UnsafeBufferPointer<Int32>, from p: Vec3, normal n: Vec3,
+                                 depth: Float, skip: Int, seed: UInt32) -> Float {
+        let m = aoSamples
+        if m == 0 || occluders.isEmpty { return 1 }
+        let o = p + n * (2e-4 * max(depth, 1))
+        let t1 = (abs(n.x) < 0.9 ? Vec3(1, 0, 0) : Vec3(0, 1, 0)).cross(n).normalized
+        let t2 = n.cross(t1)
+        let base = SceneRenderer.hash2(seed &* 0x85EB_CA6B &+ 0x1234_5678)
+        var open = 0
+        for k in 0..<m {
+            let j = SceneRenderer.hash2(seed &* 0xC2B2_AE35 &+ UInt32(k))
+            // Cosine-weighted: sin^2 theta = u1 uniform, azimuth 2 pi u2.
+            let u1 = (Float(k) + j.0) / Float(m)
+            let u2 = FastMath.fract(base.0 + Float(k) * 0.618_034 + 0.25 * j.1)
+            let r = u1.squareRoot(), phi = 2 * Float.pi * u2
+            let dir = t1 * (r * cos(phi)) + t2 * (r * sin(phi)) + n * max(1 - u1, 0).squareRoot()
+            let d = dir * aoRadius
+            var blocked = false
+            for ci in occluders where Int(ci) != skip {
+                if c.prims[Int(ci)].occludes(origin: o, direction: d) { blocked = true; break }
+            }
+            if !blocked { open += 1 }
+        }
+        return Float(open) / Float(m)
+    }
+
+    /// Irradiance at P with unit normal N (see the type's documentation), with light
+    /// visibility V and ambient openness A.
+    @inline(__always)
+    private func irradiance(at p: Vec3, normal n: Vec3, visibility: Float, openness: Float) -> Vec3 {
+        let h = 0.25 * n.dot(up)
+        var e = (skyAmbient * (0.75 + h) + bounceAmbient * (0.75 - h)) * openness
+        if visibility > 0 {
             let l = lightPosition - p
             let d2 = l.dot(l)
-            let cosine = n.dot(l) / d2.squareRoot()
-            if cosine > 0 { e = e + lightColour * (cosine / d2) }
+            let inv = 1 / d2.squareRoot()
+            let cosine = n.dot(l) * inv
+            if cosine > 0 {
+                let emitter = 0.35 + 0.65 * max(-lightNormal.dot(l) * inv, 0)
+                e = e + lightColour * (visibility * cosine * emitter / d2)
+            }
         }
         return e
     }
@@ -379,7 +479,7 @@ final class SceneRenderer {
     /// Radiance of the hit (t, index) of the ray through image point (x, y).
     @inline(__always)
     private func shade(_ c: Context, x: Float, y: Float, row: Int, tile: Int, t: Float, index: Int,
-                       casters: UnsafeBufferPointer<Int32>) -> Sample {
+                       visibility: Float, openness: Float) -> Sample {
         var out = Sample()
         if index < 0 { return out }
         let o = view.origin
@@ -407,24 +507,23 @@ final class SceneRenderer {
                 let s = tex.sample(u: su, v: sv, lod: lod, wrap: true)
                 albedo = albedo.scaled(by: Vec3(s.0, s.1, s.2))
             }
-            let visible = lightVisible(c, casters: casters, from: p, normal: n, depth: t, skip: index)
-            var radiance = albedo.scaled(by: irradiance(at: p, normal: n, lightVisible: visible))
+            var radiance = albedo.scaled(by: irradiance(at: p, normal: n, visibility: visibility, openness: openness))
             if material.specular > 0 {
-                if visible {
+                if visibility > 0 {
                     let l = lightPosition - p
                     let d2 = l.dot(l)
                     let invL = 1 / d2.squareRoot()
                     let h = (l * invL - d * (1 / dLen)).normalized
                     let nh = max(n.dot(h), 0)
                     let nl = max(n.dot(l) * invL, 0)
-                    radiance = radiance + lightColour * (material.specular * pow(nh, material.shininess) * nl / d2)
+                    radiance = radiance + lightColour * (visibility * material.specular * pow(nh, material.shininess) * nl / d2)
                 }
                 if let g = glare {
                     radiance = radiance + g.reflected(at: p, normal: n, cameraOrigin: o) * material.specular
                 }
             }
             out.r = radiance.x; out.g = radiance.y; out.b = radiance.z
-            out.key = Int32(index * 2 + (visible ? 0 : 1))
+            out.key = Int32(index)
         case .display:
             guard let disp = displayConstants else { break }
             let u = (surf.s + prim.half.x) / disp.pitchM, v = (surf.t + prim.half.y) / disp.pitchM
@@ -444,7 +543,7 @@ final class SceneRenderer {
                           black + (1 - black) * lookupEOTF(c, e.2)).scaled(by: disp.white) * gain
             }
             // Matte glass scatters a little room light; glare adds the mirrored light.
-            var radiance = em + irradiance(at: p, normal: n, lightVisible: true) * 0.012
+            var radiance = em + irradiance(at: p, normal: n, visibility: 1, openness: 1) * 0.012
             if let glass = disp.glass { radiance = radiance + glass.reflected(view: d * (1 / dLen), normal: n) }
             if let g = glare { radiance = radiance + g.reflected(at: p, normal: n, cameraOrigin: o) }
             out.r = radiance.x; out.g = radiance.y; out.b = radiance.z
@@ -453,7 +552,7 @@ final class SceneRenderer {
                 let det = patternDetail(c, table: table, u: u, v: v)
                 out.dr = em.x * det.0; out.dg = em.y * det.1; out.db = em.z * det.2
             }
-            out.key = Int32(index * 2)
+            out.key = Int32(index)
         case .print:
             guard let pr = printConstants else { break }
             let s = surf.s + prim.half.x, tt = surf.t + prim.half.y
@@ -474,11 +573,11 @@ final class SceneRenderer {
             let f = pr.fibres.sample(u: s * pr.fibreScale, v: tt * pr.fibreScale,
                                      level: fibreLod.isEmpty ? 0 : Int(fibreLod[tile] + 0.5), wrap: true)
             let fibre = 1 + pr.paperTexture * (f.0 - 0.5) * 4
-            let visible = lightVisible(c, casters: casters, from: p, normal: n, depth: t, skip: index)
-            var radiance = rho.scaled(by: pr.paper).scaled(by: irradiance(at: p, normal: n, lightVisible: visible)) * fibre
+            var radiance = rho.scaled(by: pr.paper).scaled(by: irradiance(at: p, normal: n, visibility: visibility,
+                                                                          openness: openness)) * fibre
             if let g = glare { radiance = radiance + g.reflected(at: p, normal: n, cameraOrigin: o) }
             out.r = radiance.x; out.g = radiance.y; out.b = radiance.z
-            out.key = Int32(index * 2 + (visible ? 0 : 1))
+            out.key = Int32(index)
         }
         return out
     }
@@ -503,7 +602,8 @@ final class SceneRenderer {
     }
 
     /// Shadow casters whose bounding sphere comes within reach of the segments from any
-    /// point of the sphere (centre, radius) to the light.
+    /// point of the sphere (centre, radius) to any point of the light rectangle (a cone
+    /// from the sphere to the light's bounding sphere).
     private func casters(near centre: Vec3, radius: Float, into out: inout [Int32]) {
         out.removeAll(keepingCapacity: true)
         let l = lightPosition
@@ -515,7 +615,23 @@ final class SceneRenderer {
             let q = p.boundCentre - centre
             let s = min(max(q.dot(seg) / len2, 0), 1)
             let dist = (q - seg * s).length
-            if dist < p.boundRadius + radius * (1 - s) { out.append(ci) }
+            if dist < p.boundRadius + radius * (1 - s) + lightReach * s { out.append(ci) }
+        }
+    }
+
+    /// Ambient occluders within `aoRadius` of the sphere (centre, radius): bounding
+    /// spheres that close, planes that close to the centre.
+    private func occluders(near centre: Vec3, radius: Float, into out: inout [Int32]) {
+        out.removeAll(keepingCapacity: true)
+        let reach = radius + aoRadius
+        for ci in aoCasters {
+            let p = prims[Int(ci)]
+            if p.shape == .plane {
+                if abs((centre - p.frame.origin).dot(p.frame.w)) < reach { out.append(ci) }
+                continue
+            }
+            if !p.boundRadius.isFinite { out.append(ci); continue }
+            if (p.boundCentre - centre).length < p.boundRadius + reach { out.append(ci) }
         }
     }
 
@@ -528,28 +644,32 @@ final class SceneRenderer {
         var detail = [Float](repeating: 0, count: scene.display != nil ? 3 * n : 0)
         var depth = [Float](repeating: .infinity, count: n)
         var keys = [Int32](repeating: -1, count: n)
+        var hits = [Int32](repeating: -1, count: n)
         let hasDetail = scene.display != nil
         let ts = SceneRenderer.tileSize
-        var tileHits = [Int32](repeating: -1, count: ts * ts)
-        var casterStart = [Int](repeating: 0, count: tilesX * tilesY + 1)
+        let tileCount = tilesX * tilesY
+        var casterStart = [Int](repeating: 0, count: tileCount + 1)
         var casterList = [Int32]()
+        var occluderStart = [Int](repeating: 0, count: tileCount + 1)
+        var occluderList = [Int32]()
         var local = [Int32]()
+        // Lighting cells: centre pixel hit, normal, light visibility and openness.
+        let cs = cell
+        let cw = (w + cs - 1) / cs, ch = (h + cs - 1) / cs, cn = cw * ch
         withContext { c in
-        base.withUnsafeMutableBufferPointer { b in
-        detail.withUnsafeMutableBufferPointer { dt in
         depth.withUnsafeMutableBufferPointer { z in
-        keys.withUnsafeMutableBufferPointer { key in
+        hits.withUnsafeMutableBufferPointer { hit in
+            // 1. Primary rays and per-tile caster and occluder lists.
             for ty in 0..<tilesY {
                 for tx in 0..<tilesX {
                     let tile = ty * tilesX + tx
                     let y0 = ty * ts, y1 = min(y0 + ts, h), x0 = tx * ts, x1 = min(x0 + ts, w)
-                    // Primary rays.
                     var lo = Vec3(.infinity, .infinity, .infinity), hi = -lo
                     for y in y0..<y1 {
                         for x in x0..<x1 {
                             let d = view.direction(x: Float(x) + 0.5, y: Float(y) + 0.5)
                             let (t, index) = nearest(c, tile: tile, origin: view.origin, direction: d)
-                            tileHits[(y - y0) * ts + (x - x0)] = Int32(index)
+                            hit[y * w + x] = Int32(index)
                             z[y * w + x] = t
                             if index >= 0 {
                                 let p = view.origin + d * t
@@ -558,55 +678,170 @@ final class SceneRenderer {
                             }
                         }
                     }
-                    // Shadow casters for this tile (margin for edge sub-samples).
+                    // Margin for edge sub-samples.
                     if lo.x.isFinite {
-                        let centre = (lo + hi) * 0.5
-                        casters(near: centre, radius: (hi - lo).length * 0.55 + 0.01, into: &local)
-                    } else {
-                        local.removeAll(keepingCapacity: true)
+                        let centre = (lo + hi) * 0.5, radius = (hi - lo).length * 0.55 + 0.01
+                        casters(near: centre, radius: radius, into: &local)
+                        casterList.append(contentsOf: local)
+                        occluders(near: centre, radius: radius, into: &local)
+                        occluderList.append(contentsOf: local)
                     }
-                    casterList.append(contentsOf: local)
                     casterStart[tile + 1] = casterList.count
-                    local.withUnsafeBufferPointer { tileCasters in
-                        for y in y0..<y1 {
-                            for x in x0..<x1 {
-                                let i = y * w + x
-                                let index = Int(tileHits[(y - y0) * ts + (x - x0)])
-                                let s = shade(c, x: Float(x) + 0.5, y: Float(y) + 0.5, row: y, tile: tile, t: z[i], index: index,
-                                              casters: tileCasters)
-                                b[i] = s.r; b[n + i] = s.g; b[2 * n + i] = s.b
-                                if hasDetail { dt[i] = s.dr; dt[n + i] = s.dg; dt[2 * n + i] = s.db }
-                                key[i] = s.key
+                    occluderStart[tile + 1] = occluderList.count
+                }
+            }
+        } }
+        let hitIndex = hits, hitDepth = depth
+        let casterStarts = casterStart, occluderStarts = occluderStart
+        casterList.withUnsafeBufferPointer { allCasters in
+        occluderList.withUnsafeBufferPointer { allOccluders in
+            @inline(__always) func lists(_ tile: Int) -> (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>) {
+                (UnsafeBufferPointer(rebasing: allCasters[casterStarts[tile]..<casterStarts[tile + 1]]),
+                 UnsafeBufferPointer(rebasing: allOccluders[occluderStarts[tile]..<occluderStarts[tile + 1]]))
+            }
+            /// Hit point and normal (facing the camera) of the ray through (x, y).
+            @inline(__always) func surfacePoint(x: Float, y: Float, t: Float, index: Int) -> (Vec3, Vec3) {
+                let d = view.direction(x: x, y: y)
+                let p = view.origin + d * t
+                var nrm = c.prims[index].surface(at: p).normal
+                if nrm.dot(d) > 0 { nrm = -nrm }
+                return (p, nrm)
+            }
+            /// V and A computed at the point itself.
+            @inline(__always) func direct(x: Float, y: Float, t: Float, index: Int, seed: UInt32) -> (Float, Float) {
+                if c.materials[c.prims[index].material].kind == .display { return (1, 1) }
+                let tile = min(Int(y) / ts, tilesY - 1) * tilesX + min(Int(x) / ts, tilesX - 1)
+                let (pc, po) = lists(tile)
+                let (p, nrm) = surfacePoint(x: x, y: y, t: t, index: index)
+                return (lightVisibility(c, casters: pc, from: p, normal: nrm, depth: t, skip: index, seed: seed),
+                        ambientOpenness(c, occluders: po, from: p, normal: nrm, depth: t, skip: index, seed: seed))
+            }
+            // 2. Lighting cells.
+            var cellIndex = [Int32](repeating: -1, count: cn)
+            var cellDepth = [Float](repeating: .infinity, count: cn)
+            var cellNormal = [Float](repeating: 0, count: 3 * cn)
+            var cellV = [Float](repeating: 1, count: cn)
+            var cellA = [Float](repeating: 1, count: cn)
+            for j in 0..<ch {
+                for i in 0..<cw {
+                    let k = j * cw + i
+                    let x = min(i * cs + cs / 2, w - 1), y = min(j * cs + cs / 2, h - 1)
+                    let index = Int(hitIndex[y * w + x])
+                    guard index >= 0 else { continue }
+                    let t = hitDepth[y * w + x]
+                    let (_, nrm) = surfacePoint(x: Float(x) + 0.5, y: Float(y) + 0.5, t: t, index: index)
+                    let l = direct(x: Float(x) + 0.5, y: Float(y) + 0.5, t: t, index: index, seed: UInt32(truncatingIfNeeded: k))
+                    cellIndex[k] = Int32(index); cellDepth[k] = t
+                    cellNormal[3 * k] = nrm.x; cellNormal[3 * k + 1] = nrm.y; cellNormal[3 * k + 2] = nrm.z
+                    cellV[k] = l.0; cellA[k] = l.1
+                }
+            }
+            let cIndex = cellIndex, cDepth = cellDepth, cNormal = cellNormal
+            /// Whether cell k lies on the same surface: same primitive, depth within 5 %
+            /// and, on faceted primitives (boxes, cylinders), a similar normal.
+            @inline(__always) func compatible(_ k: Int, index: Int, t: Float, normal: Vec3?) -> Bool {
+                guard Int(cIndex[k]) == index && abs(cDepth[k] - t) <= 0.05 * t else { return false }
+                guard let normal else { return true }
+                return cNormal[3 * k] * normal.x + cNormal[3 * k + 1] * normal.y + cNormal[3 * k + 2] * normal.z > 0.9
+            }
+            // Two [1 2 1] x [1 2 1] passes over compatible cells (together [1 4 6 4 1]:
+            // hide the sampling noise of 9 shadow and 12 occlusion rays).
+            var smoothV = cellV, smoothA = cellA
+            for _ in 0..<2 {
+                let inV = smoothV, inA = smoothA
+                for j in 0..<ch {
+                    for i in 0..<cw {
+                        let k = j * cw + i
+                        let index = Int(cellIndex[k])
+                        guard index >= 0 else { continue }
+                        let nk = Vec3(cellNormal[3 * k], cellNormal[3 * k + 1], cellNormal[3 * k + 2])
+                        var sv: Float = 0, sa: Float = 0, sw: Float = 0
+                        for b in max(j - 1, 0)...min(j + 1, ch - 1) {
+                            for a in max(i - 1, 0)...min(i + 1, cw - 1) {
+                                let q = b * cw + a
+                                guard compatible(q, index: index, t: cellDepth[k], normal: nk) else { continue }
+                                let wt: Float = (a == i ? 2 : 1) * (b == j ? 2 : 1)
+                                sv += wt * inV[q]; sa += wt * inA[q]; sw += wt
+                            }
+                        }
+                        smoothV[k] = sv / sw; smoothA[k] = sa / sw
+                    }
+                }
+            }
+            let cellVisibility = smoothV, cellOpenness = smoothA
+            /// V and A at image point (x, y) on the hit (t, index): bilinear over the
+            /// compatible cells, else computed directly.
+            @inline(__always) func lighting(x: Float, y: Float, t: Float, index: Int, seed: UInt32) -> (Float, Float) {
+                // Displays only scatter a little unshadowed room light.
+                if c.materials[c.prims[index].material].kind == .display { return (1, 1) }
+                let shape = c.prims[index].shape
+                let nrm: Vec3? = shape == .box || shape == .cylinder ? surfacePoint(x: x, y: y, t: t, index: index).1 : nil
+                let half = Float(cs / 2) + 0.5
+                let fx = (x - half) / Float(cs), fy = (y - half) / Float(cs)
+                let ix = Int(FastMath.floor(fx)), iy = Int(FastMath.floor(fy))
+                let wx = fx - Float(ix), wy = fy - Float(iy)
+                var sv: Float = 0, sa: Float = 0, sw: Float = 0
+                for b in 0..<2 {
+                    let cy = iy + b
+                    guard cy >= 0 && cy < ch else { continue }
+                    for a in 0..<2 {
+                        let cx = ix + a
+                        guard cx >= 0 && cx < cw else { continue }
+                        let q = cy * cw + cx
+                        guard compatible(q, index: index, t: t, normal: nrm) else { continue }
+                        let wt = (a == 0 ? 1 - wx : wx) * (b == 0 ? 1 - wy : wy) + 1e-4
+                        sv += wt * cellVisibility[q]; sa += wt * cellOpenness[q]; sw += wt
+                    }
+                }
+                if sw > 0 { return (sv / sw, sa / sw) }
+                return direct(x: x, y: y, t: t, index: index, seed: seed)
+            }
+            // 3. Shading.
+            base.withUnsafeMutableBufferPointer { b in
+            detail.withUnsafeMutableBufferPointer { dt in
+            keys.withUnsafeMutableBufferPointer { key in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let i = y * w + x
+                        let index = Int(hitIndex[i])
+                        let tile = (y / ts) * tilesX + x / ts
+                        let px = Float(x) + 0.5, py = Float(y) + 0.5
+                        let l = index >= 0 ? lighting(x: px, y: py, t: hitDepth[i], index: index,
+                                                      seed: 0x8000_0000 | UInt32(truncatingIfNeeded: i)) : (1, 1)
+                        let s = shade(c, x: px, y: py, row: y, tile: tile, t: hitDepth[i], index: index,
+                                      visibility: l.0, openness: l.1)
+                        b[i] = s.r; b[n + i] = s.g; b[2 * n + i] = s.b
+                        if hasDetail { dt[i] = s.dr; dt[n + i] = s.dg; dt[2 * n + i] = s.db }
+                        key[i] = s.key
+                    }
+                }
+                // 4. Edge pixels: a different primitive next door, or a depth step.
+                let offsets: [(Float, Float)] = [(-0.125, -0.375), (0.375, -0.125), (0.125, 0.375), (-0.375, 0.125)]
+                var edge = [Bool](repeating: false, count: n)
+                hitDepth.withUnsafeBufferPointer { z in
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let i = y * w + x
+                            if x + 1 < w && (key[i] != key[i + 1] || abs(z[i] - z[i + 1]) > 0.02 * min(z[i], z[i + 1])) {
+                                edge[i] = true; edge[i + 1] = true
+                            }
+                            if y + 1 < h && (key[i] != key[i + w] || abs(z[i] - z[i + w]) > 0.02 * min(z[i], z[i + w])) {
+                                edge[i] = true; edge[i + w] = true
                             }
                         }
                     }
                 }
-            }
-            // Edge pixels: a different primitive or shadow state next door, or a depth step.
-            let offsets: [(Float, Float)] = [(-0.125, -0.375), (0.375, -0.125), (0.125, 0.375), (-0.375, 0.125)]
-            var edge = [Bool](repeating: false, count: n)
-            for y in 0..<h {
-                for x in 0..<w {
-                    let i = y * w + x
-                    if x + 1 < w && (key[i] != key[i + 1] || abs(z[i] - z[i + 1]) > 0.02 * min(z[i], z[i + 1])) {
-                        edge[i] = true; edge[i + 1] = true
-                    }
-                    if y + 1 < h && (key[i] != key[i + w] || abs(z[i] - z[i + w]) > 0.02 * min(z[i], z[i + w])) {
-                        edge[i] = true; edge[i + w] = true
-                    }
-                }
-            }
-            casterList.withUnsafeBufferPointer { allCasters in
                 for y in 0..<h {
                     for x in 0..<w where edge[y * w + x] {
                         let i = y * w + x
                         let tile = (y / ts) * tilesX + x / ts
-                        let tileCasters = UnsafeBufferPointer(rebasing: allCasters[casterStart[tile]..<casterStart[tile + 1]])
                         var acc = Sample()
-                        for o in offsets {
+                        for (m, o) in offsets.enumerated() {
                             let px = Float(x) + 0.5 + o.0, py = Float(y) + 0.5 + o.1
                             let (t, index) = nearest(c, tile: tile, origin: view.origin, direction: view.direction(x: px, y: py))
-                            let s = shade(c, x: px, y: py, row: y, tile: tile, t: t, index: index, casters: tileCasters)
+                            let l = index >= 0 ? lighting(x: px, y: py, t: t, index: index,
+                                                          seed: 0x4000_0000 ^ UInt32(truncatingIfNeeded: i * 4 + m)) : (1, 1)
+                            let s = shade(c, x: px, y: py, row: y, tile: tile, t: t, index: index, visibility: l.0, openness: l.1)
                             acc.r += s.r; acc.g += s.g; acc.b += s.b
                             acc.dr += s.dr; acc.dg += s.dg; acc.db += s.db
                         }
@@ -614,8 +849,9 @@ final class SceneRenderer {
                         if hasDetail { dt[i] = acc.dr * 0.25; dt[n + i] = acc.dg * 0.25; dt[2 * n + i] = acc.db * 0.25 }
                     }
                 }
-            }
-        } } } } }
+            } } }
+        } }
+        }
         return RadianceImage(width: w, height: h, base: base, detail: detail, depth: depth)
     }
 

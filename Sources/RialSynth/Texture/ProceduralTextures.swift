@@ -85,29 +85,58 @@ enum ProceduralTextures {
         return MipTexture(width: size, height: size, channels: 3, level0: data)
     }
 
-    /// Running bond bricks, 8 courses per tile, mortar joints, per-brick colour.
+    /// Running bond bricks laid by hand, 16 courses of 5 bricks per tile: course
+    /// heights vary by +- 20 % (normalised to fill the tile), each course starts at its
+    /// own offset (half bond +- 0.15 brick), every head joint is displaced by up to
+    /// +- 0.12 brick (bricks of unequal length), bed joints wander by up to +- 0.06
+    /// course and vary in width; per-brick colour (value 0.6-1.25, red/brown hue
+    /// shifts), per-brick shading slope, grain and pits. The irregularity keeps a level
+    /// brick wall from being an exact 2D grating.
     private static func bricks(rng: inout SynthRandom) -> MipTexture {
         let n = ValueNoise(period: 32 << 3, rng: &rng)
+        let rows = 16, cols = 5
         var colours: [(Float, Float, Float)] = []
-        for _ in 0..<64 {
-            let k = rng.uniform(0.7...1.15)
-            colours.append((0.42 * k, 0.16 * k * rng.uniform(0.8...1.2), 0.10 * k))
+        var slopes: [Float] = []
+        for _ in 0..<(rows * cols) {
+            let k = rng.uniform(0.6...1.25)
+            colours.append((0.42 * k * rng.uniform(0.9...1.1), 0.16 * k * rng.uniform(0.75...1.25), 0.10 * k * rng.uniform(0.8...1.3)))
+            slopes.append(rng.uniform(-0.15...0.15))
         }
+        var heights: [Float] = []
+        for _ in 0..<rows { heights.append(rng.uniform(0.8...1.2)) }
+        let total = heights.reduce(0, +)
+        var edges: [Float] = [0]
+        for h in heights { edges.append(edges[edges.count - 1] + h / total) }
+        var shifts: [Float] = []
+        for r in 0..<rows { shifts.append((r % 2 == 0 ? 0 : 0.5) + rng.uniform(-0.15...0.15)) }
+        var joints: [Float] = []
+        for _ in 0..<(rows * cols) { joints.append(rng.uniform(-0.12...0.12)) }
         return rgb(size: 512) { x, y in
-            let rows: Float = 8, cols: Float = 4
-            let ry = y * rows, row = Int(ry)
-            let shift: Float = row % 2 == 0 ? 0 : 0.5
-            let rx = x * cols + shift
-            let col = Int(rx.rounded(.down)) & 3
-            let fx = rx - rx.rounded(.down), fy = ry - Float(row)
+            let wobble = 0.12 / Float(rows) * (n.fbm(x * 8, y * 8 + 3.5, octaves: 2, periodScale: 8) - 0.5)
+            var yy = y + wobble
+            yy -= yy.rounded(.down)
+            var row = 0
+            while row < rows - 1 && yy >= edges[row + 1] { row += 1 }
+            let courseHeight = edges[row + 1] - edges[row]
+            let fy = (yy - edges[row]) / courseHeight
+            let rx = x * Float(cols) + shifts[row]
+            let k = Int(rx.rounded(.down))
+            func joint(_ b: Int) -> Float { Float(b) + joints[row * cols + ((b % cols) + cols) % cols] }
+            var brick = k
+            if rx < joint(k) { brick = k - 1 } else if rx > joint(k + 1) { brick = k + 1 }
+            let left = joint(brick), right = joint(brick + 1)
             let grain = n.fbm(x * 32, y * 32, octaves: 4, periodScale: 32) - 0.5
-            let mortar: Float = 0.04
-            if fx < mortar * 0.5 || fy < mortar || fx > 1 - mortar * 0.5 {
-                let m = 0.55 + 0.2 * grain
+            let bedJoint = (0.13 + 0.08 * (n.fbm(x * 16 + 7.3, y * 16, octaves: 2, periodScale: 16) - 0.5)) / (courseHeight * Float(rows))
+            let headJoint: Float = 0.03
+            if rx - left < headJoint || right - rx < headJoint || fy < bedJoint {
+                let m = 0.55 + 0.25 * grain
                 return (m, m * 0.97, m * 0.9)
             }
-            let c = colours[(row * 4 + col) & 63]
-            let g = 1 + 0.5 * grain
+            let id = row * cols + ((brick % cols) + cols) % cols
+            let c = colours[id]
+            let u = (rx - left) / max(right - left, 0.1) - 0.5
+            let pits = n.fbm(x * 64 + 11.1, y * 64, octaves: 2, periodScale: 64)
+            let g = (1 + 0.5 * grain + slopes[id] * u) * (pits > 0.72 ? 0.75 : 1)
             return (c.0 * g, c.1 * g, c.2 * g)
         }
     }
@@ -130,14 +159,25 @@ enum ProceduralTextures {
         }
     }
 
-    /// Floor tiles: 4 x 4 per tile, grout lines, mottled glaze.
+    /// Floor tiles: 4 x 4 per tile, grout lines of varying width that wander by up to
+    /// +- 1 % of a tile, per-tile shade (+- 8 %), mottled glaze.
     private static func tiles(rng: inout SynthRandom) -> MipTexture {
         let n = ValueNoise(period: 32 << 3, rng: &rng)
         let base = (rng.uniform(0.4...0.8), rng.uniform(0.4...0.75), rng.uniform(0.35...0.7))
+        var shades: [Float] = []
+        for _ in 0..<16 { shades.append(rng.uniform(0.92...1.08)) }
         return rgb(size: 256) { x, y in
-            let fx = FastMath.fract(x * 4), fy = FastMath.fract(y * 4)
-            if fx < 0.03 || fy < 0.03 { return (0.35, 0.34, 0.32) }
-            let m = 0.9 + 0.2 * (n.fbm(x * 32, y * 32, octaves: 4, periodScale: 32) - 0.5)
+            let wx = 0.04 * (n.fbm(x * 8, y * 8 + 5.5, octaves: 2, periodScale: 8) - 0.5)
+            let wy = 0.04 * (n.fbm(x * 8 + 2.5, y * 8, octaves: 2, periodScale: 8) - 0.5)
+            let gx = x * 4 + wx, gy = y * 4 + wy
+            let fx = gx - gx.rounded(.down), fy = gy - gy.rounded(.down)
+            let grout = 0.03 + 0.015 * (n.fbm(x * 16 + 1.7, y * 16, octaves: 2, periodScale: 16) - 0.5)
+            if fx < grout || fy < grout {
+                let g = 0.35 + 0.08 * (n.fbm(x * 32, y * 32 + 9.1, octaves: 2, periodScale: 32) - 0.5)
+                return (g, g * 0.97, g * 0.92)
+            }
+            let ti = ((Int(gx.rounded(.down)) % 4 + 4) % 4) + 4 * ((Int(gy.rounded(.down)) % 4 + 4) % 4)
+            let m = shades[ti] * (0.9 + 0.2 * (n.fbm(x * 32, y * 32, octaves: 4, periodScale: 32) - 0.5))
             return (base.0 * m, base.1 * m, base.2 * m)
         }
     }
