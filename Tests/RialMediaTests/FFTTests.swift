@@ -168,3 +168,53 @@ import RialMedia
         #expect(re == singleRe && im == singleIm)
     }
 }
+
+/// `FFT.transformRows` against the direct DFT, and against `transform` row by row.
+@Suite struct FFTRowTests {
+    /// Rows (more than one SIMD group, plus left-overs) with padding between them: each
+    /// row equals the direct DFT of that row; the padding is untouched.
+    @Test(arguments: [(2, 3, 5), (8, 6, 9), (16, 9, 16), (64, 5, 70)])
+    func rowsMatchDirectDFT(n: Int, rows: Int, rowStride: Int) {
+        let fft = FFT(size: n)
+        for sign in [-1.0, 1.0] {
+            var re = FFTColumnTests.values(rows * rowStride, seed: UInt64(n * 41 + rows))
+            var im = FFTColumnTests.values(rows * rowStride, seed: UInt64(n * 43 + rows))
+            let (re0, im0) = (re, im)
+            re.withUnsafeMutableBufferPointer { r in
+                im.withUnsafeMutableBufferPointer { i in
+                    fft.transformRows(re: r.baseAddress!, im: i.baseAddress!, count: rows, rowStride: rowStride, sign: sign)
+                }
+            }
+            for t in 0..<rows {
+                let row = (0..<n).map { t * rowStride + $0 }
+                let expected = FFTColumnTests.directDFT(row.map { re0[$0] }, row.map { im0[$0] }, sign: sign)
+                for j in 0..<n {
+                    #expect(abs(re[row[j]] - expected.re[j]) < 1e-11 * Double(n), "n \(n) row \(t) bin \(j)")
+                    #expect(abs(im[row[j]] - expected.im[j]) < 1e-11 * Double(n), "n \(n) row \(t) bin \(j)")
+                }
+                for pad in (t * rowStride + n)..<((t + 1) * rowStride) {
+                    #expect(re[pad] == re0[pad] && im[pad] == im0[pad], "padding \(pad)")
+                }
+            }
+        }
+    }
+
+    /// Same operations in the same order as `transform` on each row alone: equal bits.
+    @Test func bitIdenticalToSingleTransforms() {
+        let n = 256, rows = 7
+        let fft = FFT(size: n)
+        var re = FFTColumnTests.values(n * rows, seed: 19), im = FFTColumnTests.values(n * rows, seed: 20)
+        var singleRe = re, singleIm = im
+        re.withUnsafeMutableBufferPointer { r in
+            im.withUnsafeMutableBufferPointer { i in
+                fft.transformRows(re: r.baseAddress!, im: i.baseAddress!, count: rows, rowStride: n, sign: -1)
+            }
+        }
+        singleRe.withUnsafeMutableBufferPointer { r in
+            singleIm.withUnsafeMutableBufferPointer { i in
+                for t in 0..<rows { fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: t * n, stride: 1, sign: -1) }
+            }
+        }
+        #expect(re == singleRe && im == singleIm)
+    }
+}

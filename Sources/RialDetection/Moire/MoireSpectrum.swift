@@ -158,14 +158,14 @@ struct MoireSpectrum {
     }
 
     /// In-place 2D DFT of the n x n complex array (re, im), row-major: afterwards
-    /// `re[ky * n + kx]` holds `X(kx, ky)`. Rows are transformed one by one (contiguous),
-    /// then all columns together (`FFT.transformColumns`, vectorised across columns).
+    /// `re[ky * n + kx]` holds `X(kx, ky)`. All rows, then all columns, each pass vectorised
+    /// across its transforms (`FFT.transformRows`, `FFT.transformColumns`).
     private static func transform2D(fft: FFT, re: inout [Double], im: inout [Double]) {
         let n = fft.n
         re.withUnsafeMutableBufferPointer { r in
             im.withUnsafeMutableBufferPointer { i in
                 let rp = r.baseAddress!, ip = i.baseAddress!
-                for row in 0..<n { fft.transform(re: rp, im: ip, offset: row * n, stride: 1, sign: -1) }
+                fft.transformRows(re: rp, im: ip, count: n, rowStride: n, sign: -1)
                 fft.transformColumns(re: rp, im: ip, count: n, rowStride: n, sign: -1)
             }
         }

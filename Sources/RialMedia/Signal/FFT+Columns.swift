@@ -47,6 +47,49 @@ extension FFT {
         }
     }
 
+    /// Transforms `count` rows of a row-major array at once: row `t` (in `0..<count`) is
+    /// the sequence `x[j] = re[t * rowStride + j] + i im[t * rowStride + j]`, `j` in
+    /// `0..<n`, transformed in place as by `transform(re:im:offset:stride:sign:)` with
+    /// `offset = t * rowStride`, `stride = 1`, bit for bit (same kernel as
+    /// `transformColumns`: groups of `blockColumns` rows are interleaved into SIMD rows,
+    /// one lane per row, transformed, and written back). Rows left over after the last
+    /// full group are transformed one by one.
+    ///
+    /// - Parameters:
+    ///   - count: rows to transform, >= 0.
+    ///   - rowStride: distance between rows in elements, >= n.
+    /// - Complexity: O(count x n log n); a temporary buffer of `2 n blockColumns` doubles.
+    public func transformRows(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
+                              count: Int, rowStride: Int, sign: Double) {
+        precondition(count >= 0 && rowStride >= n, "rows must not overlap")
+        let n = self.n
+        let lanes = 4  // Row.scalarCount, spelled out in the gather and scatter below
+        let fullGroups = count / lanes
+        if fullGroups > 0 {
+            withUnsafeTemporaryAllocation(of: Row.self, capacity: 2 * n) { block in
+                let blockRe = block.baseAddress!, blockIm = blockRe + n
+                for g in 0..<fullGroups {
+                    let first = g * lanes * rowStride
+                    let r0 = re + first, r1 = r0 + rowStride, r2 = r1 + rowStride, r3 = r2 + rowStride
+                    let i0 = im + first, i1 = i0 + rowStride, i2 = i1 + rowStride, i3 = i2 + rowStride
+                    for j in 0..<n {
+                        blockRe[j] = Row(r0[j], r1[j], r2[j], r3[j])
+                        blockIm[j] = Row(i0[j], i1[j], i2[j], i3[j])
+                    }
+                    transformRows(re: blockRe, im: blockIm, sign: sign)
+                    for j in 0..<n {
+                        let vr = blockRe[j], vi = blockIm[j]
+                        r0[j] = vr[0]; r1[j] = vr[1]; r2[j] = vr[2]; r3[j] = vr[3]
+                        i0[j] = vi[0]; i1[j] = vi[1]; i2[j] = vi[2]; i3[j] = vi[3]
+                    }
+                }
+            }
+        }
+        for row in (fullGroups * lanes)..<count {
+            transform(re: re, im: im, offset: row * rowStride, stride: 1, sign: sign)
+        }
+    }
+
     /// One row of a block: `blockColumns` adjacent columns.
     typealias Row = SIMD4<Double>
 

@@ -108,13 +108,14 @@ public struct FFT: Sendable {
         }
     }
 
-    /// 2D transform of an n x n row-major array (rows, then columns; the columns all
-    /// together with `transformColumns`, bit-identical to transforming each alone).
+    /// 2D transform of an n x n row-major array (rows, then columns, with `transformRows`
+    /// and `transformColumns`: bit-identical to transforming each row, then each column,
+    /// alone).
     public func transform2D(re: inout [Double], im: inout [Double], sign: Double) {
         precondition(re.count == n * n && im.count == n * n)
         re.withUnsafeMutableBufferPointer { r in
             im.withUnsafeMutableBufferPointer { i in
-                for row in 0..<n { transform(re: r.baseAddress!, im: i.baseAddress!, offset: row * n, stride: 1, sign: sign) }
+                transformRows(re: r.baseAddress!, im: i.baseAddress!, count: n, rowStride: n, sign: sign)
                 transformColumns(re: r.baseAddress!, im: i.baseAddress!, count: n, rowStride: n, sign: sign)
             }
         }
