@@ -104,10 +104,10 @@ public struct CaptureAnalyzer: Sendable {
     static func expectedCost(_ method: MethodIdentifier, _ input: CaptureInput) -> Double {
         switch method {
         case .moireV1: return 11
-        case .artifactsV1: return 9
         case .parallaxV1: return input.right == nil ? 0 : 9
-        case .textureV1: return 5
+        case .artifactsV1: return 8
         case .depthV2: return input.depth == nil ? 0 : 3
+        case .textureV1: return 2.3
         case .depthV1: return input.depth == nil ? 0 : 0.4
         default: return 0
         }
