@@ -69,7 +69,7 @@ extension ArtifactAnalyzer {
         var tile = [Double](repeating: 0, count: n * n)
         var power = [Double](repeating: 0, count: (half + 1) * n)
         var scratch = ArtifactSpectrum.TileScratch(n: n)
-        let geometry = halftoneGeometry
+        let geometry = HalftoneGeometry(n: n, configuration: c)
         var best = HalftoneMeasurement(confidence: 0, statistic: 0, periodPx: nil, anglesDeg: nil, peakCount: 0)
         var bestSet = false
 

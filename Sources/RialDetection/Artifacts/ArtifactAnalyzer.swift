@@ -38,26 +38,16 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
     public static let identifier = MethodIdentifier.artifactsV1
 
     public let configuration: Configuration
-    /// The halftone search tables (ring and validity of every bin of a
-    /// `halftone_tile_size` spectrum), built once: a function of `configuration` alone.
-    let halftoneGeometry: HalftoneGeometry
 
     /// The default configuration.
     public init() {
         configuration = .standard
-        halftoneGeometry = HalftoneGeometry(n: configuration.halftoneTileSize, configuration: configuration)
     }
 
     /// - Throws: `ConfigurationError` when `configuration.validate()` refuses it.
     public init(configuration: Configuration) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
-        halftoneGeometry = HalftoneGeometry(n: configuration.halftoneTileSize, configuration: configuration)
-    }
-
-    /// Equal configurations analyse alike (the stored tables follow from them).
-    public static func == (lhs: ArtifactAnalyzer, rhs: ArtifactAnalyzer) -> Bool {
-        lhs.configuration == rhs.configuration
     }
 
     /// Analyses `image` and times it. Never throws (see the type's documentation).

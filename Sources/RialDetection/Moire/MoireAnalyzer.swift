@@ -68,35 +68,16 @@ public struct MoireAnalyzer: Sendable, Equatable {
     public static let identifier = MethodIdentifier.moireV1
 
     public let configuration: Configuration
-    /// The peak search of the configured tile size (band, lattice and ring tables), built
-    /// once: a function of `configuration` alone. Images too small for that tile build
-    /// the search of their own size.
-    let standardSearch: MoirePeakSearch
 
     /// The default configuration.
     public init() {
         configuration = .standard
-        standardSearch = Self.peakSearch(n: configuration.tileSize, configuration: configuration)
     }
 
     /// - Throws: `ConfigurationError` when `configuration.validate()` refuses it.
     public init(configuration: Configuration) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
-        standardSearch = Self.peakSearch(n: configuration.tileSize, configuration: configuration)
-    }
-
-    /// Equal configurations analyse alike (the stored tables follow from them).
-    public static func == (lhs: MoireAnalyzer, rhs: MoireAnalyzer) -> Bool {
-        lhs.configuration == rhs.configuration
-    }
-
-    /// The peak search of n x n spectra under `c`.
-    static func peakSearch(n: Int, configuration c: Configuration) -> MoirePeakSearch {
-        MoirePeakSearch(n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, noiseFloorFactor: c.noiseFloorFactor,
-                        minProminence: c.minProminence, surroundInner: c.surroundInner,
-                        surroundOuter: c.surroundOuter, jpegGridRadius: c.jpegGridRadius,
-                        maxCandidates: c.maxCandidates, contrastRadius: c.contrastRadius)
     }
 
     /// Analyses `image` and times it. Never throws (see the type's documentation).
@@ -127,7 +108,10 @@ public struct MoireAnalyzer: Sendable, Equatable {
                                 + "\(origins.count) tiles of \(n) x \(n) px", tileSize: n)
         }
 
-        let search = n == standardSearch.n ? standardSearch : Self.peakSearch(n: n, configuration: c)
+        let search = MoirePeakSearch(n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, noiseFloorFactor: c.noiseFloorFactor,
+                                     minProminence: c.minProminence, surroundInner: c.surroundInner,
+                                     surroundOuter: c.surroundOuter, jpegGridRadius: c.jpegGridRadius,
+                                     maxCandidates: c.maxCandidates, contrastRadius: c.contrastRadius)
         let half = spectrum.halfCount
         var magnitude = [Double](repeating: 0, count: half)
         var scratch = [Double]()
