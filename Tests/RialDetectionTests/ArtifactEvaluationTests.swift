@@ -215,14 +215,12 @@ import Testing
             let fft = FFT(size: n)
             var tile = [Double](repeating: 1, count: n * n)
             for i in tile.indices { tile[i] = Double(big.samples[3 * i] & 0xF) }
-            var power = [Double](), cr = [Double](repeating: 0, count: (n / 2 + 1) * n), ci = cr
-            var rr = [Double](repeating: 0, count: n), ri = rr, yr = rr, yi = rr
+            var power = [Double](), scratch = ArtifactSpectrum.TileScratch(n: n)
             let geometry = HalftoneGeometry(n: n, configuration: analyzer.configuration)
             var fftTimes: [Double] = [], peakTimes: [Double] = []
             for _ in 0..<15 {
                 var t = ContinuousClock.now
-                ArtifactSpectrum.tilePower(tile, fft: fft, power: &power, columnRe: &cr, columnIm: &ci,
-                                           rowRe: &rr, rowIm: &ri, rowYRe: &yr, rowYIm: &yi)
+                ArtifactSpectrum.tilePower(tile, fft: fft, power: &power, scratch: &scratch)
                 var e = (ContinuousClock.now - t).components
                 fftTimes.append(Double(e.seconds) * 1000 + Double(e.attoseconds) / 1e15)
                 t = ContinuousClock.now

@@ -68,10 +68,7 @@ extension ArtifactAnalyzer {
         let half = n / 2
         var tile = [Double](repeating: 0, count: n * n)
         var power = [Double](repeating: 0, count: (half + 1) * n)
-        var columnRe = [Double](repeating: 0, count: (half + 1) * n)
-        var columnIm = [Double](repeating: 0, count: (half + 1) * n)
-        var rowRe = [Double](repeating: 0, count: n), rowIm = [Double](repeating: 0, count: n)
-        var rowYRe = [Double](repeating: 0, count: n), rowYIm = [Double](repeating: 0, count: n)
+        var scratch = ArtifactSpectrum.TileScratch(n: n)
         let geometry = HalftoneGeometry(n: n, configuration: c)
         var best = HalftoneMeasurement(confidence: 0, statistic: 0, periodPx: nil, anglesDeg: nil, peakCount: 0)
         var bestSet = false
@@ -103,8 +100,7 @@ extension ArtifactAnalyzer {
                     }
                 }
             }
-            ArtifactSpectrum.tilePower(tile, fft: fft, power: &power, columnRe: &columnRe, columnIm: &columnIm,
-                                       rowRe: &rowRe, rowIm: &rowIm, rowYRe: &rowYRe, rowYIm: &rowYIm)
+            ArtifactSpectrum.tilePower(tile, fft: fft, power: &power, scratch: &scratch)
             let peaks = geometry.peaks(power)
             let rosette = Self.bestRosette(peaks, configuration: c)
             if !bestSet || rosette.statistic > best.statistic {

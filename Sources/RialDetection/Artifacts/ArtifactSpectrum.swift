@@ -42,55 +42,91 @@ enum ArtifactSpectrum {
         }
     }
 
+    /// Reusable buffers of `tilePower` for one transform size n.
+    struct TileScratch {
+        /// Row pairs, transposed: `pairRe[x * n/2 + p]` = tile row `2p` at x, `pairIm` row `2p + 1`.
+        var pairRe: [Double]
+        var pairIm: [Double]
+        /// Row spectra, `columnRe[y * (n/2 + 1) + k]` = bin k of tile row y.
+        var columnRe: [Double]
+        var columnIm: [Double]
+
+        init(n: Int) {
+            pairRe = [Double](repeating: 0, count: n * (n / 2))
+            pairIm = pairRe
+            columnRe = [Double](repeating: 0, count: n * (n / 2 + 1))
+            columnIm = columnRe
+        }
+    }
+
     /// Power spectrum `|F(kx, ky)|^2` of an `n x n` real tile (row-major, `n = fft.n`),
     /// for `kx` in `0...n/2` (the other half is the conjugate mirror) and every `ky`,
     /// stored column-major: `power[kx * n + ky]` with `ky` the unsigned bin (`ky > n/2`
     /// are negative frequencies `ky - n`).
     ///
-    /// Rows are transformed two at a time (one complex FFT per pair), then the
-    /// `n/2 + 1` needed columns, each contiguous after the split.
+    /// Rows are transformed two at a time (row `2p` real, row `2p + 1` imaginary, one
+    /// complex FFT per pair, separated as in `twoRealTransforms`), then the `n/2 + 1`
+    /// needed columns. Both passes transform all their sequences together
+    /// (`FFT.transformColumns`), with the same operations on every value as one
+    /// `twoRealTransforms` per row pair and one `transform` per column.
     /// - Complexity: O(n² log n), about `1.5 n` transforms of length n.
-    static func tilePower(_ tile: [Double], fft: FFT, power: inout [Double],
-                          columnRe: inout [Double], columnIm: inout [Double],
-                          rowRe: inout [Double], rowIm: inout [Double], rowYRe: inout [Double], rowYIm: inout [Double]) {
-        let n = fft.n, half = n / 2
+    static func tilePower(_ tile: [Double], fft: FFT, power: inout [Double], scratch: inout TileScratch) {
+        let n = fft.n, half = n / 2, bins = half + 1
+        precondition(tile.count == n * n && scratch.pairRe.count == n * half && scratch.columnRe.count == n * bins)
         tile.withUnsafeBufferPointer { t in
-            columnRe.withUnsafeMutableBufferPointer { cr in
-                columnIm.withUnsafeMutableBufferPointer { ci in
-                    rowRe.withUnsafeMutableBufferPointer { rr in
-                        rowIm.withUnsafeMutableBufferPointer { ri in
-                            rowYRe.withUnsafeMutableBufferPointer { yr in
-                                rowYIm.withUnsafeMutableBufferPointer { yi in
-                                    var y = 0
-                                    while y < n {
-                                        for x in 0..<n {
-                                            rr[x] = t[y * n + x]
-                                            ri[x] = y + 1 < n ? t[(y + 1) * n + x] : 0
-                                        }
-                                        twoRealTransforms(fft: fft, re: rr.baseAddress!, im: ri.baseAddress!,
-                                                          yRe: yr.baseAddress!, yIm: yi.baseAddress!)
-                                        for k in 0...half {
-                                            cr[k * n + y] = rr[k]; ci[k * n + y] = ri[k]
-                                            if y + 1 < n { cr[k * n + y + 1] = yr[k]; ci[k * n + y + 1] = yi[k] }
-                                        }
-                                        y += 2
-                                    }
-                                    for k in 0...half {
-                                        fft.transform(re: cr.baseAddress!, im: ci.baseAddress!, offset: k * n, stride: 1, sign: -1)
+            scratch.pairRe.withUnsafeMutableBufferPointer { pr in
+                scratch.pairIm.withUnsafeMutableBufferPointer { pi in
+                    // Loops go through blocks of (up to) 8 row pairs so that the rows read
+                    // and the segments written stay in cache (power-of-two distances
+                    // would otherwise map them to a few cache sets).
+                    let block = Swift.min(8, half)
+                    for p0 in Swift.stride(from: 0, to: half, by: block) {
+                        for x in 0..<n {
+                            for p in p0..<(p0 + block) {
+                                pr[x * half + p] = t[2 * p * n + x]
+                                pi[x * half + p] = t[(2 * p + 1) * n + x]
+                            }
+                        }
+                    }
+                    fft.transformColumns(re: pr.baseAddress!, im: pi.baseAddress!, count: half, rowStride: half, sign: -1)
+                    scratch.columnRe.withUnsafeMutableBufferPointer { cr in
+                        scratch.columnIm.withUnsafeMutableBufferPointer { ci in
+                            // X = (Z[k] + conj Z[n-k]) / 2 (row 2p), Y = (Z[k] - conj Z[n-k]) / 2i (row 2p + 1).
+                            for p0 in Swift.stride(from: 0, to: half, by: block) {
+                                for k in 0...half {
+                                    let m = (n - k) & (n - 1)
+                                    let zk = k * half, zm = m * half
+                                    for p in p0..<(p0 + block) {
+                                        let ar = pr[zk + p], ai = pi[zk + p], zr = pr[zm + p], zi = pi[zm + p]
+                                        let even = 2 * p * bins + k, odd = even + bins
+                                        cr[even] = (ar + zr) / 2
+                                        ci[even] = (ai - zi) / 2
+                                        cr[odd] = (ai + zi) / 2
+                                        ci[odd] = (zr - ar) / 2
                                     }
                                 }
                             }
+                            fft.transformColumns(re: cr.baseAddress!, im: ci.baseAddress!, count: bins, rowStride: bins,
+                                                 sign: -1)
                         }
                     }
                 }
             }
         }
-        let count = (half + 1) * n
+        let count = bins * n
         if power.count != count { power = [Double](repeating: 0, count: count) }
-        columnRe.withUnsafeBufferPointer { cr in
-            columnIm.withUnsafeBufferPointer { ci in
+        scratch.columnRe.withUnsafeBufferPointer { cr in
+            scratch.columnIm.withUnsafeBufferPointer { ci in
                 power.withUnsafeMutableBufferPointer { p in
-                    for i in 0..<count { p[i] = cr[i] * cr[i] + ci[i] * ci[i] }
+                    let block = Swift.min(8, n)
+                    for y0 in Swift.stride(from: 0, to: n, by: block) {
+                        for k in 0...half {
+                            for y in y0..<(y0 + block) {
+                                let v = y * bins + k
+                                p[k * n + y] = cr[v] * cr[v] + ci[v] * ci[v]
+                            }
+                        }
+                    }
                 }
             }
         }

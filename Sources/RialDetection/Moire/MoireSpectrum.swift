@@ -17,8 +17,8 @@ import RialMedia
 /// complex transform: tile A in the real part, tile B in the imaginary part, then
 /// `A(k) = (Z(k) + conj Z(-k)) / 2` and `B(k) = (Z(k) - conj Z(-k)) / 2i`, i.e.
 /// `|A|² = ((zr + mr)² + (zi - mi)²) / 4`, `|B|² = ((zr - mr)² + (zi + mi)²) / 4` with
-/// `Z(-k) = mr + i mi`. Rows are transformed, the square is transposed in place, and the
-/// rows are transformed again, so every transform runs on contiguous memory.
+/// `Z(-k) = mr + i mi`. Rows are transformed one at a time, then the columns all together
+/// (vectorised across columns), so every transform runs on contiguous memory.
 ///
 /// Scale: a grating `a cos(2 pi f . x)` with `f` on a bin gives `|X| = a n² / 8` there
 /// (each 1D periodic Hann window sums to `n / 2`), so `amplitude = 8 sqrt(P) / n²` in
@@ -76,15 +76,22 @@ struct MoireSpectrum {
                 re.withUnsafeBufferPointer { r in
                     im.withUnsafeBufferPointer { i in
                         let a = pair * half, b = second * half
-                        for kx in 0...(n / 2) {
-                            let mx = (n - kx) & (n - 1)
-                            for ky in 0..<n {
-                                let my = (n - ky) & (n - 1)
-                                let zr = r[kx * n + ky], zi = i[kx * n + ky]
-                                let mr = r[mx * n + my], mi = i[mx * n + my]
-                                let sr = zr + mr, di = zi - mi, dr = zr - mr, si = zi + mi
-                                tp[a + kx * n + ky] = (sr * sr + di * di) * 0.25
-                                if second >= 0 { tp[b + kx * n + ky] = (dr * dr + si * si) * 0.25 }
+                        // Rows of the transform are contiguous, the half-plane layout is
+                        // column-major: go down blocks of 8 rows so that both the rows read
+                        // and the column segments written stay in cache (the power-of-two
+                        // distance between them would otherwise map them to a few sets).
+                        let block = Swift.min(8, n)
+                        for ky0 in Swift.stride(from: 0, to: n, by: block) {
+                            for kx in 0...(n / 2) {
+                                let mx = (n - kx) & (n - 1)
+                                for ky in ky0..<(ky0 + block) {
+                                    let my = (n - ky) & (n - 1)
+                                    let zr = r[ky * n + kx], zi = i[ky * n + kx]
+                                    let mr = r[my * n + mx], mi = i[my * n + mx]
+                                    let sr = zr + mr, di = zi - mi, dr = zr - mr, si = zi + mi
+                                    tp[a + kx * n + ky] = (sr * sr + di * di) * 0.25
+                                    if second >= 0 { tp[b + kx * n + ky] = (dr * dr + si * si) * 0.25 }
+                                }
                             }
                         }
                     }
@@ -150,28 +157,16 @@ struct MoireSpectrum {
         return variance.squareRoot() > flatLumaStd
     }
 
-    /// In-place 2D DFT of the n x n complex array (re, im), row-major in, TRANSPOSED out:
-    /// afterwards `re[kx * n + ky]` holds `X(kx, ky)`.
+    /// In-place 2D DFT of the n x n complex array (re, im), row-major: afterwards
+    /// `re[ky * n + kx]` holds `X(kx, ky)`. All rows, then all columns, each pass vectorised
+    /// across its transforms (`FFT.transformRows`, `FFT.transformColumns`).
     private static func transform2D(fft: FFT, re: inout [Double], im: inout [Double]) {
         let n = fft.n
         re.withUnsafeMutableBufferPointer { r in
             im.withUnsafeMutableBufferPointer { i in
                 let rp = r.baseAddress!, ip = i.baseAddress!
-                for row in 0..<n { fft.transform(re: rp, im: ip, offset: row * n, stride: 1, sign: -1) }
-                // Blocked in-place transpose (8 x 8 blocks stay in cache lines).
-                let block = Swift.min(8, n)
-                for a0 in stride(from: 0, to: n, by: block) {
-                    for b0 in stride(from: a0, to: n, by: block) {
-                        for a in a0..<(a0 + block) {
-                            for b in Swift.max(b0, a + 1)..<Swift.max(Swift.max(b0, a + 1), b0 + block) {
-                                let p = a * n + b, q = b * n + a
-                                let tr = rp[p]; rp[p] = rp[q]; rp[q] = tr
-                                let ti = ip[p]; ip[p] = ip[q]; ip[q] = ti
-                            }
-                        }
-                    }
-                }
-                for row in 0..<n { fft.transform(re: rp, im: ip, offset: row * n, stride: 1, sign: -1) }
+                fft.transformRows(re: rp, im: ip, count: n, rowStride: n, sign: -1)
+                fft.transformColumns(re: rp, im: ip, count: n, rowStride: n, sign: -1)
             }
         }
     }

@@ -14,14 +14,15 @@ import Foundation
 public struct FFT: Sendable {
     /// Transform length, a power of two >= 2.
     public let n: Int
-    private let log2n: Int
-    private let bitReverse: [Int]
+    let log2n: Int
+    /// `bitReverse[a]`: `a` with its `log2 n` bits reversed.
+    let bitReverse: [Int]
     /// Twiddles of every butterfly stage, concatenated so each stage reads them
     /// contiguously: stage `size` (4, 8, ..., n; size 2 needs none) holds
     /// `cos(2 pi k / size)` and `sin(2 pi k / size)`, k in `0..<size/2`, from offset
     /// `size/2 - 2` (the same values as `cos(2 pi (k n / size) / n)`).
-    private let stageCos: [Double]
-    private let stageSin: [Double]
+    let stageCos: [Double]
+    let stageSin: [Double]
 
     /// `n` must be a power of two >= 2 (a precondition: sizes are chosen by code, not data).
     public init(size n: Int) {
@@ -107,13 +108,15 @@ public struct FFT: Sendable {
         }
     }
 
-    /// 2D transform of an n x n row-major array (rows, then columns).
+    /// 2D transform of an n x n row-major array (rows, then columns, with `transformRows`
+    /// and `transformColumns`: bit-identical to transforming each row, then each column,
+    /// alone).
     public func transform2D(re: inout [Double], im: inout [Double], sign: Double) {
         precondition(re.count == n * n && im.count == n * n)
         re.withUnsafeMutableBufferPointer { r in
             im.withUnsafeMutableBufferPointer { i in
-                for row in 0..<n { transform(re: r.baseAddress!, im: i.baseAddress!, offset: row * n, stride: 1, sign: sign) }
-                for col in 0..<n { transform(re: r.baseAddress!, im: i.baseAddress!, offset: col, stride: n, sign: sign) }
+                transformRows(re: r.baseAddress!, im: i.baseAddress!, count: n, rowStride: n, sign: sign)
+                transformColumns(re: r.baseAddress!, im: i.baseAddress!, count: n, rowStride: n, sign: sign)
             }
         }
     }
