@@ -19,7 +19,7 @@ import Testing
         #expect(result.score == nil && result.classification == nil && result.allClassifications == nil)
         #expect(try #require(result.unavailableReason).contains(reason))
         #expect(result.algorithmVersion.description == "texture/1")
-        #expect(result.modelID == "texture-1")
+        #expect(result.modelID == "texture-2")
         #expect(result.analysisTimeMs >= 0)
     }
 

@@ -26,7 +26,7 @@ enum TextureModels {
 }
 
 @Suite struct TextureModelTests {
-    static let modelFile = Fixtures.packageRoot.appendingPathComponent("models/texture-1.json")
+    static let modelFile = Fixtures.packageRoot.appendingPathComponent("models/texture-2.json")
 
     /// The embedded default and the committed file are the same bytes.
     @Test func embeddedModelMatchesCommittedFile() throws {
@@ -38,7 +38,7 @@ enum TextureModels {
         let model = try TextureModel(jsonData: Data(TextureModel.defaultModelJSON.utf8))
         try model.validate()
         #expect(model == TextureModel.default)
-        #expect(model.modelID == "texture-1")
+        #expect(model.modelID == "texture-2")
         #expect(model.classes == [.realScene, .lcdScreen, .oledScreen, .printedPaper])
         #expect(model.featureNames == TextureFeatures.names)
         // Canonical form: re-encoding gives the file back, so the digest is the file's.

@@ -24,7 +24,7 @@ extension TextureAnalyzer {
         public var printProbability: Double?
         /// `screen_probability > 0.7 || print_probability > 0.7` (`Configuration.recaptureThreshold`).
         public var isLikelyRecaptured: Bool?
-        /// The model's `model_id`, e.g. `texture-1`.
+        /// The model's `model_id`, e.g. `texture-2`.
         public var modelID: String
         /// SHA-256 of the model's canonical JSON (`TextureModel.sha256`).
         public var modelSHA256: String

@@ -15,7 +15,7 @@ import RialMedia
 ///    `minimumConfidence`; `is_likely_recaptured` when `p(lcd) + p(oled)` or
 ///    `p(print)` exceeds `recaptureThreshold`.
 ///
-/// The default model (`TextureModel.default`, `models/texture-1.json`) was trained on
+/// The default model (`TextureModel.default`, `models/texture-2.json`) was trained on
 /// synthetic captures only (see its provenance): its probabilities are calibrated on
 /// that generator, not on real recaptures, and an adversarial recapture that hides the
 /// subpixel and halftone structure defeats it (why texture is only supporting).

@@ -3,7 +3,7 @@ import RialMedia
 
 /// The trained weights of `texture/1`: which features, how they are standardised, the
 /// classifier, and where it came from. Stored as JSON (`rial-texture-model/1`, keys
-/// snake_case); the committed default is `TextureModel.default` (`models/texture-1.json`).
+/// snake_case); the committed default is `TextureModel.default` (`models/texture-2.json`).
 ///
 /// Prediction: `z_j = clamp((x_j - mean_j) / std_j, ±standardised_clip)`, logits
 /// `a_k = bias_k + Σ_j weights[k d + j] z_j` (`d` features, classes in `classes` order),
@@ -20,7 +20,7 @@ public struct TextureModel: Sendable, Equatable, Codable {
 
     /// `rial-texture-model/1`.
     public var format: String
-    /// A short name, e.g. `texture-1`.
+    /// A short name, e.g. `texture-2`.
     public var modelID: String
     /// `TextureFeatures.version` at training time.
     public var featureSetVersion: Int
@@ -208,14 +208,14 @@ public struct TextureModel: Sendable, Equatable, Codable {
         (try? canonicalJSON()).map { SHA256Digest.hash($0) }
     }
 
-    /// The committed default model (`models/texture-1.json`, embedded in
+    /// The committed default model (`models/texture-2.json`, embedded in
     /// `TextureModel+Default.swift`). A test decodes and validates it, so this cannot fail.
     ///
     /// Trained on synthetic captures held out from the default evaluation set (seed
-    /// 20261121): a set generated (not committed) with
+    /// 20261121): a set generated (not committed) by generator `rial-synth/3` with
     /// `rial-bench synth --out /tmp/texture-train --count 600 --seed 7 --width 1600 --height 1200`,
     /// then `rial-bench train texture --dataset /tmp/texture-train/manifest.json
-    /// --out models/texture-1.json --seed 7 --swift-out Sources/RialDetection/Texture/TextureModel+Default.swift`
+    /// --out models/texture-2.json --seed 7 --swift-out Sources/RialDetection/Texture/TextureModel+Default.swift`
     /// (train split to fit, val split to validate; see `provenance`).
     public static let `default`: TextureModel = {
         do throws(TextureModelError) {

@@ -64,7 +64,7 @@ public struct TextureTrainer: Sendable {
         /// The candidate classes, in output order.
         public var classes: [TextureClass] = [.realScene, .lcdScreen, .oledScreen, .printedPaper]
         /// `model_id` of the result.
-        public var modelID: String = "texture-1"
+        public var modelID: String = "texture-2"
         /// `provenance.tool`, e.g. `rial-bench 0.1.0`.
         public var tool: String = "rial-bench"
 

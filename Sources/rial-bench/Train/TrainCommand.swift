@@ -53,7 +53,7 @@ extension TrainCommand {
         var l2: Double = 0.01
 
         @Option(help: "model_id of the result.")
-        var modelId: String = "texture-1"
+        var modelId: String = "texture-2"
 
         @Option(help: "Feature-extraction worker threads (default: all cores).")
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
