@@ -103,7 +103,7 @@ import RialMedia
         #expect(lattice > 100 * median, "G lattice peak/median \(lattice / median)")
     }
 
-    /// A bona fide plaster wall (the material scene seed 5 draws under rial-synth/3)
+    /// A bona fide plaster wall (the material scene seed 5 draws since rial-synth/3)
     /// stays below the 1000 x level every display above reaches. Walls in general are not
     /// peak-free: a level brick wall at 1.5 m peaks at 1.2-1.7e5 x its median at the
     /// course frequency on the vertical axis, and tiles at ~1e4 x, however irregular

@@ -5,7 +5,7 @@ import Foundation
 /// design ranges; `SynthParameters` documents each field.
 enum ParameterSampler {
     static func sample(index: Int, seed: UInt64, synthClass: SynthClass, width: Int, height: Int,
-                       textureCount: Int) -> SynthParameters {
+                       contentTextures: [Int]) -> SynthParameters {
         var rng = SynthRandom(seed: seed, stream: UInt64(bitPattern: Int64(index)))
         func logUniform(_ r: ClosedRange<Float>) -> Float {
             exp(rng.uniform(log(r.lowerBound)...log(r.upperBound)))
@@ -69,8 +69,9 @@ enum ParameterSampler {
                 let colour: [Float] = chance(0.7) ? [g, g, g] : [rng.unit(), rng.unit(), rng.unit()]
                 return ContentParameters(kind: .flat, seed: seed, color: colour)
             }
-            if u < 0.47 && textureCount > 0 {
-                return ContentParameters(kind: .photo, textureIndex: Int(rng.next() % UInt64(textureCount)), seed: seed)
+            if u < 0.47 && !contentTextures.isEmpty {
+                let pick = Int(rng.next() % UInt64(contentTextures.count))
+                return ContentParameters(kind: .photo, textureIndex: contentTextures[pick], seed: seed)
             }
             if u < 0.8 || !allowText { return ContentParameters(kind: .scene, seed: seed) }
             return ContentParameters(kind: .text, seed: seed)

@@ -28,7 +28,8 @@ import RialMedia
 /// independent, so callers parallelise over indices.
 public enum SynthGenerator {
     /// Generator version recorded in every `SynthParameters`.
-    public static let version = "rial-synth/3"
+    /// rial-synth/4: screens and prints never show material scans (brick, grass, gravel).
+    public static let version = "rial-synth/4"
 
     /// Draws the parameters of sample `index` from `SynthRandom(seed: seed, stream: index)`
     /// and renders it.
@@ -49,16 +50,21 @@ public enum SynthGenerator {
                                 width: Int = 1600, height: Int = 1200, withSecondView: Bool = false,
                                 textures: [PlanarImage] = []) -> SynthCapture {
         let p = sampleParameters(index: index, seed: seed, class: synthClass, width: width, height: height,
-                                 textureCount: textures.count)
+                                 contentTextures: textures.indices.filter { !SceneBuilder.isMaterialScan(textures[$0]) })
         return render(p, withSecondView: withSecondView, textures: textures)
     }
 
     /// The parameters `generate` would use.
+    ///
+    /// - Parameter contentTextures: indices of the textures a screen or print may show
+    ///   (photographs and scanned pages; `generate` leaves out the tileable material scans,
+    ///   which nobody puts on a screen or prints).
     public static func sampleParameters(index: Int, seed: UInt64, class synthClass: SynthClass,
-                                        width: Int = 1600, height: Int = 1200, textureCount: Int = 0) -> SynthParameters {
+                                        width: Int = 1600, height: Int = 1200,
+                                        contentTextures: [Int] = []) -> SynthParameters {
         precondition(width >= 32 && height >= 32, "SynthGenerator: width and height must be at least 32 px")
         return ParameterSampler.sample(index: index, seed: seed, synthClass: synthClass, width: width, height: height,
-                                       textureCount: textureCount)
+                                       contentTextures: contentTextures)
     }
 
     /// Renders a capture from explicit parameters (e.g. a dataset's `"synth"` block).

@@ -24,11 +24,17 @@ struct SceneBuilder {
     /// screen and print content).
     private let allowPictures: Bool
 
+    /// Whether a caller texture is a tileable material scan (brick, grass, gravel: grey
+    /// and square) rather than a photograph or a scanned page.
+    static func isMaterialScan(_ image: PlanarImage) -> Bool {
+        image.channels == 1 && image.width == image.height
+    }
+
     init(parameters: SynthParameters, textures: [PlanarImage], allowPictures: Bool = true) {
         self.parameters = parameters
         userImages = textures
-        materialImages = textures.indices.filter { textures[$0].channels == 1 && textures[$0].width == textures[$0].height }
-        pictureImages = textures.indices.filter { !(textures[$0].channels == 1 && textures[$0].width == textures[$0].height) }
+        materialImages = textures.indices.filter { Self.isMaterialScan(textures[$0]) }
+        pictureImages = textures.indices.filter { !Self.isMaterialScan(textures[$0]) }
         self.allowPictures = allowPictures
         rng = SynthRandom(seed: parameters.sceneSeed, stream: 0x5CE4E)
         tanHalf = tan(parameters.horizontalFovDeg * .pi / 360)
