@@ -39,6 +39,45 @@ import RialMedia
         }
     }
 
+    /// A screen on a desk is seen, not the desk, the wall or its support: rays from the
+    /// camera to the centre and to points 80 % of the way to each corner of the active
+    /// area meet nothing nearer (whatever the camera height, including below the desk
+    /// top, and however the panel is turned), and every box and rectangle has an
+    /// orthonormal frame.
+    @Test func screensOnDesksAreNotHiddenByTheDesk() {
+        var checked = 0, hidden: [String] = []
+        for index in 0..<80 {
+            for c in [SynthClass.lcdScreen, .oledScreen] {
+                let p = SynthGenerator.sampleParameters(index: index, seed: 20_261_121, class: c, width: 160, height: 120)
+                guard p.subject.placement == .desk else { continue }
+                let scene = SynthGenerator.buildScene(p, textures: [])
+                guard let display = scene.primitives.first(where: { scene.materials[$0.material].kind == .display }) else {
+                    continue
+                }
+                checked += 1
+                // Ray-box and ray-rectangle tests assume orthonormal frames.
+                for prim in scene.primitives where prim.shape == .box || prim.shape == .rectangle {
+                    let f = prim.frame
+                    let err = max(abs(f.u.length - 1), abs(f.v.length - 1), abs(f.w.length - 1),
+                                  abs(f.u.dot(f.v)), abs(f.v.dot(f.w)), abs(f.u.dot(f.w)))
+                    if err > 1e-4 { hidden.append("\(c) \(index): \(prim.shape) frame not orthonormal (\(err))") }
+                }
+                for (a, b) in [(Float(0), Float(0)), (-0.8, -0.8), (0.8, -0.8), (-0.8, 0.8), (0.8, 0.8)] {
+                    let target = display.frame.point(a * display.half.x, b * display.half.y, 0)
+                    let distance = target.length
+                    let d = target * (1 / distance)
+                    var nearest = Float.infinity
+                    for prim in scene.primitives {
+                        nearest = min(nearest, prim.intersect(origin: .zero, direction: d, tMax: .infinity))
+                    }
+                    if nearest < distance - 0.002 { hidden.append("\(c) \(index) (\(a), \(b))") }
+                }
+            }
+        }
+        #expect(checked >= 10)
+        #expect(hidden.isEmpty, "hidden: \(hidden)")
+    }
+
     /// Box-filtered texture levels: every level's mean equals the level-0 mean.
     @Test func mipPyramidPreservesMean() {
         var data = [Float](repeating: 0, count: 64 * 64)

@@ -212,7 +212,7 @@ public struct TextureModel: Sendable, Equatable, Codable {
     /// `TextureModel+Default.swift`). A test decodes and validates it, so this cannot fail.
     ///
     /// Trained on synthetic captures held out from the default evaluation set (seed
-    /// 20261121): a set generated (not committed) by generator `rial-synth/4` with
+    /// 20261121): a set generated (not committed) by generator `rial-synth/5` with
     /// `rial-bench synth --out /tmp/texture-train --count 600 --seed 7 --width 1600 --height 1200`,
     /// then `rial-bench train texture --dataset /tmp/texture-train/manifest.json
     /// --out models/texture-2.json --seed 7 --swift-out Sources/RialDetection/Texture/TextureModel+Default.swift`

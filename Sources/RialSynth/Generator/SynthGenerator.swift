@@ -29,7 +29,8 @@ import RialMedia
 public enum SynthGenerator {
     /// Generator version recorded in every `SynthParameters`.
     /// rial-synth/4: screens and prints never show material scans (brick, grass, gravel).
-    public static let version = "rial-synth/4"
+    /// rial-synth/5: a desk never reaches between a camera below its top and the subject.
+    public static let version = "rial-synth/5"
 
     /// Draws the parameters of sample `index` from `SynthRandom(seed: seed, stream: index)`
     /// and renders it.

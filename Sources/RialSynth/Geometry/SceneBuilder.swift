@@ -507,11 +507,15 @@ struct SceneBuilder {
             let halfW = rng.uniform(0.6...1.2)
             var halfD = rng.uniform(0.35...0.6)
             // Back edge behind the subject, front edge toward the camera; a camera less
-            // than 0.3 m above the desk top stays in front of it (depth >= ~0.15 m).
+            // than 0.3 m above the desk top stays in front of it (depth >= ~0.15 m), and
+            // a camera at or below the top level (looking up at a tilted screen) would
+            // see the desk's front face across the subject, so the desk then ends 5 cm
+            // in front of the subject.
             let back = halfD * (lying ? rng.uniform(0.7...1.3) : 0.4)
             var front = 2 * halfD - back
             let cameraHeight = -top.dot(up), cameraAlong = (-top).dot(towardCamera)
             if cameraHeight < 0.3 { front = max(min(front, cameraAlong - 0.15), 0.05) }
+            if cameraHeight < 0.05 { front = 0.05 }
             halfD = (front + back) / 2
             let deskCentre = top + towardCamera * ((front - back) / 2)
             let deskHeight = rng.uniform(0.7...0.8)
@@ -521,7 +525,13 @@ struct SceneBuilder {
             scene.add(Primitive(shape: .plane, frame: Frame(origin: top - up * deskHeight, u: side, v: towardCamera, w: up),
                                 half: .zero, material: floorMat, castsShadow: false))
             let wallMat = surface([.plaster, .plaster, .bricks], repeatM: 0.8...3, role: .wall)
-            let wallPoint = deskCentre - towardCamera * (halfD + rng.uniform(0...0.4))
+            // The wall stands behind the desk's back edge and behind every corner of the
+            // subject (a screen tilted back can reach past the desk).
+            var reach = halfD
+            for (a, b) in [(-hu, -hv), (hu, -hv), (-hu, hv), (hu, hv)] {
+                reach = max(reach, (deskCentre - f.point(a, b, -thickness)).dot(towardCamera) + 0.01)
+            }
+            let wallPoint = deskCentre - towardCamera * (reach + rng.uniform(0...0.4))
             let along = up.cross(towardCamera).normalized
             scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: along, v: -up, w: towardCamera),
                                 half: .zero, material: wallMat, castsShadow: false))
@@ -535,11 +545,24 @@ struct SceneBuilder {
                 let bottomBack = f.point(0, hv, -thickness)
                 let contact = bottomBack - f.v * (0.4 * 2 * hv)
                 let blockDepth = rng.uniform(0.03...0.08)
-                let c = contact - up * (contact.dot(up) - top.dot(up)) + up * (height / 2) - towardCamera * (blockDepth / 2)
+                // An orthonormal box frame: width along the panel's horizontal edge,
+                // depth square to it, toward the camera's side.
+                var depthAxis = along2.cross(up).normalized
+                if depthAxis.dot(towardCamera) < 0 { depthAxis = depthAxis * -1 }
+                var c = contact - up * (contact.dot(up) - top.dot(up)) + up * (height / 2) - depthAxis * (blockDepth / 2)
                 let mat = plain(randomColour(), specular: rng.uniform(0...0.2), shininess: 30)
-                scene.add(Primitive(shape: .box, frame: Frame(origin: c, u: along2, v: up, w: towardCamera),
-                                    half: Vec3(hu * rng.uniform(0.5...0.9), height / 2, blockDepth / 2),
-                                    material: mat, castsShadow: true))
+                let half = Vec3(hu * rng.uniform(0.5...0.9), height / 2, blockDepth / 2)
+                // Behind the panel's back face everywhere: push the block back until its
+                // nearest front corner just touches (f.w points out of the panel's front).
+                var penetration: Float = 0
+                for (x, y) in [(-half.x, -half.y), (half.x, -half.y), (-half.x, half.y), (half.x, half.y)] {
+                    let corner = c + along2 * x + up * y + depthAxis * half.z
+                    penetration = max(penetration, (corner - bottomBack).dot(f.w))
+                }
+                let approach = max(depthAxis.dot(f.w), 0.1)
+                if penetration > 0 { c = c - depthAxis * (penetration / approach + 0.001) }
+                scene.add(Primitive(shape: .box, frame: Frame(origin: c, u: along2, v: up, w: depthAxis),
+                                    half: half, material: mat, castsShadow: true))
             }
             hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along,
                          normal: towardCamera, up: up, lateral: (-1.2)...1.2, heights: 0.25...0.8,
