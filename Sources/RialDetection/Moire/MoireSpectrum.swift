@@ -17,8 +17,8 @@ import RialMedia
 /// complex transform: tile A in the real part, tile B in the imaginary part, then
 /// `A(k) = (Z(k) + conj Z(-k)) / 2` and `B(k) = (Z(k) - conj Z(-k)) / 2i`, i.e.
 /// `|A|² = ((zr + mr)² + (zi - mi)²) / 4`, `|B|² = ((zr - mr)² + (zi + mi)²) / 4` with
-/// `Z(-k) = mr + i mi`. Rows are transformed one at a time, then the columns all together
-/// (vectorised across columns), so every transform runs on contiguous memory.
+/// `Z(-k) = mr + i mi`. The 2D transform is `FFT.transform2D` (all rows, then all
+/// columns, each pass vectorised across its transforms).
 ///
 /// Scale: a grating `a cos(2 pi f . x)` with `f` on a bin gives `|X| = a n² / 8` there
 /// (each 1D periodic Hann window sums to `n / 2`), so `amplitude = 8 sqrt(P) / n²` in
@@ -71,7 +71,7 @@ struct MoireSpectrum {
             } else {
                 im.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             }
-            Self.transform2D(fft: fft, re: &re, im: &im)
+            fft.transform2D(re: &re, im: &im, sign: -1)  // row-major out: re[ky * n + kx] = X(kx, ky)
             tilePower.withUnsafeMutableBufferPointer { tp in
                 re.withUnsafeBufferPointer { r in
                     im.withUnsafeBufferPointer { i in
@@ -155,19 +155,5 @@ struct MoireSpectrum {
         let count = Double(n * n)
         let variance = Swift.max(0, squares / count - (sum / count) * (sum / count))
         return variance.squareRoot() > flatLumaStd
-    }
-
-    /// In-place 2D DFT of the n x n complex array (re, im), row-major: afterwards
-    /// `re[ky * n + kx]` holds `X(kx, ky)`. All rows, then all columns, each pass vectorised
-    /// across its transforms (`FFT.transformRows`, `FFT.transformColumns`).
-    private static func transform2D(fft: FFT, re: inout [Double], im: inout [Double]) {
-        let n = fft.n
-        re.withUnsafeMutableBufferPointer { r in
-            im.withUnsafeMutableBufferPointer { i in
-                let rp = r.baseAddress!, ip = i.baseAddress!
-                fft.transformRows(re: rp, im: ip, count: n, rowStride: n, sign: -1)
-                fft.transformColumns(re: rp, im: ip, count: n, rowStride: n, sign: -1)
-            }
-        }
     }
 }
