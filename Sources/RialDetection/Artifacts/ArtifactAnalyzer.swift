@@ -77,11 +77,7 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
     /// The analysis without timing (`analysisTimeMs` is 0).
     func evaluate(_ image: Image8) -> Result {
         let c = configuration
-        let expected = image.width * image.height * image.channels
-        guard image.width > 0, image.height > 0, (1...4).contains(image.channels), image.samples.count == expected else {
-            return .unavailable(reason: "image buffer holds \(image.samples.count) samples, expected \(image.width)x"
-                                + "\(image.height)x\(image.channels) = \(expected)")
-        }
+        if let problem = image.sampleLayoutProblem { return .unavailable(reason: problem) }
         let range = lumaRange(image)
         guard range >= c.minLumaRange else {
             return .unavailable(reason: "image is constant (luma range \(range) < \(c.minLumaRange) levels): no artifact can be measured")

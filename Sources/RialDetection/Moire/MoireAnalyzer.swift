@@ -92,11 +92,7 @@ public struct MoireAnalyzer: Sendable, Equatable {
     func evaluate(_ image: Image8) -> Result {
         let c = configuration
         let width = image.width, height = image.height
-        guard (1...4).contains(image.channels), width > 0, height > 0,
-              image.samples.count == width * height * image.channels else {
-            return .unavailable(reason: "image buffer holds \(image.samples.count) samples, expected "
-                                + "\(width) x \(height) x \(image.channels) channels (1...4)")
-        }
+        if let problem = image.sampleLayoutProblem { return .unavailable(reason: problem) }
         guard let n = Self.tileSize(width: width, height: height, configuration: c) else {
             return .unavailable(reason: "image \(width) x \(height) is smaller than the minimum tile "
                                 + "\(c.minTileSize) x \(c.minTileSize) px")

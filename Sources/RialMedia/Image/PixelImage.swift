@@ -42,6 +42,15 @@ where Sample: FixedWidthInteger & UnsignedInteger & Sendable {
         set { samples[(y * width + x) * channels + c] = newValue }
     }
 
+    /// Why `samples` does not fit the size, or nil when it does. `init` checks the
+    /// layout, but `samples` is a `var`, so code that consumes an image from elsewhere
+    /// (a detection method must not crash on it) checks this first.
+    public var sampleLayoutProblem: String? {
+        let expected = width * height * channels
+        if samples.count == expected { return nil }
+        return "image buffer holds \(samples.count) samples, expected \(width) x \(height) x \(channels) = \(expected)"
+    }
+
     public var hasAlpha: Bool { channels == 2 || channels == 4 }
     public var isGray: Bool { channels <= 2 }
 }
