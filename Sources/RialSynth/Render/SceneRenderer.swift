@@ -393,6 +393,17 @@ final class SceneRenderer {
         return (Float(x & 0xFFFF) * (1 / 65536), Float(x >> 16) * (1 / 65536))
     }
 
+    /// Whether the segment from `origin` to `origin + direction` meets any of `list`
+    /// other than primitive `skip` (the surface the segment starts on).
+    @inline(__always)
+    private static func blocked(_ c: Context, by list: UnsafeBufferPointer<Int32>, skip: Int, origin o: Vec3,
+                                direction d: Vec3) -> Bool {
+        for ci in list where Int(ci) != skip {
+            if c.prims[Int(ci)].occludes(origin: o, direction: d) { return true }
+        }
+        return false
+    }
+
     /// Light visibility V in [0, 1] at P (normal N): the share of the shadow sample
     /// points (one jittered point per stratum of the light rectangle) in front of the
     /// surface whose segment from P hits no caster.
@@ -409,11 +420,7 @@ final class SceneRenderer {
                 let q = lightPosition + lightHalfU * ((Float(a) + j.0) * inv - 1) + lightHalfV * ((Float(b) + j.1) * inv - 1)
                 let d = q - o
                 if n.dot(d) <= 0 { continue }
-                var blocked = false
-                for ci in casters where Int(ci) != skip {
-                    if c.prims[Int(ci)].occludes(origin: o, direction: d) { blocked = true; break }
-                }
-                if !blocked { lit += 1 }
+                if !Self.blocked(c, by: casters, skip: skip, origin: o, direction: d) { lit += 1 }
             }
         }
         return Float(lit) / Float(s * s)
@@ -439,12 +446,7 @@ final class SceneRenderer {
             let u2 = FastMath.fract(base.0 + Float(k) * 0.618_034 + 0.25 * j.1)
             let r = u1.squareRoot(), phi = 2 * Float.pi * u2
             let dir = t1 * (r * cos(phi)) + t2 * (r * sin(phi)) + n * max(1 - u1, 0).squareRoot()
-            let d = dir * aoRadius
-            var blocked = false
-            for ci in occluders where Int(ci) != skip {
-                if c.prims[Int(ci)].occludes(origin: o, direction: d) { blocked = true; break }
-            }
-            if !blocked { open += 1 }
+            if !Self.blocked(c, by: occluders, skip: skip, origin: o, direction: dir * aoRadius) { open += 1 }
         }
         return Float(open) / Float(m)
     }
