@@ -50,30 +50,25 @@ enum CameraPipeline {
         }
         let meanG = Float(sumG / Double(max(count, 1)))
         let exposure = min(max(sensor.exposureTarget, 0.01), 0.9) / max(meanG, 1e-6)
-        let (raw, channelSum) = mosaic(base: radiance.base, detail: radiance.detail, width: w, height: h,
-                                       exposure: exposure, vignetting: sensor.vignetting, sensor: sensor, rng: &rng)
-        // Grey world: G sites are half of the pixels, R and B a quarter each.
-        let meanR = channelSum.0 / Double(n / 4 + 1), meanGr = channelSum.1 / Double(n / 2 + 1)
-        let meanB = channelSum.2 / Double(n / 4 + 1)
+        let (raw, means) = mosaic(base: radiance.base, detail: radiance.detail, width: w, height: h,
+                                  exposure: exposure, vignetting: sensor.vignetting, sensor: sensor, rng: &rng)
+        let (meanR, meanGr, meanB) = means
         let strength = Double(min(max(sensor.whiteBalanceStrength, 0), 1))
         let gainR = Float(pow(meanGr / max(meanR, 1e-6), strength))
         let gainB = Float(pow(meanGr / max(meanB, 1e-6), strength))
 
-        let rgb: [Float]
-        switch sensor.demosaic {
-        case .malvarHeCutler: rgb = Demosaic.malvarHeCutler(raw, width: w, height: h, gains: (gainR, 1, gainB))
-        case .bilinear: rgb = Demosaic.bilinear(raw, width: w, height: h, gains: (gainR, 1, gainB))
-        }
+        let rgb = Demosaic.run(sensor.demosaic, raw, width: w, height: h, gains: (gainR, 1, gainB))
         return encode(rgb, width: w, height: h, sharpen: max(sensor.sharpenAmount, 0))
     }
 
     /// Steps 1, 3 and 4: lens PSF on `base` (3 planes), plus `detail` (3 planes or
     /// empty), times `exposure` and the vignetting gain 1 - v r^2, RGGB sampling,
     /// Poisson-Gaussian noise and ADC quantisation. Returns the mosaic (full scale 1)
-    /// and the sums of its R, G and B sites.
+    /// and the means of its R, G and B sites (grey world: G sites are half of the
+    /// pixels, R and B a quarter each).
     static func mosaic(base: [Float], detail: [Float], width w: Int, height h: Int, exposure: Float,
                        vignetting: Float, sensor: SensorParameters,
-                       rng: inout SynthRandom) -> (raw: [Float], sums: (Double, Double, Double)) {
+                       rng: inout SynthRandom) -> (raw: [Float], means: (Double, Double, Double)) {
         let n = w * h
         let hasDetail = !detail.isEmpty
         // Lens PSF, horizontal pass. Only the columns the CFA needs: R at even x, B at
@@ -160,7 +155,7 @@ enum CameraPipeline {
             }
         }
         rng = generator
-        return (raw, channelSum)
+        return (raw, (channelSum.0 / Double(n / 4 + 1), channelSum.1 / Double(n / 2 + 1), channelSum.2 / Double(n / 4 + 1)))
     }
 
     /// Normalised Gaussian taps for sigma px, radius ceil(3 sigma) (one tap for sigma ~ 0).

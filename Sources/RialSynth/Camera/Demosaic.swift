@@ -5,6 +5,15 @@ import Foundation
 /// White-balance gains are applied per CFA site on the way in. Borders are handled by
 /// mirroring the mosaic by two pixels, which keeps the CFA phase.
 enum Demosaic {
+    /// Demosaics with the algorithm `method` names.
+    static func run(_ method: SensorParameters.Demosaic, _ raw: [Float], width w: Int, height h: Int,
+                    gains: (Float, Float, Float)) -> [Float] {
+        switch method {
+        case .malvarHeCutler: malvarHeCutler(raw, width: w, height: h, gains: gains)
+        case .bilinear: bilinear(raw, width: w, height: h, gains: gains)
+        }
+    }
+
     /// Mosaic times gains, padded by 2 px on each side: (w + 4) x (h + 4).
     private static func padded(_ raw: [Float], width w: Int, height h: Int,
                                gains: (Float, Float, Float)) -> [Float] {

@@ -59,11 +59,11 @@ enum ImageSignalProcessor {
 
         // 3. Raw with the bare lens falloff.
         let shading = min(max(isp.lensShading, 0), 0.8)
-        let (raw, sums) = CameraPipeline.mosaic(base: base, detail: detail, width: w, height: h, exposure: exposure,
+        let (raw, means) = CameraPipeline.mosaic(base: base, detail: detail, width: w, height: h, exposure: exposure,
                                                 vignetting: shading, sensor: sensor, rng: &rng)
 
         // 4. White balance.
-        let meanR = sums.0 / Double(n / 4 + 1), meanG = sums.1 / Double(n / 2 + 1), meanB = sums.2 / Double(n / 4 + 1)
+        let (meanR, meanG, meanB) = means
         let light = crosstalk.apply(illuminant)
         let weight = min(max(isp.awbGreyWorldWeight, 0), 1)
         func estimate(_ lightC: Float, _ light0: Float, _ grey: Double) -> Float {
@@ -74,11 +74,7 @@ enum ImageSignalProcessor {
         let strength = min(max(sensor.whiteBalanceStrength, 0), 1)
         let gainR = min(max(pow(1 / estimate(light.x, light.y, meanR), strength) * exp(isp.awbErrorR), 0.25), 4)
         let gainB = min(max(pow(1 / estimate(light.z, light.y, meanB), strength) * exp(isp.awbErrorB), 0.25), 4)
-        var rgb: [Float]
-        switch sensor.demosaic {
-        case .malvarHeCutler: rgb = Demosaic.malvarHeCutler(raw, width: w, height: h, gains: (gainR, 1, gainB))
-        case .bilinear: rgb = Demosaic.bilinear(raw, width: w, height: h, gains: (gainR, 1, gainB))
-        }
+        var rgb = Demosaic.run(sensor.demosaic, raw, width: w, height: h, gains: (gainR, 1, gainB))
 
         // 5-7. Colour correction, shading correction, tone.
         let ccm = crosstalkMatrix(min(max(x * (1 + isp.ccmError), 0), 0.3)).inverse
