@@ -206,7 +206,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         let failures = records.filter { $0.status == "failed" }.map {
             FailureEntry(id: $0.id, dataset: $0.dataset, stage: $0.failure?.stage ?? "?", reason: $0.failure?.reason ?? "?")
         }
-        var seeds: [String: UInt64] = ["bootstrap": context.seed, "depth/2.ransac": context.configuration.depthV2.seed]
+        let seeds: [String: UInt64] = ["bootstrap": context.seed, "depth/2.ransac": context.configuration.depthV2.seed]
         let formatter = ISO8601DateFormatter()
         return RunResults(
             testRun: context.limit != nil, limit: context.limit, created: formatter.string(from: Date()),
