@@ -331,6 +331,17 @@ struct SceneBuilder {
         }
     }
 
+    /// The smallest `axis . p` over the 8 corners of a slab: the frame's rectangle (half
+    /// sizes hu, hv) at its face z = 0 and at its back z = -thickness (the lowest point of
+    /// a panel along `up`, where a desk or a stand meets it).
+    static func lowestCorner(of f: Frame, hu: Float, hv: Float, thickness: Float, along axis: Vec3) -> Float {
+        var lowest = Float.infinity
+        for (a, b) in [(-hu, -hv), (hu, -hv), (-hu, hv), (hu, hv)] {
+            lowest = min(lowest, f.point(a, b, 0).dot(axis), f.point(a, b, -thickness).dot(axis))
+        }
+        return lowest
+    }
+
     /// Normalised image rectangle covered by the projection of a frame's rectangle
     /// (half sizes hu, hv), for keeping clutter off the subject.
     private func imageRect(of f: Frame, hu: Float, hv: Float) -> (Float, Float, Float, Float) {
@@ -494,10 +505,7 @@ struct SceneBuilder {
             // On a desk: a desk-top box under the subject (a display stands on it, a
             // sheet lies on it), a wall behind, the floor 0.7-0.8 m below the desk top.
             let lying = up.dot(f.w) > 0.85
-            var lowest = Float.infinity
-            for (a, b) in [(-hu, -hv), (hu, -hv), (-hu, hv), (hu, hv)] {
-                lowest = min(lowest, f.point(a, b, 0).dot(up), f.point(a, b, -thickness).dot(up))
-            }
+            let lowest = Self.lowestCorner(of: f, hu: hu, hv: hv, thickness: thickness, along: up)
             let top = lying ? f.origin - up * 0.0003
                 : f.origin - up * (f.origin.dot(up) - lowest + max(deskGap, 0.0005))
             var towardCamera = -f.origin - up * (-f.origin).dot(up)
@@ -806,10 +814,7 @@ struct SceneBuilder {
             // Stand: a vertical neck from the body's back down to a foot on the desk,
             // which is `deskGap` below the body's lowest point.
             deskGap = rng.uniform(0.04...0.18)
-            var lowest = Float.infinity
-            for (a, b) in [(-hu - bezel, -hv - bezel), (hu + bezel, -hv - bezel), (-hu - bezel, hv + bezel), (hu + bezel, hv + bezel)] {
-                lowest = min(lowest, f.point(a, b, 0).dot(up), f.point(a, b, -thickness).dot(up))
-            }
+            let lowest = Self.lowestCorner(of: f, hu: hu + bezel, hv: hv + bezel, thickness: thickness, along: up)
             let deskLevel = lowest - deskGap
             let across = (f.u - up * f.u.dot(up)).normalized
             let depthAxis = up.cross(across).normalized
