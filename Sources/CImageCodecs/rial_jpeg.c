@@ -350,6 +350,12 @@ static void advise_huge_pages(uint8_t *buffer, size_t size) {
 
 int rial_jpeg_decoder_read_pixels(rial_jpeg_decoder *decoder, uint8_t *destination,
                                   size_t byte_count) {
+  return rial_jpeg_decoder_read_pixels_reporting(decoder, destination, byte_count, NULL, NULL);
+}
+
+int rial_jpeg_decoder_read_pixels_reporting(rial_jpeg_decoder *decoder, uint8_t *destination,
+                                            size_t byte_count, rial_jpeg_rows_callback rows_done,
+                                            void *context) {
   if (decoder == NULL) return RIAL_JPEG_INVALID_ARGUMENT;
   rial_error_mgr *err = &decoder->err;
   struct jpeg_decompress_struct *c = &decoder->cinfo;
@@ -381,6 +387,7 @@ int rial_jpeg_decoder_read_pixels(rial_jpeg_decoder *decoder, uint8_t *destinati
       for (JDIMENSION i = 0; i < want; i++) rows[i] = destination + (size_t)(first + i) * stride;
       if (jpeg_read_scanlines(c, rows, want) == 0)
         return fail(err, RIAL_JPEG_CORRUPT, "decoder made no progress");
+      if (rows_done != NULL) rows_done(context, c->output_scanline);
     }
   } else {
     if (c->out_color_components != 4)
@@ -399,6 +406,7 @@ int rial_jpeg_decoder_read_pixels(rial_jpeg_decoder *decoder, uint8_t *destinati
       for (JDIMENSION i = 0; i < got; i++)
         convert_cmyk_row(strip[i], destination + (size_t)(first + i) * stride,
                          c->output_width, decoder->cmyk_inverted, gray);
+      if (rows_done != NULL) rows_done(context, c->output_scanline);
     }
   }
   jpeg_finish_decompress(c);

@@ -130,6 +130,20 @@ int rial_jpeg_decoder_prepare(rial_jpeg_decoder *decoder, rial_jpeg_output_size 
 int rial_jpeg_decoder_read_pixels(rial_jpeg_decoder *decoder, uint8_t *destination,
                                   size_t byte_count);
 
+/* Called after each batch of output rows with the number of rows now complete
+ * (rows 0..rows_done-1 are in the destination). It must return normally: it runs
+ * inside the decoder's setjmp scope, so it must not call back into the decoder. */
+typedef void (*rial_jpeg_rows_callback)(void *context, uint32_t rows_done);
+
+/*
+ * rial_jpeg_decoder_read_pixels, calling `rows_done` (when not NULL) after every
+ * jpeg_read_scanlines call, so that another thread can read the finished rows while
+ * the rest decode. On failure the rows after the last reported count are unspecified.
+ */
+int rial_jpeg_decoder_read_pixels_reporting(rial_jpeg_decoder *decoder, uint8_t *destination,
+                                            size_t byte_count, rial_jpeg_rows_callback rows_done,
+                                            void *context);
+
 /* The error message of the last failed call, "" when none. Owned by the decoder. */
 const char *rial_jpeg_decoder_message(const rial_jpeg_decoder *decoder);
 

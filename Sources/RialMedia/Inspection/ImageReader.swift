@@ -68,8 +68,36 @@ public enum ImageReader {
             return LoadedImage(image: image, format: .png, exif: nil, appliedOrientation: .up,
                                storedWidth: image.width, storedHeight: image.height)
         default:
-            if data.isEmpty { throw MediaError(.corrupt, source: source, "file is empty") }
-            throw MediaError(.unsupported, source: source, "not a JPEG or PNG image")
+            throw notAnImage(data, source: source)
         }
+    }
+
+    /// Reads an image like `read(data:options:source:)` while `consume` reads its rows in
+    /// the stored orientation: a JPEG's rows as libjpeg writes them
+    /// (`JPEGDecoder.decodeReporting(_:options:source:whileDecoding:)`), a PNG's all at
+    /// once after it is decoded. `consume` is not called when the content is neither.
+    ///
+    /// - Returns: the image and what `consume` returned.
+    public static func read<T: Sendable>(data: Data, options: Options = Options(), source: String = inMemorySource,
+                                         whileDecoding consume: @escaping @Sendable (ImageRows) -> T)
+        throws -> (image: LoadedImage, consumed: T) {
+        guard SniffedFormat.sniff(data) == .jpeg else {
+            let loaded = try read(data: data, options: options, source: source)  // PNG: never re-oriented
+            return (loaded, loaded.image.withRows(consume))
+        }
+        let (result, consumed) = try JPEGDecoder.decodeReporting(
+            data, options: JPEGDecodeOptions(scale: options.jpegScale, output: options.jpegOutput), source: source,
+            whileDecoding: consume)
+        let exif = try ExifReader.read(jpeg: data, source: source)
+        let orientation = options.applyOrientation ? (exif?.orientation ?? .up) : .up
+        let loaded = LoadedImage(image: result.image.oriented(orientation), format: .jpeg, exif: exif,
+                                 appliedOrientation: orientation,
+                                 storedWidth: result.info.width, storedHeight: result.info.height)
+        return (loaded, consumed)
+    }
+
+    private static func notAnImage(_ data: Data, source: String) -> MediaError {
+        if data.isEmpty { return MediaError(.corrupt, source: source, "file is empty") }
+        return MediaError(.unsupported, source: source, "not a JPEG or PNG image")
     }
 }

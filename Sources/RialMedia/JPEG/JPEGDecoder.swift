@@ -88,6 +88,32 @@ public enum JPEGDecoder {
         return try decodeCore(data, options: options, source: source, reusing: &noStorage).get()
     }
 
+    /// Decodes like `decodeReporting` while `consume` reads the rows already decoded on
+    /// another thread: `consume` starts as soon as the output size is known and gets an
+    /// `ImageRows` whose `waitForRows(r)` blocks until libjpeg has written rows `0..<r`.
+    /// The call returns when both the decode and `consume` are done, so on a machine
+    /// with a free core the work of `consume` that only needs the top of the image
+    /// overlaps the decode of the bottom.
+    ///
+    /// `consume` must not keep the `ImageRows` (it points into the output buffer being
+    /// written). When the decode fails, the rows it did not reach read as zeros, `consume`
+    /// still runs to its end (its result is dropped) and the error is thrown.
+    ///
+    /// - Returns: the decode result and what `consume` returned.
+    /// - Throws: `MediaError` as described on `JPEGDecoder`.
+    public static func decodeReporting<T: Sendable>(
+        _ data: Data, options: JPEGDecodeOptions = JPEGDecodeOptions(), source: String = inMemorySource,
+        whileDecoding consume: @escaping @Sendable (ImageRows) -> T
+    ) throws(MediaError) -> (result: JPEGDecodeResult, consumed: T) {
+        var noStorage: [UInt8] = []
+        let stream = RowStream(consume)
+        let result = try decodeCore(data, options: options, source: source, reusing: &noStorage, stream: stream).get()
+        guard let consumed = stream.consumed else {
+            throw MediaError(.unsupported, source: source, "the row consumer did not finish")  // unreachable: decode succeeded
+        }
+        return (result, consumed)
+    }
+
     /// Decodes into `image`, reusing its sample buffer when the decoded image has the
     /// same number of samples (a fresh buffer otherwise). For loops that decode many
     /// same-sized files: a fresh 12 MP RGB buffer costs ~9,000 page faults (about a
@@ -113,7 +139,8 @@ public enum JPEGDecoder {
     /// when its count matches (it is moved into the result), else into a new array.
     /// On failure `storage` holds its original buffer again.
     private static func decodeCore(_ data: Data, options: JPEGDecodeOptions, source: String,
-                                   reusing storage: inout [UInt8]) -> Result<JPEGDecodeResult, MediaError> {
+                                   reusing storage: inout [UInt8],
+                                   stream: (any RowStreaming)? = nil) -> Result<JPEGDecodeResult, MediaError> {
         guard options.maxPixels > 0 else {
             return .failure(MediaError(.invalidArgument, source: source,
                                        "JPEGDecodeOptions.maxPixels must be positive, got \(options.maxPixels)"))
@@ -129,7 +156,7 @@ public enum JPEGDecoder {
             let count = Int(size.byte_count)
             var status = JPEGCodecStatus.ok
             var samples: [UInt8]
-            if storage.count == count {
+            if storage.count == count && stream == nil {
                 samples = storage
                 storage = []  // `samples` is now the only reference: no copy-on-write
                 samples.withUnsafeMutableBufferPointer { buffer in
@@ -139,7 +166,12 @@ public enum JPEGDecoder {
             } else {
                 // Straight into new storage: no zero-fill, no copy.
                 samples = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    status = JPEGCodecStatus(rial_jpeg_decoder_read_pixels(decoder, buffer.baseAddress, count))
+                    if let stream {
+                        status = stream.decode(decoder, into: buffer, width: Int(size.width), height: Int(size.height),
+                                               channels: Int(size.channels))
+                    } else {
+                        status = JPEGCodecStatus(rial_jpeg_decoder_read_pixels(decoder, buffer.baseAddress, count))
+                    }
                     initialized = status == .ok ? count : 0
                 }
             }
@@ -222,5 +254,57 @@ extension JPEGInfo {
                   colorSpace: space, isProgressive: c.progressive != 0,
                   isArithmeticCoded: c.arithmetic != 0, hasJFIFMarker: c.has_jfif_marker != 0,
                   hasAdobeMarker: c.has_adobe_marker != 0)
+    }
+}
+
+/// The row-streaming half of `JPEGDecoder.decodeReporting(_:options:source:whileDecoding:)`,
+/// without its generic parameter so that `decodeCore` can hold it.
+private protocol RowStreaming: AnyObject {
+    /// Decodes all pixels into `buffer` on the calling thread while the consumer reads
+    /// finished rows on another; returns when both are done.
+    func decode(_ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>,
+                width: Int, height: Int, channels: Int) -> JPEGCodecStatus
+}
+
+/// Runs a row consumer on a global queue during one decode and keeps its result.
+private final class RowStream<T: Sendable>: RowStreaming, @unchecked Sendable {
+    private let consume: @Sendable (ImageRows) -> T
+    // Written by the consumer task before `group.leave()`, read after `group.wait()`.
+    private(set) var consumed: T?
+
+    init(_ consume: @escaping @Sendable (ImageRows) -> T) {
+        self.consume = consume
+    }
+
+    func decode(_ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>,
+                width: Int, height: Int, channels: Int) -> JPEGCodecStatus {
+        // The decoder keeps one core; the readers share the others until it is done.
+        let progress = RowProgress(height: height, readerSlots: ProcessInfo.processInfo.activeProcessorCount - 1)
+        let rows = ImageRows(width: width, height: height, channels: channels,
+                             samples: UnsafeBufferPointer(buffer), progress: progress)
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            consumed = consume(rows)
+            group.leave()
+        }
+        let status = JPEGCodecStatus(rial_jpeg_decoder_read_pixels_reporting(
+            decoder, buffer.baseAddress, buffer.count,
+            { context, done in
+                Unmanaged<RowProgress>.fromOpaque(context!).takeUnretainedValue().publish(Int(done))
+            },
+            Unmanaged.passUnretained(progress).toOpaque()))
+        if status != .ok {
+            // Rows past the last published count are unspecified after a failure: give
+            // the consumer defined bytes (it may still be waiting for them).
+            let from = progress.published * width * channels
+            if from < buffer.count {
+                UnsafeMutableBufferPointer(rebasing: buffer[from...]).initialize(repeating: 0)
+            }
+        }
+        progress.finish()
+        group.wait()
+        if status != .ok { consumed = nil }
+        return status
     }
 }
