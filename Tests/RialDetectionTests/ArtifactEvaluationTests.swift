@@ -201,9 +201,9 @@ import Testing
             var parts: [String: [Double]] = [:]
             for _ in 0..<15 {
                 times.append(analyzer.analyze(big).analysisTimeMs)
-                for (name, body) in [("pwm", { _ = analyzer.measureBanding(big) }),
-                                     ("specular", { _ = analyzer.measureSpecular(big) }),
-                                     ("halftone", { _ = analyzer.measureHalftone(big) })] as [(String, () -> Void)] {
+                for (name, body) in [("pwm", { _ = big.withRows { analyzer.measureBanding($0) } }),
+                                     ("specular", { _ = big.withRows { analyzer.measureSpecular($0) } }),
+                                     ("halftone", { _ = big.withRows { analyzer.measureHalftone($0) } })] as [(String, () -> Void)] {
                     let t = ContinuousClock.now
                     body()
                     let e = (ContinuousClock.now - t).components
@@ -249,9 +249,9 @@ import Testing
             cpu.sort()
             report += String(format: "thread CPU time per analysis, 15 runs: median %.2f ms, min %.2f, max %.2f\n",
                              cpu[7], cpu[0], cpu[14])
-            for (name, body) in [("pwm", { _ = analyzer.measureBanding(big) }),
-                                 ("specular", { _ = analyzer.measureSpecular(big) }),
-                                 ("halftone", { _ = analyzer.measureHalftone(big) })] as [(String, () -> Void)] {
+            for (name, body) in [("pwm", { _ = big.withRows { analyzer.measureBanding($0) } }),
+                                 ("specular", { _ = big.withRows { analyzer.measureSpecular($0) } }),
+                                 ("halftone", { _ = big.withRows { analyzer.measureHalftone($0) } })] as [(String, () -> Void)] {
                 var v: [Double] = []
                 for _ in 0..<15 {
                     let t0 = cpuMilliseconds()

@@ -31,7 +31,7 @@ import Testing
     func moireTilePower(n: Int) {
         let image = Self.noiseImage(width: 2 * n + 3, height: n + 2, channels: 3, seed: UInt64(n))
         let origins = [(x: 0, y: 0), (x: n + 3, y: 2), (x: 5, y: 1)]
-        let spectrum = MoireSpectrum(image: image, tileSize: n, origins: origins, flatLumaStd: 1)
+        let spectrum = image.withRows { MoireSpectrum(image: $0, tileSize: n, origins: origins, flatLumaStd: 1) }
         let half = (n / 2 + 1) * n
         var mean = [Double](repeating: 0, count: half)
         for (t, origin) in origins.enumerated() {

@@ -54,7 +54,7 @@ extension ArtifactAnalyzer {
     ///
     /// Unavailable when either image side is smaller than the tile.
     /// - Complexity: `halftone_tiles` 2D transforms of `tile²` points.
-    func measureHalftone(_ image: Image8) -> Detection<HalftoneMeasurement> {
+    func measureHalftone(_ image: ImageRows) -> Detection<HalftoneMeasurement> {
         let c = configuration
         let n = c.halftoneTileSize
         let width = image.width, height = image.height, channels = image.channels
@@ -76,7 +76,9 @@ extension ArtifactAnalyzer {
         for t in 0..<min(c.halftoneTiles, fractions.count) {
             let x0 = min(max(Int(fractions[t].0 * Double(width)) - half, 0), width - n)
             let y0 = min(max(Int(fractions[t].1 * Double(height)) - half, 0), height - n)
-            image.samples.withUnsafeBufferPointer { s in
+            image.waitForRows(y0 + n)
+            do {
+                let s = image.samples
                 tile.withUnsafeMutableBufferPointer { d in
                     var mean = 0.0
                     for y in 0..<n {

@@ -35,7 +35,7 @@ extension ArtifactAnalyzer {
     ///
     /// Unavailable when the image has fewer than `pwm_min_rows` rows.
     /// - Complexity: O(height * pwm_column_samples) reads plus K transforms of length n.
-    func measureBanding(_ image: Image8) -> Detection<BandingMeasurement> {
+    func measureBanding(_ image: ImageRows) -> Detection<BandingMeasurement> {
         let c = configuration
         let width = image.width, height = image.height, channels = image.channels
         guard height >= c.pwmMinRows else {
@@ -50,10 +50,12 @@ extension ArtifactAnalyzer {
 
         // 1. Row-mean luma per strip (BT.601 in integer thousandths).
         var profiles = [Double](repeating: 0, count: strips * height)
-        image.samples.withUnsafeBufferPointer { s in
+        do {
+            let s = image.samples
             profiles.withUnsafeMutableBufferPointer { p in
                 let step = stride * channels
                 for y in 0..<height {
+                    if y % 64 == 0 { image.waitForRows(y + 64) }
                     let row = y * width * channels + (stride / 2) * channels
                     for k in 0..<strips {
                         let j0 = first[k], j1 = first[k + 1]

@@ -36,7 +36,7 @@ extension ArtifactAnalyzer {
     ///
     /// Unavailable when the grid would have fewer than 16 cells on a side.
     /// - Complexity: O(cells) plus O(bounding box + border length x g) per large region.
-    func measureSpecular(_ image: Image8) -> Detection<SpecularMeasurement> {
+    func measureSpecular(_ image: ImageRows) -> Detection<SpecularMeasurement> {
         let c = configuration
         let width = image.width, height = image.height, channels = image.channels
         let g = max(1, max(width, height) / c.specularGridCells)
@@ -48,12 +48,14 @@ extension ArtifactAnalyzer {
         var value = [UInt8](repeating: 0, count: cells)
         var saturation = [Float](repeating: 0, count: cells)
         var histogram = [Int](repeating: 0, count: 256)
-        image.samples.withUnsafeBufferPointer { s in
+        do {
+            let s = image.samples
             value.withUnsafeMutableBufferPointer { v in
                 saturation.withUnsafeMutableBufferPointer { sat in
                     histogram.withUnsafeMutableBufferPointer { hist in
                         for cy in 0..<gh {
                             let y = cy * g + g / 2
+                            image.waitForRows(y + 1)
                             for cx in 0..<gw {
                                 let i = (y * width + cx * g + g / 2) * channels
                                 var hi = s[i], lo = s[i]
@@ -172,7 +174,7 @@ extension ArtifactAnalyzer {
     /// centred between the two cell centres, in the crossing's direction (at most about
     /// 4096 crossings, evenly subsampled); 0 when none changes by at least
     /// `specular_edge_min_step`.
-    func borderSharpness(_ image: Image8, label: [Int32], id: Int32, gridWidth gw: Int, gridHeight gh: Int, stride g: Int,
+    func borderSharpness(_ image: ImageRows, label: [Int32], id: Int32, gridWidth gw: Int, gridHeight gh: Int, stride g: Int,
                          x0: Int, x1: Int, y0: Int, y1: Int) -> Double {
         let width = image.width, height = image.height, channels = image.channels
         let minStep = configuration.specularEdgeMinStep
@@ -189,7 +191,8 @@ extension ArtifactAnalyzer {
         }
         guard crossings > 0 else { return 0 }
         let every = max(1, crossings / 4096)
-        let (sum, used) = image.samples.withUnsafeBufferPointer { s -> (Double, Int) in
+        image.waitForAllRows()
+        let (sum, used) = { (s: UnsafeBufferPointer<UInt8>) -> (Double, Int) in
             var sum = 0.0, used = 0, index = 0
             func luma(_ px: Int, _ py: Int) -> Double {
                 let i = (py * width + px) * channels
@@ -223,7 +226,7 @@ extension ArtifactAnalyzer {
                 }
             }
             return (sum, used)
-        }
+        }(image.samples)
         return used > 0 ? sum / Double(used) : 0
     }
 }

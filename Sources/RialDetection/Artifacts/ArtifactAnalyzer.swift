@@ -74,18 +74,35 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
         }
     }
 
+    /// Analyses rows that may still be decoding and times it, waits included. Same
+    /// result as `analyze(_:)` on the finished image.
+    public func analyze(rows: ImageRows) -> Result {
+        let timer = AnalysisTimer()
+        var result = evaluate(rows)
+        result.analysisTimeMs = timer.elapsedMilliseconds
+        return result
+    }
+
     /// The analysis without timing (`analysisTimeMs` is 0).
     func evaluate(_ image: Image8) -> Result {
-        let c = configuration
         if let problem = image.sampleLayoutProblem { return .unavailable(reason: problem) }
+        return image.withRows { evaluate($0) }
+    }
+
+    /// The analysis of rows without timing (`analysisTimeMs` is 0). The detectors are
+    /// independent; they run in the order that reads a streamed image best (halftone's
+    /// tiles end above the bottom rows, banding and glare read every row), and the
+    /// constant-image check, which samples the whole frame, comes last.
+    func evaluate(_ image: ImageRows) -> Result {
+        let c = configuration
+        let halftone = measureHalftone(image)
+        let banding = measureBanding(image)
+        let specular = measureSpecular(image)
+        image.waitForAllRows()
         let range = lumaRange(image)
         guard range >= c.minLumaRange else {
             return .unavailable(reason: "image is constant (luma range \(range) < \(c.minLumaRange) levels): no artifact can be measured")
         }
-
-        let banding = measureBanding(image)
-        let specular = measureSpecular(image)
-        let halftone = measureHalftone(image)
         var parts: [(weight: Double, confidence: Double)] = []
         if let b = banding.value { parts.append((c.pwmWeight, b.confidence)) }
         if let s = specular.value { parts.append((c.specularWeight, s.confidence)) }
@@ -139,11 +156,13 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
     }
 
     /// Max - min BT.601 luma (0...255) over a grid of at most 64 x 64 pixels.
-    func lumaRange(_ image: Image8) -> Double {
+    func lumaRange(_ image: ImageRows) -> Double {
         let width = image.width, height = image.height, channels = image.channels
         let sx = max(1, width / 64), sy = max(1, height / 64)
         var lo = Double.infinity, hi = -Double.infinity
-        image.samples.withUnsafeBufferPointer { s in
+        image.waitForAllRows()
+        do {
+            let s = image.samples
             var y = sy / 2
             while y < height {
                 var x = sx / 2

@@ -75,14 +75,28 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
     /// valid pixels or invalid intrinsics give `.unavailable`; an unusable image only
     /// leaves the edge fields out.
     public func analyze(_ map: DepthMap, luma: PlanarImage? = nil, intrinsics: CameraIntrinsics? = nil) -> Result {
+        analyze(map, lumaWhenNeeded: { luma }, intrinsics: intrinsics)
+    }
+
+    /// `analyze(_:luma:intrinsics:)` with the luma image made only when the edge step
+    /// needs it, after the depth-only steps (`lumaWhenNeeded` is called at most once):
+    /// the pipeline passes a closure that waits for the rows of a photo still decoding.
+    public func analyze(_ map: DepthMap, lumaWhenNeeded: () -> PlanarImage?,
+                        intrinsics: CameraIntrinsics? = nil) -> Result {
         let timer = AnalysisTimer()
-        var result = evaluate(map, luma: luma, intrinsics: intrinsics)
+        var result = evaluate(map, lumaWhenNeeded: lumaWhenNeeded, intrinsics: intrinsics)
         result.analysisTimeMs = timer.elapsedMilliseconds
         return result
     }
 
     /// The analysis without timing (`analysisTimeMs` is 0).
     func evaluate(_ map: DepthMap, luma: PlanarImage? = nil, intrinsics argument: CameraIntrinsics? = nil) -> Result {
+        evaluate(map, lumaWhenNeeded: { luma }, intrinsics: argument)
+    }
+
+    /// The analysis without timing, the luma image made when the edge step needs it.
+    func evaluate(_ map: DepthMap, lumaWhenNeeded: () -> PlanarImage?,
+                  intrinsics argument: CameraIntrinsics?) -> Result {
         let c = configuration
         let width = map.width, height = map.height, total = width * height
         let lo = Float(c.minValidDepth), hi = Float(c.maxValidDepth)
@@ -222,7 +236,7 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
         result.logOdds = logOdds
         result.isPlanarSubject = surface.share >= c.planarSubjectMinShare && surface.occluderShare < c.occluderFloor
         result.isLikelyRealScene = score > 0.5
-        if let luma, let edges = Self.edgeAlignment(map, luma: luma, configuration: c) {
+        if let luma = lumaWhenNeeded(), let edges = Self.edgeAlignment(map, luma: luma, configuration: c) {
             result.depthEdgeCount = edges.depthEdges
             result.edgeAlignment = edges.depthEdges > 0 ? Double(edges.aligned) / Double(edges.depthEdges) : nil
             result.lumaEdgeDensity = edges.lumaDensity

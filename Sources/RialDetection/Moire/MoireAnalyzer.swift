@@ -88,27 +88,36 @@ public struct MoireAnalyzer: Sendable, Equatable {
         return result
     }
 
+    /// Analyses rows that may still be decoding (tiles top to bottom, each once its rows
+    /// are written) and times it, waits included. Same result as `analyze(_:)` on the
+    /// finished image.
+    public func analyze(rows: ImageRows) -> Result {
+        let timer = AnalysisTimer()
+        var result = evaluate(rows)
+        result.analysisTimeMs = timer.elapsedMilliseconds
+        return result
+    }
+
     /// The analysis without timing (`analysisTimeMs` is 0).
     func evaluate(_ image: Image8) -> Result {
+        if let problem = image.sampleLayoutProblem { return .unavailable(reason: problem) }
+        return image.withRows { evaluate($0) }
+    }
+
+    /// The analysis of rows without timing (`analysisTimeMs` is 0).
+    func evaluate(_ image: ImageRows) -> Result {
         let c = configuration
         let width = image.width, height = image.height
-        if let problem = image.sampleLayoutProblem { return .unavailable(reason: problem) }
         guard let n = Self.tileSize(width: width, height: height, configuration: c) else {
             return .unavailable(reason: "image \(width) x \(height) is smaller than the minimum tile "
                                 + "\(c.minTileSize) x \(c.minTileSize) px")
         }
         let origins = Self.tileOrigins(width: width, height: height, tile: n, configuration: c)
-        let spectrum = MoireSpectrum(image: image, tileSize: n, origins: origins, flatLumaStd: c.flatLumaStd)
-        guard spectrum.texturedTiles.contains(true) else {
-            return .unavailable(reason: "flat image: luma standard deviation <= \(c.flatLumaStd) in all "
-                                + "\(origins.count) tiles of \(n) x \(n) px", tileSize: n)
-        }
-
         let search = MoirePeakSearch(n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, noiseFloorFactor: c.noiseFloorFactor,
                                      minProminence: c.minProminence, surroundInner: c.surroundInner,
                                      surroundOuter: c.surroundOuter, jpegGridRadius: c.jpegGridRadius,
                                      maxCandidates: c.maxCandidates, contrastRadius: c.contrastRadius)
-        let half = spectrum.halfCount
+        let half = (n / 2 + 1) * n
         var magnitude = [Double](repeating: 0, count: half)
         var scratch = [Double]()
         scratch.reserveCapacity(half)
@@ -120,16 +129,21 @@ public struct MoireAnalyzer: Sendable, Equatable {
             return magnitude.withUnsafeBufferPointer { search.search($0, scratch: &scratch) }
         }
 
-        let averaged = spectrum.meanPower.withUnsafeBufferPointer { peaks(of: $0) }
+        // Each textured tile is searched as soon as its spectrum exists (while a streamed
+        // image's lower rows are still decoding); the averaged spectrum at the end.
         var tileStrengths: [Double] = []
         var tilesWithPeaks = 0
-        spectrum.tilePower.withUnsafeBufferPointer { all in
-            for t in 0..<origins.count where spectrum.texturedTiles[t] {
-                let outcome = peaks(of: UnsafeBufferPointer(rebasing: all[(t * half)..<((t + 1) * half)]))
-                if !outcome.peaks.isEmpty { tilesWithPeaks += 1 }
-                tileStrengths.append(outcome.bestStrength)
-            }
+        let spectrum = MoireSpectrum(image: image, tileSize: n, origins: origins, flatLumaStd: c.flatLumaStd) { _, power in
+            let outcome = peaks(of: power)
+            if !outcome.peaks.isEmpty { tilesWithPeaks += 1 }
+            tileStrengths.append(outcome.bestStrength)
         }
+        guard spectrum.texturedTiles.contains(true) else {
+            return .unavailable(reason: "flat image: luma standard deviation <= \(c.flatLumaStd) in all "
+                                + "\(origins.count) tiles of \(n) x \(n) px", tileSize: n)
+        }
+
+        let averaged = spectrum.meanPower.withUnsafeBufferPointer { peaks(of: $0) }
         tileStrengths.sort(by: >)
         let averagedStrength = averaged.bestStrength
         let tileStrength = tileStrengths.count >= 2 ? tileStrengths[1] : (tileStrengths.first ?? 0)

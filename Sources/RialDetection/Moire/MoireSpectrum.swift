@@ -44,8 +44,15 @@ struct MoireSpectrum {
     /// Computes the spectra of the `n x n` tiles at `origins` (each must lie inside the
     /// image; the caller places them) of `image`, 1 or more channels (3 or 4 = RGB(A),
     /// otherwise the first channel is used as gray). A tile whose luma standard deviation
-    /// is <= `flatLumaStd` levels is flagged as flat in `texturedTiles`.
-    init(image: Image8, tileSize n: Int, origins: [(x: Int, y: Int)], flatLumaStd: Double) {
+    /// is <= `flatLumaStd` levels is flagged as flat in `texturedTiles`. Each tile waits
+    /// for its rows (`ImageRows.waitForRows`) just before it is read, so tiles in
+    /// row-major order run while the bottom of a streamed image is still decoding.
+    ///
+    /// `eachTile(t, power)` is called with every textured tile's half-plane power as soon
+    /// as it is computed (tiles in pairs, in order), so a caller can search it while the
+    /// rows of the next tiles arrive.
+    init(image: ImageRows, tileSize n: Int, origins: [(x: Int, y: Int)], flatLumaStd: Double,
+         eachTile: (Int, UnsafeBufferPointer<Double>) -> Void = { _, _ in }) {
         self.n = n
         self.origins = origins
         let half = (n / 2 + 1) * n
@@ -97,6 +104,11 @@ struct MoireSpectrum {
                     }
                 }
             }
+            tilePower.withUnsafeBufferPointer { tp in
+                for t in [pair, second] where t >= 0 && textured[t] {
+                    eachTile(t, UnsafeBufferPointer(rebasing: tp[(t * half)..<((t + 1) * half)]))
+                }
+            }
             pair += 2
         }
         if count > 0 {
@@ -118,12 +130,14 @@ struct MoireSpectrum {
 
     /// Writes the windowed, mean-free luma of one tile into `buffer` (row-major n x n).
     /// Returns whether the tile's luma standard deviation exceeds `flatLumaStd`.
-    private static func loadTile(_ image: Image8, origin: (x: Int, y: Int), n: Int, window: [Double],
+    private static func loadTile(_ image: ImageRows, origin: (x: Int, y: Int), n: Int, window: [Double],
                                  into buffer: inout [Double], flatLumaStd: Double) -> Bool {
         let width = image.width, channels = image.channels
         let red = Double(BT601.red), green = Double(BT601.green), blue = Double(BT601.blue)
         var sum = 0.0, squares = 0.0
-        image.samples.withUnsafeBufferPointer { s in
+        image.waitForRows(origin.y + n)
+        let s = image.samples
+        do {
             buffer.withUnsafeMutableBufferPointer { out in
                 for y in 0..<n {
                     let rowStart = ((origin.y + y) * width + origin.x) * channels

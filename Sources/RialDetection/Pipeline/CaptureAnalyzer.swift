@@ -34,8 +34,12 @@ public struct CaptureAnalyzer: Sendable {
     /// The full analysis of `input` under the configuration's profile, or `profile` when given.
     ///
     /// - Throws: `ConfigurationError` (key `profile`) only for an unknown profile name.
-    public func analyze(_ input: CaptureInput, profile: String? = nil,
-                        concurrent: Bool = true) throws(ConfigurationError) -> CaptureAnalysis {
+    ///
+    /// `rows`: the outcomes `analyzeRows` computed while `input.image` was decoding
+    /// (with the same depth, intrinsics and payload); those methods are not run again,
+    /// and `totalMs` counts from the start of the row analysis.
+    public func analyze(_ input: CaptureInput, profile: String? = nil, concurrent: Bool = true,
+                        rows: RowAnalysis? = nil) throws(ConfigurationError) -> CaptureAnalysis {
         let profileName = profile ?? configuration.profile
         let weights: AggregationProfile
         do { weights = try configuration.aggregation.profile(named: profileName) } catch {
@@ -43,14 +47,13 @@ public struct CaptureAnalyzer: Sendable {
                                      + configuration.aggregation.profiles.keys.sorted().joined(separator: ", ") + ")")
         }
         let clock = ContinuousClock()
-        let start = clock.now
+        let start = rows?.start ?? clock.now
 
-        let payloadFamilies = Set(input.payload?.outcomes.map(\.family) ?? [])
-        let local = configuration.methods.filter { method in
-            guard let family = MethodFamily(method) else { return false }
-            return !payloadFamilies.contains(family)
-        }
-        var outcomes = run(local, on: input, concurrent: concurrent)
+        let local = localMethods(payload: input.payload)
+        let done = rows?.outcomes ?? [:]
+        let computed = run(local.filter { done[$0] == nil }, on: input, concurrent: concurrent)
+        var next = computed.makeIterator()
+        var outcomes = local.compactMap { done[$0] ?? next.next() }
         outcomes += input.payload?.outcomes ?? []
 
         // Aggregation: the configured version of each family, payload results in place of local ones.
@@ -74,6 +77,100 @@ public struct CaptureAnalyzer: Sendable {
                                evidence: evidence, totalMs: total)
     }
 
+    /// The configured methods this capture runs itself: those of families the payload
+    /// does not supply.
+    func localMethods(payload: DetectionPayload?) -> [MethodIdentifier] {
+        let payloadFamilies = Set(payload?.outcomes.map(\.family) ?? [])
+        return configuration.methods.filter { method in
+            guard let family = MethodFamily(method) else { return false }
+            return !payloadFamilies.contains(family)
+        }
+    }
+
+    /// Runs the methods that read the image in row order (depth/1, depth/2, moire/1,
+    /// texture/1, artifacts/1, as configured and not supplied by `payload`) on rows that
+    /// may still be decoding: each waits for the rows it needs, so on a machine with a
+    /// free core most of their work overlaps the decode. Pass the result to
+    /// `analyze(_:profile:concurrent:rows:)` with the finished image, which runs the
+    /// rest (parallax/1 needs the whole image and its pair) and aggregates.
+    ///
+    /// Concurrent on streamed rows, every method gets its own thread and a reader slot
+    /// (`ImageRows.withReaderSlot`): while the image decodes they take turns on the cores
+    /// the decoder leaves free, each computing whenever its rows are there; the depth
+    /// methods start first, as they need no rows until depth/2's last step. On rows
+    /// already in memory they run as `analyze` runs them.
+    ///
+    /// Outcomes equal those of `analyze` on the finished image, except `analysis_time_ms`,
+    /// which includes the time a method waited for rows or for a slot.
+    public func analyzeRows(_ rows: ImageRows, depth: DepthMap?,
+                            depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil,
+                            payload: DetectionPayload? = nil, concurrent: Bool = true) -> RowAnalysis {
+        let start = ContinuousClock().now
+        let methods = localMethods(payload: payload).filter(Self.readsRows)
+        let slots = OutcomeSlots(count: methods.count)
+        @Sendable func one(_ index: Int, _ rows: ImageRows) {
+            let method = methods[index]
+            let outcome: MethodOutcome
+            switch method {
+            case .depthV1:
+                guard let depth else { outcome = .missingInput(method, "no depth map"); break }
+                outcome = MethodOutcome(computed: depthV1.analyze(depth))
+            case .depthV2:
+                guard let depth else { outcome = .missingInput(method, "no depth map"); break }
+                outcome = MethodOutcome(computed: depthV2.analyze(depth, lumaWhenNeeded: {
+                    Self.lumaGuide(rows, depthWidth: depth.width, depthHeight: depth.height)
+                }, intrinsics: depthIntrinsics))
+            case .moireV1:
+                outcome = MethodOutcome(computed: moireV1.analyze(rows: rows))
+            case .textureV1:
+                outcome = MethodOutcome(computed: textureV1.analyze(rows: rows))
+            default:
+                outcome = MethodOutcome(computed: artifactsV1.analyze(rows: rows))
+            }
+            slots.set(index, outcome)
+        }
+        if concurrent && methods.count > 1 && rows.isStreamed {
+            // Threads, not a pool of `cores` workers: a method blocked on rows must not
+            // hold a worker another method could compute on (the slots bound the
+            // computing ones). Depth first: it needs no rows to begin with.
+            let order = methods.indices.sorted { a, b in
+                let da = MethodFamily(methods[a]) == .depth, db = MethodFamily(methods[b]) == .depth
+                return da != db ? da : a < b
+            }
+            let group = DispatchGroup()
+            for index in order {
+                // Slot priority: the longest method first (its last tiles are the last work).
+                let priority = Int(10 * Self.expectedCost(methods[index], depth: depth != nil, right: false))
+                group.enter()
+                Thread {
+                    rows.withReaderSlot(priority: priority) { one(index, $0) }
+                    group.leave()
+                }.start()
+            }
+            group.wait()
+        } else if concurrent && methods.count > 1 {
+            let order = methods.indices.sorted { a, b in
+                let ca = Self.expectedCost(methods[a], depth: depth != nil, right: false)
+                let cb = Self.expectedCost(methods[b], depth: depth != nil, right: false)
+                return ca != cb ? ca > cb : a < b
+            }
+            DispatchQueue.concurrentPerform(iterations: order.count) { one(order[$0], rows) }
+        } else {
+            rows.withReaderSlot { reader in
+                for index in methods.indices { one(index, reader) }
+            }
+        }
+        return RowAnalysis(outcomes: Dictionary(uniqueKeysWithValues: zip(methods, slots.values)), start: start)
+    }
+
+    /// Whether `analyzeRows` runs `method`.
+    static func readsRows(_ method: MethodIdentifier) -> Bool {
+        switch method {
+        case .depthV1, .depthV2, .moireV1, .textureV1, .artifactsV1: return true
+        default: return false
+        }
+    }
+
     /// Runs `methods` (in order), concurrently when asked. Results keep the order of `methods`.
     ///
     /// Concurrent tasks start longest first (`expectedCost`): with fewer cores than
@@ -85,7 +182,8 @@ public struct CaptureAnalyzer: Sendable {
         let slots = OutcomeSlots(count: methods.count)
         if concurrent && methods.count > 1 {
             let order = methods.indices.sorted { a, b in
-                let ca = Self.expectedCost(methods[a], input), cb = Self.expectedCost(methods[b], input)
+                let ca = Self.expectedCost(methods[a], depth: input.depth != nil, right: input.right != nil)
+                let cb = Self.expectedCost(methods[b], depth: input.depth != nil, right: input.right != nil)
                 return ca != cb ? ca > cb : a < b
             }
             DispatchQueue.concurrentPerform(iterations: order.count) { task in
@@ -101,14 +199,14 @@ public struct CaptureAnalyzer: Sendable {
     /// Rough single-core cost of `method` on `input`, milliseconds of a release build on
     /// the benchmark machine (`rial-bench bench`, 12 MP capture): only its order matters,
     /// for `run`'s scheduling. Methods whose input is missing cost 0 (they return at once).
-    static func expectedCost(_ method: MethodIdentifier, _ input: CaptureInput) -> Double {
+    static func expectedCost(_ method: MethodIdentifier, depth: Bool, right: Bool) -> Double {
         switch method {
         case .moireV1: return 11
-        case .parallaxV1: return input.right == nil ? 0 : 9
+        case .parallaxV1: return right ? 9 : 0
         case .artifactsV1: return 8
-        case .depthV2: return input.depth == nil ? 0 : 3
+        case .depthV2: return depth ? 3 : 0
         case .textureV1: return 2.3
-        case .depthV1: return input.depth == nil ? 0 : 0.4
+        case .depthV1: return depth ? 0.4 : 0
         default: return 0
         }
     }
@@ -141,7 +239,9 @@ public struct CaptureAnalyzer: Sendable {
             return MethodOutcome(computed: depthV1.analyze(depth))
         case .depthV2:
             guard let depth = input.depth else { return .missingInput(method, "no depth map") }
-            let luma = Self.lumaGuide(input.image, depthWidth: depth.width, depthHeight: depth.height)
+            let luma = input.image.sampleLayoutProblem != nil ? nil : input.image.withRows {
+                Self.lumaGuide($0, depthWidth: depth.width, depthHeight: depth.height)
+            }
             return MethodOutcome(computed: depthV2.analyze(depth, luma: luma, intrinsics: input.depthIntrinsics))
         case .parallaxV1:
             guard let right = input.right else { return .missingInput(method, "no second camera view") }
@@ -162,14 +262,16 @@ public struct CaptureAnalyzer: Sendable {
     /// mean of a 2x2 group of image pixels at its centre: O(depth pixels), not O(image
     /// pixels), so a 12 MP photo costs the same as a small one. Nil for images smaller
     /// than that grid (depth/2 then resamples the full image itself).
-    static func lumaGuide(_ image: Image8, depthWidth: Int, depthHeight: Int) -> PlanarImage? {
+    static func lumaGuide(_ image: ImageRows, depthWidth: Int, depthHeight: Int) -> PlanarImage? {
         let width = 2 * depthWidth, height = 2 * depthHeight
         guard image.width >= 2 * width, image.height >= 2 * height, width > 0, height > 0 else { return nil }
         let channels = image.channels
         var out = [Float](repeating: 0, count: width * height)
-        image.samples.withUnsafeBufferPointer { src in
+        do {
+            let src = image.samples
             for y in 0..<height {
                 let sy = min(image.height - 2, (2 * y + 1) * image.height / (2 * height))
+                image.waitForRows(sy + 2)
                 for x in 0..<width {
                     let sx = min(image.width - 2, (2 * x + 1) * image.width / (2 * width))
                     var sum: Float = 0
@@ -193,6 +295,14 @@ public struct CaptureAnalyzer: Sendable {
         }
         return PlanarImage(width: width, height: height, channels: 1, data: out)
     }
+}
+
+/// The outcomes `CaptureAnalyzer.analyzeRows` computed while an image was decoding.
+public struct RowAnalysis: Sendable {
+    /// One outcome per method that ran.
+    public let outcomes: [MethodIdentifier: MethodOutcome]
+    /// When the row analysis (and the decode beside it) started.
+    public let start: ContinuousClock.Instant
 }
 
 /// Results written by concurrent tasks into their own slot.

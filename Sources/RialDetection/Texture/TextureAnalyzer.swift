@@ -70,13 +70,32 @@ public struct TextureAnalyzer: Sendable, Equatable {
         return result
     }
 
+    /// Classifies rows that may still be decoding (patches top to bottom, each once its
+    /// rows are written) and times it, waits included. Same result as `analyze(_:)` on
+    /// the finished image.
+    public func analyze(rows: ImageRows) -> Result {
+        let timer = AnalysisTimer()
+        var result = classify(Swift.Result<TextureFeatureVector, TextureFeatureError> { () throws(TextureFeatureError) in
+            try TextureFeatures.extract(rows: rows)
+        })
+        result.analysisTimeMs = timer.elapsedMilliseconds
+        return result
+    }
+
     /// The analysis without timing (`analysisTimeMs` is 0).
     func evaluate(_ image: Image8) -> Result {
+        classify(Swift.Result<TextureFeatureVector, TextureFeatureError> { () throws(TextureFeatureError) in
+            try TextureFeatures.extract(image)
+        })
+    }
+
+    /// The result for a descriptor, or for why there is none.
+    func classify(_ features: Swift.Result<TextureFeatureVector, TextureFeatureError>) -> Result {
         let c = configuration
         let vector: TextureFeatureVector
-        do {
-            vector = try TextureFeatures.extract(image)
-        } catch {
+        switch features {
+        case .success(let v): vector = v
+        case .failure(let error):
             return .unavailable(reason: error.description, modelID: model.modelID, modelSHA256: modelSHA256)
         }
         guard vector.lumaStandardDeviation >= c.minimumLumaStd else {

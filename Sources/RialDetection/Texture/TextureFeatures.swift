@@ -183,21 +183,28 @@ public enum TextureFeatures {
     ///   `minimumSide`.
     /// - Complexity: O(1) in the image size: 16 patches and about 27 600 sampled pixels.
     public static func extract(_ image: Image8) throws(TextureFeatureError) -> TextureFeatureVector {
+        if let problem = image.sampleLayoutProblem { throw .badLayout(problem) }
+        return try image.withRows { rows throws(TextureFeatureError) in try extract(rows: rows) }
+    }
+
+    /// The descriptor of rows that may still be decoding: the patches are read top to
+    /// bottom, each once its rows are written, and the global sample at the end. Equal
+    /// to `extract(_:)` of the finished image.
+    public static func extract(rows image: ImageRows) throws(TextureFeatureError) -> TextureFeatureVector {
         guard image.channels >= 3 else { throw .notColour(channels: image.channels) }
         guard image.width >= minimumSide, image.height >= minimumSide else {
             throw .tooSmall(width: image.width, height: image.height, minimum: minimumSide)
         }
         var accumulator = PatchAccumulator()
         var workspace = PatchWorkspace()
-        image.samples.withUnsafeBufferPointer { samples in
-            for origin in patchOrigins(width: image.width, height: image.height) {
-                workspace.load(samples, width: image.width, channels: image.channels, x0: origin.x, y0: origin.y)
-                workspace.accumulate(into: &accumulator)
-            }
+        for origin in patchOrigins(width: image.width, height: image.height) {
+            image.waitForRows(origin.y + patchSize)
+            workspace.load(image.samples, width: image.width, channels: image.channels, x0: origin.x, y0: origin.y)
+            workspace.accumulate(into: &accumulator)
         }
-        let lumaStd = image.samples.withUnsafeBufferPointer { samples in
-            GlobalSample.lumaStandardDeviation(samples, width: image.width, height: image.height, channels: image.channels)
-        }
+        image.waitForAllRows()
+        let lumaStd = GlobalSample.lumaStandardDeviation(image.samples, width: image.width, height: image.height,
+                                                         channels: image.channels)
         return TextureFeatureVector(values: accumulator.features(), lumaStandardDeviation: lumaStd, patchCount: patchCount)
     }
 }
@@ -224,6 +231,8 @@ public enum TextureFeatureError: Error, Equatable, Sendable, CustomStringConvert
     case notColour(channels: Int)
     /// A side is below the minimum.
     case tooSmall(width: Int, height: Int, minimum: Int)
+    /// The sample buffer does not fit the image size (`PixelImage.sampleLayoutProblem`).
+    case badLayout(String)
 
     public var description: String {
         switch self {
@@ -231,6 +240,8 @@ public enum TextureFeatureError: Error, Equatable, Sendable, CustomStringConvert
             "texture features need an RGB image, got \(channels) channel(s)"
         case .tooSmall(let width, let height, let minimum):
             "image is \(width)x\(height) px; texture features need at least \(minimum)x\(minimum)"
+        case .badLayout(let problem):
+            problem
         }
     }
 }
