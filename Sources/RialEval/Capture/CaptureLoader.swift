@@ -49,10 +49,15 @@ public struct LoadedCapture: Sendable {
     /// SHA-256 (hex) of each file read, by role (`image`, `depth`, `right`, `payload`).
     public var sha256: [String: String]
     /// Milliseconds: `decode` (image, depth, right, payload), `sha256` (the image file,
-    /// hashed on another thread during the image decode, so not part of `decode`'s wall time).
+    /// hashed on another thread during the image decode, so not part of `decode`'s wall
+    /// time). When the row methods ran during the decode (`load(_:analyzingRowsWith:)`),
+    /// `decode_and_row_methods` replaces `decode`: the two overlap and are not separable.
     public var latencyMs: [String: Double]
     /// Non-fatal decoder remarks (e.g. libjpeg warnings).
     public var warnings: [String]
+    /// The row methods' outcomes, when they ran during the decode: pass them to
+    /// `CaptureAnalyzer.analyze(_:profile:concurrent:rows:)`.
+    public var rows: RowAnalysis?
 }
 
 /// Why a capture could not be read: one message naming the file and the problem.
@@ -72,25 +77,59 @@ public struct CaptureLoadError: Error, Sendable, Equatable, CustomStringConverti
 public enum CaptureLoader {
     /// Reads, hashes and decodes every file of `files`.
     ///
-    /// - Throws: `CaptureLoadError` naming the first file that cannot be used.
-    public static func load(_ files: CaptureFiles) throws(CaptureLoadError) -> LoadedCapture {
+    /// With `analyzer`, the image is decoded last and `analyzer.analyzeRows` runs its
+    /// row methods on it while it decodes (`concurrent`: one task per method); the
+    /// outcomes are in `rows`. This is the low-latency path for one capture; a dataset
+    /// run that keeps every core busy with whole samples does not need it.
+    ///
+    /// - Throws: `CaptureLoadError` naming the first file that cannot be used (the files
+    ///   are read image, depth, right, payload; the image is decoded after them).
+    public static func load(_ files: CaptureFiles, analyzingRowsWith analyzer: CaptureAnalyzer? = nil,
+                            concurrent: Bool = true) throws(CaptureLoadError) -> LoadedCapture {
         let clock = ContinuousClock()
         var latency: [String: Double] = [:], hashes: [String: String] = [:], warnings: [String] = []
 
         let decodeStart = clock.now
         let imageData = try read(files.image)
-        // The image file is hashed on another thread while it is decoded.
+        // The image file is hashed on another thread while the files are decoded.
         let pendingDigest = SHA256Digest.Pending(imageData)
-        let loaded: LoadedImage
-        do { loaded = try ImageReader.read(data: imageData, source: files.image) } catch {
+        let input: CaptureInput
+        var rows: RowAnalysis?
+        do throws(CaptureLoadError) {
+            let (depth, right, payload) = try loadCompanions(files, hashes: &hashes)
+            let loaded: LoadedImage
+            do {
+                if let analyzer {
+                    (loaded, rows) = try ImageReader.read(data: imageData, source: files.image) { image in
+                        analyzer.analyzeRows(image, depth: depth, payload: payload, concurrent: concurrent)
+                    }
+                } else {
+                    loaded = try ImageReader.read(data: imageData, source: files.image)
+                }
+            } catch { throw failure(error, path: files.image) }
+            warnings += loaded.exif?.warnings.map { "\(files.image): EXIF: \($0)" } ?? []
+            input = CaptureInput(
+                image: loaded.image, depth: depth, right: right,
+                focalPx: files.focalPx, baselineMm: files.baselineMm, attestation: files.attestation,
+                platform: files.platform, captureTime: loaded.exif.flatMap(captureTime),
+                referenceTime: files.referenceTime,
+                deviceModel: files.deviceModel ?? loaded.exif?.model, payload: payload)
+        } catch {
             _ = pendingDigest.wait()
-            throw failure(error, path: files.image)
+            throw error
         }
         let digest = pendingDigest.wait()
         hashes["image"] = digest.hex
-        let hashDuration = digest.duration
-        warnings += loaded.exif?.warnings.map { "\(files.image): EXIF: \($0)" } ?? []
+        latency[analyzer == nil ? "decode" : "decode_and_row_methods"] = max(0, (clock.now - decodeStart).milliseconds)
+        latency["sha256"] = max(0, digest.duration.milliseconds)
+        var withHash = input
+        withHash.imageSHA256 = digest.hex
+        return LoadedCapture(input: withHash, sha256: hashes, latencyMs: latency, warnings: warnings, rows: rows)
+    }
 
+    /// Reads the depth map, the second view and the payload of `files`, hashing each.
+    private static func loadCompanions(_ files: CaptureFiles, hashes: inout [String: String])
+        throws(CaptureLoadError) -> (depth: DepthMap?, right: Image8?, payload: DetectionPayload?) {
         var depth: DepthMap?
         if let path = files.depth {
             let data = try read(path)
@@ -119,16 +158,7 @@ public enum CaptureLoader {
                 throw CaptureLoadError(path: path, "detection payload: \(error.description)")
             }
         }
-        latency["decode"] = max(0, (clock.now - decodeStart).milliseconds)
-        latency["sha256"] = max(0, hashDuration.milliseconds)
-
-        let input = CaptureInput(
-            image: loaded.image, imageSHA256: hashes["image"], depth: depth, right: right,
-            focalPx: files.focalPx, baselineMm: files.baselineMm, attestation: files.attestation,
-            platform: files.platform, captureTime: loaded.exif.flatMap(captureTime),
-            referenceTime: files.referenceTime,
-            deviceModel: files.deviceModel ?? loaded.exif?.model, payload: payload)
-        return LoadedCapture(input: input, sha256: hashes, latencyMs: latency, warnings: warnings)
+        return (depth, right, payload)
     }
 
     /// The depth format a file's content shows, or nil (raw float32 has no signature).
