@@ -69,7 +69,7 @@ extension ArtifactAnalyzer {
         var tile = [Double](repeating: 0, count: n * n)
         var power = [Double](repeating: 0, count: (half + 1) * n)
         var scratch = ArtifactSpectrum.TileScratch(n: n)
-        let geometry = HalftoneGeometry(n: n, configuration: c)
+        let geometry = halftoneGeometry
         var best = HalftoneMeasurement(confidence: 0, statistic: 0, periodPx: nil, anglesDeg: nil, peakCount: 0)
         var bestSet = false
 
@@ -177,7 +177,7 @@ extension ArtifactAnalyzer {
 
 /// Per-tile-size constants of the halftone peak search: ring index and validity of each
 /// half-plane bin (`kx` in `0...n/2`, every `ky`, column-major like `tilePower`).
-struct HalftoneGeometry {
+struct HalftoneGeometry: Sendable, Equatable {
     let n: Int
     /// Ring (rounded radius in bins) of each bin; -1 where the bin is not searched
     /// (outside the radius band, on the JPEG lattice, or the mirrored duplicate).

@@ -38,16 +38,21 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
     public static let identifier = MethodIdentifier.artifactsV1
 
     public let configuration: Configuration
+    /// The halftone search's bin tables, which depend only on the configuration: built
+    /// once here rather than on every analysis.
+    let halftoneGeometry: HalftoneGeometry
 
     /// The default configuration.
     public init() {
         configuration = .standard
+        halftoneGeometry = HalftoneGeometry(n: configuration.halftoneTileSize, configuration: configuration)
     }
 
     /// - Throws: `ConfigurationError` when `configuration.validate()` refuses it.
     public init(configuration: Configuration) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
+        halftoneGeometry = HalftoneGeometry(n: configuration.halftoneTileSize, configuration: configuration)
     }
 
     /// Analyses `image` and times it. Never throws (see the type's documentation).

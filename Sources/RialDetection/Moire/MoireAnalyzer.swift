@@ -68,16 +68,29 @@ public struct MoireAnalyzer: Sendable, Equatable {
     public static let identifier = MethodIdentifier.moireV1
 
     public let configuration: Configuration
+    /// The peak search for the configured tile size (its bin tables depend only on the
+    /// configuration): built once here; smaller tiles of small images build their own.
+    let fullTileSearch: MoirePeakSearch
 
     /// The default configuration.
     public init() {
         configuration = .standard
+        fullTileSearch = Self.peakSearch(n: configuration.tileSize, configuration: configuration)
     }
 
     /// - Throws: `ConfigurationError` when `configuration.validate()` refuses it.
     public init(configuration: Configuration) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
+        fullTileSearch = Self.peakSearch(n: configuration.tileSize, configuration: configuration)
+    }
+
+    /// The peak search over `n x n` spectra under `c`.
+    static func peakSearch(n: Int, configuration c: Configuration) -> MoirePeakSearch {
+        MoirePeakSearch(n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, noiseFloorFactor: c.noiseFloorFactor,
+                        minProminence: c.minProminence, surroundInner: c.surroundInner,
+                        surroundOuter: c.surroundOuter, jpegGridRadius: c.jpegGridRadius,
+                        maxCandidates: c.maxCandidates, contrastRadius: c.contrastRadius)
     }
 
     /// Analyses `image` and times it. Never throws (see the type's documentation).
@@ -113,10 +126,7 @@ public struct MoireAnalyzer: Sendable, Equatable {
                                 + "\(c.minTileSize) x \(c.minTileSize) px")
         }
         let origins = Self.tileOrigins(width: width, height: height, tile: n, configuration: c)
-        let search = MoirePeakSearch(n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, noiseFloorFactor: c.noiseFloorFactor,
-                                     minProminence: c.minProminence, surroundInner: c.surroundInner,
-                                     surroundOuter: c.surroundOuter, jpegGridRadius: c.jpegGridRadius,
-                                     maxCandidates: c.maxCandidates, contrastRadius: c.contrastRadius)
+        let search = n == c.tileSize ? fullTileSearch : Self.peakSearch(n: n, configuration: c)
         let half = (n / 2 + 1) * n
         var magnitude = [Double](repeating: 0, count: half)
         var scratch = [Double]()

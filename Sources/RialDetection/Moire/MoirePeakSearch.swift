@@ -31,7 +31,7 @@ import Foundation
 ///
 /// Only the `maxCandidates` candidates of largest contrast get a prominence, which
 /// bounds the work on spectra with many local maxima above the floor.
-struct MoirePeakSearch {
+struct MoirePeakSearch: Sendable, Equatable {
     /// Tile side n (a power of two >= 8).
     let n: Int
     let noiseFloorFactor: Double
@@ -219,7 +219,7 @@ struct MoirePeakSearch {
 /// The half-plane bins of an n x n spectrum grouped by rounded radius
 /// `round(sqrt(kx² + ky²))` (compressed rows: `offsets[r]..<offsets[r + 1]` index
 /// `bins`), so the bins of an annulus are gathered without scanning the plane.
-struct MoireRadialIndex {
+struct MoireRadialIndex: Sendable, Equatable {
     let n: Int
     /// Largest rounded radius + 1.
     let radiusCount: Int
