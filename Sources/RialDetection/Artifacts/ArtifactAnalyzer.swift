@@ -103,7 +103,6 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
         let halftone = measureHalftone(image)
         let banding = measureBanding(image)
         let specular = measureSpecular(image)
-        image.waitForAllRows()
         let range = lumaRange(image)
         guard range >= c.minLumaRange else {
             return .unavailable(reason: "image is constant (luma range \(range) < \(c.minLumaRange) levels): no artifact can be measured")

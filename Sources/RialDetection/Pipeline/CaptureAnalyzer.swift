@@ -149,11 +149,7 @@ public struct CaptureAnalyzer: Sendable {
             }
             group.wait()
         } else if concurrent && methods.count > 1 {
-            let order = methods.indices.sorted { a, b in
-                let ca = Self.expectedCost(methods[a], depth: depth != nil, right: false)
-                let cb = Self.expectedCost(methods[b], depth: depth != nil, right: false)
-                return ca != cb ? ca > cb : a < b
-            }
+            let order = Self.longestFirst(methods, depth: depth != nil, right: false)
             DispatchQueue.concurrentPerform(iterations: order.count) { one(order[$0], rows) }
         } else {
             rows.withReaderSlot { reader in
@@ -181,11 +177,7 @@ public struct CaptureAnalyzer: Sendable {
     func run(_ methods: [MethodIdentifier], on input: CaptureInput, concurrent: Bool) -> [MethodOutcome] {
         let slots = OutcomeSlots(count: methods.count)
         if concurrent && methods.count > 1 {
-            let order = methods.indices.sorted { a, b in
-                let ca = Self.expectedCost(methods[a], depth: input.depth != nil, right: input.right != nil)
-                let cb = Self.expectedCost(methods[b], depth: input.depth != nil, right: input.right != nil)
-                return ca != cb ? ca > cb : a < b
-            }
+            let order = Self.longestFirst(methods, depth: input.depth != nil, right: input.right != nil)
             DispatchQueue.concurrentPerform(iterations: order.count) { task in
                 let index = order[task]
                 slots.set(index, self.outcome(of: methods[index], on: input))
@@ -196,9 +188,19 @@ public struct CaptureAnalyzer: Sendable {
         return slots.values
     }
 
-    /// Rough single-core cost of `method` on `input`, milliseconds of a release build on
-    /// the benchmark machine (`rial-bench bench`, 12 MP capture): only its order matters,
-    /// for `run`'s scheduling. Methods whose input is missing cost 0 (they return at once).
+    /// Indices of `methods`, longest `expectedCost` first (ties in their given order).
+    static func longestFirst(_ methods: [MethodIdentifier], depth: Bool, right: Bool) -> [Int] {
+        methods.indices.sorted { a, b in
+            let ca = expectedCost(methods[a], depth: depth, right: right)
+            let cb = expectedCost(methods[b], depth: depth, right: right)
+            return ca != cb ? ca > cb : a < b
+        }
+    }
+
+    /// Rough single-core cost of `method` on a capture with (`depth`) a depth map and
+    /// (`right`) a second view, milliseconds of a release build on the benchmark machine
+    /// (`rial-bench bench`, 12 MP capture): only its order matters, for scheduling.
+    /// Methods whose input is missing cost 0 (they return at once).
     static func expectedCost(_ method: MethodIdentifier, depth: Bool, right: Bool) -> Double {
         switch method {
         case .moireV1: return 11
