@@ -209,16 +209,4 @@ enum MoireScenes {
         let p = try #require(ga.peaks?.first)
         #expect(abs(p.fx - 0.3) <= 1.0 / 256 && abs(p.fy - 0.2) <= 1.0 / 256)
     }
-
-    /// The quickselect median against the definition (lower median of the sorted values).
-    @Test func medianSelection() {
-        var rng = SplitMix64(seed: 99)
-        for count in [1, 2, 3, 10, 101, 1000] {
-            var values = (0..<count).map { _ in Double(rng.next() % 50) }
-            let expected = values.sorted()[(count - 1) / 2]
-            #expect(MoireStatistics.median(&values) == expected)
-        }
-        var empty: [Double] = []
-        #expect(MoireStatistics.median(&empty) == 0)
-    }
 }

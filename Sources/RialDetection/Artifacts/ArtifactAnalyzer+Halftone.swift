@@ -236,9 +236,9 @@ struct HalftoneGeometry: Sendable, Equatable {
             bucket[fill[r]] = power[i]; fill[r] += 1
         }
         var median = [Double](repeating: 0, count: ringCount)
-        bucket.withUnsafeMutableBufferPointer { b in
+        bucket.withUnsafeBufferPointer { b in
             for r in 0..<ringCount where starts[r + 1] > starts[r] {
-                median[r] = ArtifactSpectrum.median(b.baseAddress! + starts[r], count: starts[r + 1] - starts[r])
+                median[r] = OrderStatistics.lowerMedian(UnsafeBufferPointer(rebasing: b[starts[r]..<starts[r + 1]]))
             }
         }
         let ringMedian = median

@@ -153,7 +153,7 @@ extension ArtifactAnalyzer {
                     sc[count] = coherent[j]; count += 1
                 }
                 guard count >= 6 else { continue }
-                let floor = ArtifactSpectrum.median(sc.baseAddress!, count: count)
+                let floor = OrderStatistics.lowerMedian(UnsafeBufferPointer(rebasing: sc[0..<count]))
                 let ratio = floor > 0 ? coherent[i] / floor : Double.greatestFiniteMagnitude
                 let coherence = incoherentPower[i] > 0 ? min(1, coherent[i] / (Double(strips) * incoherentPower[i])) : 0
                 let statistic = ratio * coherence

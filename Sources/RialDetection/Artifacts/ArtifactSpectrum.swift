@@ -132,28 +132,6 @@ enum ArtifactSpectrum {
         }
     }
 
-    /// The median (lower median for an even count) of `values[0..<count]`, reordering
-    /// them in place (Hoare quickselect, expected O(count)). 0 when `count == 0`.
-    static func median(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
-        guard count > 0 else { return 0 }
-        var lo = 0, hi = count - 1
-        let k = (count - 1) / 2
-        while lo < hi {
-            let pivot = values[(lo + hi) / 2]
-            var i = lo, j = hi
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    let t = values[i]; values[i] = values[j]; values[j] = t
-                    i += 1; j -= 1
-                }
-            }
-            if k <= j { hi = j } else if k >= i { lo = i } else { break }
-        }
-        return values[k]
-    }
-
     /// `1 / (1 + exp(-(ln statistic - ln midpoint) / scale))`; 0 for a statistic <= 0 or NaN.
     static func logistic(_ statistic: Double, midpoint: Double, scale: Double) -> Double {
         guard statistic > 0 else { return 0 }

@@ -60,50 +60,6 @@ extension DepthAnalyzerV1 {
         return (edges, validInterior)
     }
 
-    /// The value `sorted(values)[k]`, found by quickselect (median-of-three pivot, Hoare
-    /// partition); reorders `values`. Falls back to sorting the remaining range after
-    /// `2 log2(n) + 8` rounds, so the worst case is O(n log n).
-    ///
-    /// - Parameters:
-    ///   - values: no NaN (callers pass valid depths only).
-    ///   - k: `0..<values.count`.
-    static func select(_ values: UnsafeMutableBufferPointer<Float>, k: Int) -> Float {
-        var lo = 0, hi = values.count - 1
-        var rounds = 2 * (Int.bitWidth - values.count.leadingZeroBitCount) + 8
-        while hi > lo {
-            if rounds == 0 {
-                var remaining = UnsafeMutableBufferPointer(rebasing: values[lo...hi])
-                remaining.sort()
-                return values[k]
-            }
-            rounds -= 1
-            let mid = lo + (hi - lo) / 2
-            if values[mid] < values[lo] { values.swapAt(mid, lo) }
-            if values[hi] < values[lo] { values.swapAt(hi, lo) }
-            if values[hi] < values[mid] { values.swapAt(hi, mid) }
-            let pivot = values[mid]
-            var i = lo, j = hi
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            // Now values[lo...j] <= pivot, values[j+1..<i] == pivot, values[i...hi] >= pivot.
-            if k <= j {
-                hi = j
-            } else if k >= i {
-                lo = i
-            } else {
-                return values[k]
-            }
-        }
-        return values[k]
-    }
-
     /// The continuous margin of `is_likely_real_scene`, in 0...1.
     ///
     /// Each criterion gets a term `m(z) = 1 / (1 + exp(-z))` of its signed, scaled

@@ -166,8 +166,8 @@ public struct DepthAnalyzerV1: Sendable, Equatable {
         let edgeRatio = edges.validInterior > 0 ? Double(edges.edges) / Double(edges.validInterior) : 0
         let edgeCoherence = Swift.min(Swift.max(1 - exp(-c.coherenceExpFactor * edgeRatio), 0), 1)
 
-        // Screen pattern: the median is sorted[n / 2], found by selection (reorders `valid`).
-        let median = Double(Self.select(valid, k: n / 2))
+        // Screen pattern: the median is sorted[n / 2], found by selection.
+        let median = Double(OrderStatistics.select(UnsafeBufferPointer(valid), k: n / 2))
         var near = 0
         for v in valid where abs(Double(v) - median) <= c.uniformityBand { near += 1 }
         let uniformity = Double(near) / Double(n)

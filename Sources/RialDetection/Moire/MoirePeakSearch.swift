@@ -127,7 +127,7 @@ struct MoirePeakSearch: Sendable, Equatable {
         scratch.removeAll(keepingCapacity: true)
         for i in Swift.stride(from: 0, to: bandBins.count, by: bandStride) { scratch.append(magnitude[Int(bandBins[i])]) }
         guard !scratch.isEmpty else { return Outcome(median: 0, peaks: [], bestStrength: 0) }
-        let median = MoireStatistics.median(&scratch)
+        let median = OrderStatistics.lowerMedian(scratch)
         let floor = noiseFloorFactor * median
 
         // Radial level of radius r: the median of the ring medians r - contrastRadius ...
@@ -142,11 +142,11 @@ struct MoirePeakSearch: Sendable, Equatable {
             for q in Swift.max(0, r - contrastRadius)...Swift.min(radii - 1, r + contrastRadius) {
                 if ringMedian[q] < 0 {
                     rings.collect(magnitude, radius: q, maxCount: ringSamples, into: &scratch)
-                    ringMedian[q] = MoireStatistics.median(&scratch)
+                    ringMedian[q] = OrderStatistics.lowerMedian(scratch)
                 }
                 window.append(ringMedian[q])
             }
-            annulus[r] = MoireStatistics.median(&window)
+            annulus[r] = OrderStatistics.lowerMedian(window)
             return annulus[r]
         }
 
@@ -189,7 +189,7 @@ struct MoirePeakSearch: Sendable, Equatable {
                     scratch.append(value(c.kx + dx, c.ky + dy))
                 }
             }
-            let surround = MoireStatistics.median(&scratch)
+            let surround = OrderStatistics.lowerMedian(scratch)
             let prominence = surround > 0 ? Swift.min(c.magnitude / surround, 1e6) : 1e6
             let contrast = Swift.min(c.contrast, 1e6)
             bestStrength = Swift.max(bestStrength, (prominence * contrast).squareRoot())
@@ -273,34 +273,5 @@ struct MoireRadialIndex: Sendable, Equatable {
         let start = offsets[radius], end = offsets[radius + 1]
         let step = Swift.max(1, (end - start + maxCount - 1) / maxCount)
         for i in Swift.stride(from: start, to: end, by: step) { values.append(magnitude[Int(bins[i])]) }
-    }
-}
-
-/// Order statistics without a full sort.
-enum MoireStatistics {
-    /// The lower median `sorted[(count - 1) / 2]` of `values` (reordered in place) by
-    /// quickselect (Hoare partition, middle pivot); 0 for an empty array.
-    /// - Complexity: O(count) expected.
-    static func median(_ values: inout [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let k = (values.count - 1) / 2
-        return values.withUnsafeMutableBufferPointer { v in
-            var lo = 0, hi = v.count - 1
-            while lo < hi {
-                let pivot = v[lo + (hi - lo) / 2]
-                var i = lo, j = hi
-                while i <= j {
-                    while v[i] < pivot { i += 1 }
-                    while v[j] > pivot { j -= 1 }
-                    if i <= j {
-                        v.swapAt(i, j)
-                        i += 1
-                        j -= 1
-                    }
-                }
-                if k <= j { hi = j } else if k >= i { lo = i } else { break }
-            }
-            return v[k]
-        }
     }
 }
