@@ -127,16 +127,11 @@ public struct MoireAnalyzer: Sendable, Equatable {
         }
         let origins = Self.tileOrigins(width: width, height: height, tile: n, configuration: c)
         let search = n == c.tileSize ? fullTileSearch : Self.peakSearch(n: n, configuration: c)
-        let half = (n / 2 + 1) * n
-        var magnitude = [Double](repeating: 0, count: half)
         var scratch = [Double]()
-        scratch.reserveCapacity(half)
+        scratch.reserveCapacity((n / 2 + 1) * n)
 
         func peaks(of power: UnsafeBufferPointer<Double>) -> MoirePeakSearch.Outcome {
-            magnitude.withUnsafeMutableBufferPointer { m in
-                for i in 0..<half { m[i] = power[i].squareRoot() }
-            }
-            return magnitude.withUnsafeBufferPointer { search.search($0, scratch: &scratch) }
+            search.search(power: power, scratch: &scratch)
         }
 
         // Each textured tile is searched as soon as its spectrum exists (while a streamed

@@ -1,8 +1,9 @@
 import Foundation
 
-/// Peak search on one half-plane magnitude spectrum (`MoireSpectrum` layout:
-/// `value[kx * n + ky]`, `kx` in `0...n/2`, `ky` unsigned), the reference pipeline of
-/// methods.md section 3 with each conjugate pair counted once.
+/// Peak search on one half-plane magnitude spectrum, given as its power (`MoireSpectrum`
+/// layout: `power[kx * n + ky]`, `kx` in `0...n/2`, `ky` unsigned; magnitude
+/// `sqrt(power)`), the reference pipeline of methods.md section 3 with each conjugate
+/// pair counted once.
 ///
 /// 1. Band: bins with radial frequency `r = sqrt(fx² + fy²) >= bandLow` and
 ///    `|fx|, |fy| <= bandHigh` (cycles per pixel, `f = k / n`; the square keeps the
@@ -111,24 +112,37 @@ struct MoirePeakSearch: Sendable, Equatable {
         var bestStrength: Double
     }
 
-    /// The peaks of `magnitude` (half-plane layout), sorted by strength, largest first.
-    func search(_ magnitude: UnsafeBufferPointer<Double>, scratch: inout [Double]) -> Outcome {
+    /// The peaks of the magnitude spectrum `sqrt(power)` (`power` in the half-plane
+    /// layout), sorted by strength, largest first.
+    ///
+    /// Square roots are taken only where a magnitude is used, and every magnitude used
+    /// is the one `sqrt(power)` gives, so the outcome is that of a search over the
+    /// magnitude array: medians are those of the powers, then rooted (the square root is
+    /// monotone, so the k-th smallest magnitude is the root of the k-th smallest power);
+    /// a bin is rooted for the floor test only when its power could reach the floor
+    /// (`power >= floor² (1 - 1e-12)`: below, its root is below the floor whatever the
+    /// rounding); a local maximum is rejected at once when a neighbour's power is not
+    /// below its own (the neighbour's magnitude is then not below either) and confirmed
+    /// on the neighbours' magnitudes otherwise.
+    func search(power: UnsafeBufferPointer<Double>, scratch: inout [Double]) -> Outcome {
         let n = self.n, half = n / 2
         // Any (kx, ky): wrap into (-n/2, n/2] and mirror negative kx.
-        @inline(__always) func value(_ kx: Int, _ ky: Int) -> Double {
+        @inline(__always) func powerAt(_ kx: Int, _ ky: Int) -> Double {
             var x = kx & (n - 1), y = ky & (n - 1)
             if x > half {
                 x = n - x
                 y = (n - y) & (n - 1)
             }
-            return magnitude[x * n + y]
+            return power[x * n + y]
         }
+        @inline(__always) func value(_ kx: Int, _ ky: Int) -> Double { powerAt(kx, ky).squareRoot() }
 
         scratch.removeAll(keepingCapacity: true)
-        for i in Swift.stride(from: 0, to: bandBins.count, by: bandStride) { scratch.append(magnitude[Int(bandBins[i])]) }
+        for i in Swift.stride(from: 0, to: bandBins.count, by: bandStride) { scratch.append(power[Int(bandBins[i])]) }
         guard !scratch.isEmpty else { return Outcome(median: 0, peaks: [], bestStrength: 0) }
-        let median = OrderStatistics.lowerMedian(scratch)
+        let median = OrderStatistics.lowerMedian(scratch).squareRoot()
         let floor = noiseFloorFactor * median
+        let floorPower = floor * floor * (1 - 1e-12)
 
         // Radial level of radius r: the median of the ring medians r - contrastRadius ...
         // r + contrastRadius (rings of equal rounded radius), computed on first use.
@@ -141,8 +155,8 @@ struct MoirePeakSearch: Sendable, Equatable {
             window.removeAll(keepingCapacity: true)
             for q in Swift.max(0, r - contrastRadius)...Swift.min(radii - 1, r + contrastRadius) {
                 if ringMedian[q] < 0 {
-                    rings.collect(magnitude, radius: q, maxCount: ringSamples, into: &scratch)
-                    ringMedian[q] = OrderStatistics.lowerMedian(scratch)
+                    rings.collect(power, radius: q, maxCount: ringSamples, into: &scratch)
+                    ringMedian[q] = OrderStatistics.lowerMedian(scratch).squareRoot()
                 }
                 window.append(ringMedian[q])
             }
@@ -154,26 +168,32 @@ struct MoirePeakSearch: Sendable, Equatable {
         var candidates: [Candidate] = []
         for i in eligibleBins {
             let index = Int(i)
-            let m = magnitude[index]
+            let p = power[index]
+            guard p >= floorPower else { continue }
+            let m = p.squareRoot()
             guard m >= floor, m > 0 else { continue }
             let kx = index / n, ky = index % n
             let sy = ky > half ? ky - n : ky
-            var isMax = true
+            var neighbours: (Double, Double, Double, Double, Double, Double, Double, Double)
             if kx > 0 && kx < half {
                 // Interior column: all 8 neighbours are stored bins.
                 let up = (ky + 1) & (n - 1), down = (ky - 1) & (n - 1)
                 let left = index - ky - n, right = index - ky + n, here = index - ky
-                isMax = magnitude[left + down] < m && magnitude[left + ky] < m && magnitude[left + up] < m
-                    && magnitude[here + down] < m && magnitude[here + up] < m
-                    && magnitude[right + down] < m && magnitude[right + ky] < m && magnitude[right + up] < m
+                neighbours = (power[left + down], power[left + ky], power[left + up], power[here + down],
+                              power[here + up], power[right + down], power[right + ky], power[right + up])
             } else {
-                neighbours: for dy in -1...1 {
-                    for dx in -1...1 where dx != 0 || dy != 0 {
-                        if value(kx + dx, sy + dy) >= m { isMax = false; break neighbours }
-                    }
-                }
+                neighbours = (powerAt(kx - 1, sy - 1), powerAt(kx - 1, sy), powerAt(kx - 1, sy + 1),
+                              powerAt(kx, sy - 1), powerAt(kx, sy + 1),
+                              powerAt(kx + 1, sy - 1), powerAt(kx + 1, sy), powerAt(kx + 1, sy + 1))
             }
-            guard isMax else { continue }
+            // A neighbour's power at or above p: its magnitude is at or above m.
+            guard neighbours.0 < p && neighbours.1 < p && neighbours.2 < p && neighbours.3 < p
+                    && neighbours.4 < p && neighbours.5 < p && neighbours.6 < p && neighbours.7 < p else { continue }
+            // Strictly below in power; rounding may still make a root equal to m.
+            guard neighbours.0.squareRoot() < m && neighbours.1.squareRoot() < m && neighbours.2.squareRoot() < m
+                    && neighbours.3.squareRoot() < m && neighbours.4.squareRoot() < m
+                    && neighbours.5.squareRoot() < m && neighbours.6.squareRoot() < m
+                    && neighbours.7.squareRoot() < m else { continue }
             let a = level(rings.radius(kx: kx, ky: sy))
             candidates.append(Candidate(kx: kx, ky: sy, magnitude: m, contrast: a > 0 ? m / a : 1e6))
         }
@@ -186,10 +206,10 @@ struct MoirePeakSearch: Sendable, Equatable {
             scratch.removeAll(keepingCapacity: true)
             for dy in -surroundOuter...surroundOuter {
                 for dx in -surroundOuter...surroundOuter where Swift.max(abs(dx), abs(dy)) >= surroundInner {
-                    scratch.append(value(c.kx + dx, c.ky + dy))
+                    scratch.append(powerAt(c.kx + dx, c.ky + dy))
                 }
             }
-            let surround = OrderStatistics.lowerMedian(scratch)
+            let surround = OrderStatistics.lowerMedian(scratch).squareRoot()
             let prominence = surround > 0 ? Swift.min(c.magnitude / surround, 1e6) : 1e6
             let contrast = Swift.min(c.contrast, 1e6)
             bestStrength = Swift.max(bestStrength, (prominence * contrast).squareRoot())
@@ -264,14 +284,14 @@ struct MoireRadialIndex: Sendable, Equatable {
     /// Rounded radius of bin (kx, ky), `kx` in `0...n/2`, `ky` signed.
     func radius(kx: Int, ky: Int) -> Int { Int(radiusOfBin[kx * n + (ky & (n - 1))]) }
 
-    /// Replaces `values` with the magnitudes of at most `maxCount` evenly spaced bins
+    /// Replaces `values` with the values in `spectrum` of at most `maxCount` evenly spaced bins
     /// (every `ceil(count / maxCount)`-th, in storage order) of the half-plane ring of
     /// rounded radius `radius` (empty outside the existing radii).
-    func collect(_ magnitude: UnsafeBufferPointer<Double>, radius: Int, maxCount: Int, into values: inout [Double]) {
+    func collect(_ spectrum: UnsafeBufferPointer<Double>, radius: Int, maxCount: Int, into values: inout [Double]) {
         values.removeAll(keepingCapacity: true)
         guard radius >= 0, radius < radiusCount else { return }
         let start = offsets[radius], end = offsets[radius + 1]
         let step = Swift.max(1, (end - start + maxCount - 1) / maxCount)
-        for i in Swift.stride(from: start, to: end, by: step) { values.append(magnitude[Int(bins[i])]) }
+        for i in Swift.stride(from: start, to: end, by: step) { values.append(spectrum[Int(bins[i])]) }
     }
 }
