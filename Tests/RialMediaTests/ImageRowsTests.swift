@@ -109,6 +109,42 @@ import RialTestSupport
         #expect(copy.1 == Self.image.samples)
     }
 
+    /// `concurrently` on a decode in progress: every task runs on its own thread and
+    /// reads exactly the final rows, also when the caller holds a slot (it lends it out
+    /// and has it back: with one core's worth of slots the tasks could not run otherwise).
+    @Test func concurrentTasksSeeFinalRows() throws {
+        let plain = try JPEGDecoder.decode(Self.jpeg)
+        for nested in [false, true] {
+            let (_, copies) = try JPEGDecoder.decodeReporting(Self.jpeg) { rows -> [[UInt8]] in
+                let results = Results(count: 3)
+                let run = { (rows: ImageRows) in
+                    rows.concurrently(3, priority: { $0 }) { task, reader in
+                        results.set(task, Self.copyInBands(reader, band: 24 + 40 * task))
+                    }
+                }
+                if nested { rows.withReaderSlot(priority: 5) { run($0) } } else { run(rows) }
+                return results.values
+            }
+            #expect(copies.count == 3, "nested \(nested)")
+            for copy in copies { #expect(copy == plain.samples, "nested \(nested)") }
+        }
+    }
+
+    /// On an image in memory the tasks run on the calling thread, one after another, in order.
+    @Test func concurrentTasksInMemoryRunInOrder() {
+        let order = Results(count: 1)
+        let caller = pthread_self()
+        let onCaller = Flag()
+        Self.image.withRows { rows in
+            rows.concurrently(4) { task, reader in
+                order.set(0, order.values[0] + [UInt8(task)])
+                if pthread_equal(pthread_self(), caller) != 0 && reader.samples.count == rows.samples.count { onCaller.set() }
+            }
+        }
+        #expect(order.values[0] == [0, 1, 2, 3])
+        #expect(onCaller.value)
+    }
+
     @Test func imageReaderStreamsJPEGRowsInStoredOrientation() throws {
         let (loaded, copy) = try ImageReader.read(data: Self.jpeg) { Self.copyInBands($0, band: 40) }
         #expect(copy == loaded.image.samples)

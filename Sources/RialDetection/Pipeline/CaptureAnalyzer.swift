@@ -107,7 +107,7 @@ public struct CaptureAnalyzer: Sendable {
                             payload: DetectionPayload? = nil, concurrent: Bool = true) -> RowAnalysis {
         let start = ContinuousClock().now
         let methods = localMethods(payload: payload).filter(Self.readsRows)
-        let slots = OutcomeSlots(count: methods.count)
+        let slots = TaskResults<MethodOutcome>(count: methods.count)
         @Sendable func one(_ index: Int, _ rows: ImageRows) {
             let method = methods[index]
             let outcome: MethodOutcome
@@ -130,24 +130,15 @@ public struct CaptureAnalyzer: Sendable {
             slots.set(index, outcome)
         }
         if concurrent && methods.count > 1 && rows.isStreamed {
-            // Threads, not a pool of `cores` workers: a method blocked on rows must not
-            // hold a worker another method could compute on (the slots bound the
-            // computing ones). Depth first: it needs no rows to begin with.
+            // Depth first: it needs no rows to begin with. Slot priority: the longest
+            // method first (its last tiles are the last work).
             let order = methods.indices.sorted { a, b in
                 let da = MethodFamily(methods[a]) == .depth, db = MethodFamily(methods[b]) == .depth
                 return da != db ? da : a < b
             }
-            let group = DispatchGroup()
-            for index in order {
-                // Slot priority: the longest method first (its last tiles are the last work).
-                let priority = Int(10 * Self.expectedCost(methods[index], depth: depth != nil, right: false))
-                group.enter()
-                Thread {
-                    rows.withReaderSlot(priority: priority) { one(index, $0) }
-                    group.leave()
-                }.start()
-            }
-            group.wait()
+            rows.concurrently(order.count, priority: {
+                Int(10 * Self.expectedCost(methods[order[$0]], depth: depth != nil, right: false))
+            }) { task, reader in one(order[task], reader) }
         } else if concurrent && methods.count > 1 {
             let order = Self.longestFirst(methods, depth: depth != nil, right: false)
             DispatchQueue.concurrentPerform(iterations: order.count) { one(order[$0], rows) }
@@ -175,7 +166,7 @@ public struct CaptureAnalyzer: Sendable {
     /// then end about 2 ms sooner than in catalogue order). Which method runs first changes
     /// no result.
     func run(_ methods: [MethodIdentifier], on input: CaptureInput, concurrent: Bool) -> [MethodOutcome] {
-        let slots = OutcomeSlots(count: methods.count)
+        let slots = TaskResults<MethodOutcome>(count: methods.count)
         if concurrent && methods.count > 1 {
             let order = Self.longestFirst(methods, depth: input.depth != nil, right: input.right != nil)
             DispatchQueue.concurrentPerform(iterations: order.count) { task in
@@ -269,13 +260,15 @@ public struct CaptureAnalyzer: Sendable {
         guard image.width >= 2 * width, image.height >= 2 * height, width > 0, height > 0 else { return nil }
         let channels = image.channels
         var out = [Float](repeating: 0, count: width * height)
+        // Source columns once, not a division per pixel.
+        let columns = (0..<width).map { min(image.width - 2, (2 * $0 + 1) * image.width / (2 * width)) }
         do {
             let src = image.samples
             for y in 0..<height {
                 let sy = min(image.height - 2, (2 * y + 1) * image.height / (2 * height))
                 image.waitForRows(sy + 2)
                 for x in 0..<width {
-                    let sx = min(image.width - 2, (2 * x + 1) * image.width / (2 * width))
+                    let sx = columns[x]
                     var sum: Float = 0
                     for dy in 0..<2 {
                         let row = (sy + dy) * image.width
@@ -305,26 +298,6 @@ public struct RowAnalysis: Sendable {
     public let outcomes: [MethodIdentifier: MethodOutcome]
     /// When the row analysis (and the decode beside it) started.
     public let start: ContinuousClock.Instant
-}
-
-/// Results written by concurrent tasks into their own slot.
-private final class OutcomeSlots: @unchecked Sendable {
-    private var storage: [MethodOutcome?]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ outcome: MethodOutcome) {
-        lock.lock()
-        storage[index] = outcome
-        lock.unlock()
-    }
-
-    var values: [MethodOutcome] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage.compactMap { $0 }
-    }
 }
 
 extension MethodOutcome {
