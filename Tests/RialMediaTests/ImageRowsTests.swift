@@ -145,6 +145,39 @@ import RialTestSupport
         #expect(onCaller.value)
     }
 
+    /// A streamed decode into a buffer of the right size writes into that buffer (same
+    /// address, no new allocation) and gives the plain decode's pixels; a buffer of
+    /// another size is left alone; a failed decode leaves the buffer with its caller.
+    @Test func streamedDecodeReusesTheBuffer() throws {
+        let plain = try JPEGDecoder.decode(Self.jpeg)
+        var storage = [UInt8](repeating: 7, count: plain.samples.count)
+        let address = storage.withUnsafeBufferPointer { $0.baseAddress }
+        let (result, copy) = try JPEGDecoder.decodeReporting(Self.jpeg, reusing: &storage) { Self.copyInBands($0, band: 32) }
+        #expect(result.image == plain)
+        #expect(copy == plain.samples)
+        #expect(result.image.samples.withUnsafeBufferPointer { $0.baseAddress } == address)
+        #expect(storage.isEmpty, "the buffer moved into the image")
+
+        var other = [UInt8](repeating: 7, count: 10)
+        let fresh = try JPEGDecoder.decodeReporting(Self.jpeg, reusing: &other) { $0.height }
+        #expect(fresh.result.image == plain && fresh.consumed == 480)
+        #expect(other == [UInt8](repeating: 7, count: 10))
+
+        var kept = result.image.samples
+        let cut = Self.jpeg.prefix(Self.jpeg.count / 2)
+        #expect(throws: MediaError.self) {
+            _ = try JPEGDecoder.decodeReporting(cut, reusing: &kept) { Self.copyInBands($0, band: 32).count }
+        }
+        #expect(kept.count == plain.samples.count, "a failed decode hands the buffer back")
+
+        // ImageReader passes the buffer on (`kept` is uniquely held: the failed decode
+        // wrote into its own copy of the buffer `result` still shares).
+        let keptAddress = kept.withUnsafeBufferPointer { $0.baseAddress }
+        let reread = try ImageReader.read(data: Self.jpeg, reusing: &kept) { $0.width }
+        #expect(reread.image.image == plain && reread.consumed == 640)
+        #expect(reread.image.image.samples.withUnsafeBufferPointer { $0.baseAddress } == keptAddress)
+    }
+
     @Test func imageReaderStreamsJPEGRowsInStoredOrientation() throws {
         let (loaded, copy) = try ImageReader.read(data: Self.jpeg) { Self.copyInBands($0, band: 40) }
         #expect(copy == loaded.image.samples)

@@ -81,13 +81,24 @@ public enum ImageReader {
     public static func read<T: Sendable>(data: Data, options: Options = Options(), source: String = inMemorySource,
                                          whileDecoding consume: @escaping @Sendable (ImageRows) -> T)
         throws -> (image: LoadedImage, consumed: T) {
+        var noStorage: [UInt8] = []
+        return try read(data: data, reusing: &noStorage, options: options, source: source, whileDecoding: consume)
+    }
+
+    /// `read(data:options:source:whileDecoding:)` decoding a JPEG into `storage`'s
+    /// buffer when it has the right count (`JPEGDecoder.decodeReporting(_:reusing:...)`),
+    /// for loops that read one image after another.
+    public static func read<T: Sendable>(data: Data, reusing storage: inout [UInt8], options: Options = Options(),
+                                         source: String = inMemorySource,
+                                         whileDecoding consume: @escaping @Sendable (ImageRows) -> T)
+        throws -> (image: LoadedImage, consumed: T) {
         guard SniffedFormat.sniff(data) == .jpeg else {
             let loaded = try read(data: data, options: options, source: source)  // PNG: never re-oriented
             return (loaded, loaded.image.withRows(consume))
         }
         let (result, consumed) = try JPEGDecoder.decodeReporting(
-            data, options: JPEGDecodeOptions(scale: options.jpegScale, output: options.jpegOutput), source: source,
-            whileDecoding: consume)
+            data, reusing: &storage, options: JPEGDecodeOptions(scale: options.jpegScale, output: options.jpegOutput),
+            source: source, whileDecoding: consume)
         let exif = try ExifReader.read(jpeg: data, source: source)
         let orientation = options.applyOrientation ? (exif?.orientation ?? .up) : .up
         let loaded = LoadedImage(image: result.image.oriented(orientation), format: .jpeg, exif: exif,

@@ -106,8 +106,21 @@ public enum JPEGDecoder {
         whileDecoding consume: @escaping @Sendable (ImageRows) -> T
     ) throws(MediaError) -> (result: JPEGDecodeResult, consumed: T) {
         var noStorage: [UInt8] = []
+        return try decodeReporting(data, reusing: &noStorage, options: options, source: source, whileDecoding: consume)
+    }
+
+    /// Decodes like `decodeReporting(_:options:source:whileDecoding:)` into `storage`'s
+    /// buffer when its count is the decoded image's (it moves into the result's image;
+    /// `storage` is then empty), else into a new one. For loops that decode one capture
+    /// after another: give the previous image's samples back once nothing else holds
+    /// them (a fresh 12 MP buffer costs thousands of page faults, a few milliseconds).
+    /// On failure `storage` keeps its buffer (contents unspecified).
+    public static func decodeReporting<T: Sendable>(
+        _ data: Data, reusing storage: inout [UInt8], options: JPEGDecodeOptions = JPEGDecodeOptions(),
+        source: String = inMemorySource, whileDecoding consume: @escaping @Sendable (ImageRows) -> T
+    ) throws(MediaError) -> (result: JPEGDecodeResult, consumed: T) {
         let stream = RowStream(consume)
-        let result = try decodeCore(data, options: options, source: source, reusing: &noStorage, stream: stream).get()
+        let result = try decodeCore(data, options: options, source: source, reusing: &storage, stream: stream).get()
         guard let consumed = stream.consumed else {
             throw MediaError(.unsupported, source: source, "the row consumer did not finish")  // unreachable: decode succeeded
         }
@@ -156,11 +169,16 @@ public enum JPEGDecoder {
             let count = Int(size.byte_count)
             var status = JPEGCodecStatus.ok
             var samples: [UInt8]
-            if storage.count == count && stream == nil {
+            if storage.count == count {
                 samples = storage
                 storage = []  // `samples` is now the only reference: no copy-on-write
                 samples.withUnsafeMutableBufferPointer { buffer in
-                    status = JPEGCodecStatus(rial_jpeg_decoder_read_pixels(decoder, buffer.baseAddress, count))
+                    if let stream {
+                        status = stream.decode(decoder, into: buffer, width: Int(size.width), height: Int(size.height),
+                                               channels: Int(size.channels))
+                    } else {
+                        status = JPEGCodecStatus(rial_jpeg_decoder_read_pixels(decoder, buffer.baseAddress, count))
+                    }
                 }
                 if status != .ok { storage = samples }
             } else {

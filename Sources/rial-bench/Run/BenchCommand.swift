@@ -10,7 +10,10 @@ struct Bench: ParsableCommand {
             The capture is deterministic (a synthetic real scene, 4032x3024 JPEG q90, 256x192 depth; parallax \
             on a 1600x1200 pair). Methods are timed one at a time on one thread, warm-up separate from \
             measured iterations; then all methods concurrently, and end to end (decode + all methods + \
-            aggregation). Percentiles are nearest-rank. Refuses debug builds unless --allow-debug-build.
+            aggregation). Every item that decodes reuses its output buffer from the previous iteration, as \
+            a process analysing captures one after another would (new memory would add page faults to \
+            whichever item the allocator did not recycle for). Percentiles are nearest-rank. Refuses debug \
+            builds unless --allow-debug-build.
             """)
 
     @Option(help: "Measured iterations per item.")
