@@ -194,11 +194,11 @@ public struct CaptureAnalyzer: Sendable {
     /// Methods whose input is missing cost 0 (they return at once).
     static func expectedCost(_ method: MethodIdentifier, depth: Bool, right: Bool) -> Double {
         switch method {
-        case .moireV1: return 11
+        case .moireV1: return 7.1
         case .parallaxV1: return right ? 9 : 0
-        case .artifactsV1: return 8
-        case .depthV2: return depth ? 3 : 0
-        case .textureV1: return 2.3
+        case .artifactsV1: return 6
+        case .depthV2: return depth ? 3.2 : 0
+        case .textureV1: return 1.9
         case .depthV1: return depth ? 0.4 : 0
         default: return 0
         }
