@@ -27,29 +27,13 @@ enum OrderStatistics {
     /// on the stack for small inputs).
     ///
     /// - Precondition: `0 <= k < values.count`.
-    static func select(_ values: UnsafeBufferPointer<Double>, k: Int) -> Double {
+    static func select<Value: OrderKeyed>(_ values: UnsafeBufferPointer<Value>, k: Int) -> Value {
         precondition(k >= 0 && k < values.count, "OrderStatistics.select: rank \(k) outside 0..<\(values.count)")
-        let key = withUnsafeTemporaryAllocation(of: UInt64.self, capacity: values.count) { keys in
-            for i in values.indices {
-                let b = values[i].bitPattern
-                keys[i] = b ^ (UInt64(bitPattern: Int64(bitPattern: b) &>> 63) | 0x8000_0000_0000_0000)
-            }
+        let key = withUnsafeTemporaryAllocation(of: Value.Key.self, capacity: values.count) { keys in
+            for i in values.indices { keys[i] = values[i].orderKey }
             return selectKey(keys, k: k)
         }
-        return Double(bitPattern: key ^ (key &>> 63 == 1 ? 0x8000_0000_0000_0000 : UInt64.max))
-    }
-
-    /// `sorted(values)[k]` for `Float`; see `select(_:k:)` for `Double`.
-    static func select(_ values: UnsafeBufferPointer<Float>, k: Int) -> Float {
-        precondition(k >= 0 && k < values.count, "OrderStatistics.select: rank \(k) outside 0..<\(values.count)")
-        let key = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: values.count) { keys in
-            for i in values.indices {
-                let b = values[i].bitPattern
-                keys[i] = b ^ (UInt32(bitPattern: Int32(bitPattern: b) &>> 31) | 0x8000_0000)
-            }
-            return selectKey(keys, k: k)
-        }
-        return Float(bitPattern: key ^ (key &>> 31 == 1 ? 0x8000_0000 : UInt32.max))
+        return Value(orderKey: key)
     }
 
     /// The lower median `sorted(values)[(count - 1) / 2]`, 0 for no values.
@@ -161,3 +145,28 @@ enum OrderStatistics {
         return v[k]
     }
 }
+
+/// An IEEE 754 type whose values map to unsigned keys that order like the values
+/// (`-0.0` just below `+0.0`; NaN excluded): the sign bit set for non-negative values,
+/// every bit flipped for negative ones. `Double` and `Float` conform with their own
+/// `bitPattern` (`UInt64`, `UInt32`).
+protocol OrderKeyed {
+    associatedtype Key: FixedWidthInteger & UnsignedInteger
+    var bitPattern: Key { get }
+    init(bitPattern: Key)
+}
+
+extension OrderKeyed {
+    var orderKey: Key {
+        let top = Key(1) << (Key.bitWidth - 1)
+        return bitPattern & top == 0 ? bitPattern | top : ~bitPattern
+    }
+
+    init(orderKey key: Key) {
+        let top = Key(1) << (Key.bitWidth - 1)
+        self.init(bitPattern: key & top != 0 ? key & ~top : ~key)
+    }
+}
+
+extension Double: OrderKeyed {}
+extension Float: OrderKeyed {}
