@@ -174,26 +174,23 @@ struct MoirePeakSearch: Sendable, Equatable {
             guard m >= floor, m > 0 else { continue }
             let kx = index / n, ky = index % n
             let sy = ky > half ? ky - n : ky
-            var neighbours: (Double, Double, Double, Double, Double, Double, Double, Double)
+            // The largest neighbour power: the root is monotone, so its root is the largest
+            // neighbour magnitude.
+            let highest: Double
             if kx > 0 && kx < half {
                 // Interior column: all 8 neighbours are stored bins.
                 let up = (ky + 1) & (n - 1), down = (ky - 1) & (n - 1)
                 let left = index - ky - n, right = index - ky + n, here = index - ky
-                neighbours = (power[left + down], power[left + ky], power[left + up], power[here + down],
-                              power[here + up], power[right + down], power[right + ky], power[right + up])
+                highest = Swift.max(power[left + down], power[left + ky], power[left + up], power[here + down],
+                                    power[here + up], power[right + down], power[right + ky], power[right + up])
             } else {
-                neighbours = (powerAt(kx - 1, sy - 1), powerAt(kx - 1, sy), powerAt(kx - 1, sy + 1),
-                              powerAt(kx, sy - 1), powerAt(kx, sy + 1),
-                              powerAt(kx + 1, sy - 1), powerAt(kx + 1, sy), powerAt(kx + 1, sy + 1))
+                highest = Swift.max(powerAt(kx - 1, sy - 1), powerAt(kx - 1, sy), powerAt(kx - 1, sy + 1),
+                                    powerAt(kx, sy - 1), powerAt(kx, sy + 1),
+                                    powerAt(kx + 1, sy - 1), powerAt(kx + 1, sy), powerAt(kx + 1, sy + 1))
             }
-            // A neighbour's power at or above p: its magnitude is at or above m.
-            guard neighbours.0 < p && neighbours.1 < p && neighbours.2 < p && neighbours.3 < p
-                    && neighbours.4 < p && neighbours.5 < p && neighbours.6 < p && neighbours.7 < p else { continue }
-            // Strictly below in power; rounding may still make a root equal to m.
-            guard neighbours.0.squareRoot() < m && neighbours.1.squareRoot() < m && neighbours.2.squareRoot() < m
-                    && neighbours.3.squareRoot() < m && neighbours.4.squareRoot() < m
-                    && neighbours.5.squareRoot() < m && neighbours.6.squareRoot() < m
-                    && neighbours.7.squareRoot() < m else { continue }
+            // A strict local maximum of the magnitudes. A power at or above p has a root at
+            // or above m (rejected without rooting); one below may still round to m.
+            guard highest < p, highest.squareRoot() < m else { continue }
             let a = level(rings.radius(kx: kx, ky: sy))
             candidates.append(Candidate(kx: kx, ky: sy, magnitude: m, contrast: a > 0 ? m / a : 1e6))
         }
