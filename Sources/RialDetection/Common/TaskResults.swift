@@ -17,12 +17,6 @@ final class TaskResults<Value>: @unchecked Sendable {
         lock.unlock()
     }
 
-    subscript(index: Int) -> Value? {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage[index]
-    }
-
     /// The results set so far, in task order.
     var values: [Value] {
         lock.lock()

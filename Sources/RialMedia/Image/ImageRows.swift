@@ -79,14 +79,13 @@ public struct ImageRows: @unchecked Sendable {
 
     /// Runs `body(task, rows)` for every task in `0..<count` and returns when all are
     /// done. While the image is streamed, each task runs on a thread of its own inside a
-    /// reader slot of priority `priority(task)` (default: the caller's slot priority, or
-    /// 0), started in task order (so one whose rows come first should come first), and a
-    /// caller holding a slot lends it out until they end: tasks that wait for different
-    /// rows then each work as soon as their rows arrive, and those whose rows arrive last
-    /// share the cores the decoder leaves. For an image in memory the tasks run one after
+    /// reader slot of priority `priority(task)`, started in task order (so one whose rows
+    /// come first should come first), and a caller holding a slot lends it out until
+    /// they end: tasks that wait for different rows then each work as soon as their rows
+    /// arrive, and those whose rows arrive last share the cores the decoder leaves. For an image in memory the tasks run one after
     /// another on the calling thread, in order (a caller that wants cores for them has
     /// its own scheduler).
-    public func concurrently(_ count: Int, priority: ((Int) -> Int)? = nil,
+    public func concurrently(_ count: Int, priority: (Int) -> Int = { _ in 0 },
                              _ body: @escaping @Sendable (Int, ImageRows) -> Void) {
         guard let progress, count > 1 else {
             for task in 0..<count { body(task, self) }
@@ -100,7 +99,7 @@ public struct ImageRows: @unchecked Sendable {
         let free = unslotted
         let group = DispatchGroup()
         for task in 0..<count {
-            let rank = priority?(task) ?? slotPriority ?? 0
+            let rank = priority(task)
             group.enter()
             Thread {
                 free.withReaderSlot(priority: rank) { body(task, $0) }
