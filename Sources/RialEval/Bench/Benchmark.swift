@@ -133,27 +133,21 @@ public enum Benchmark {
                 _ = try? analyzer.analyze(capture, concurrent: true)
             }
         }
+        var rowBuffer: [UInt8] = []
         measure("end_to_end") {
             timed {
                 // As `CaptureLoader.load(_:analyzingRowsWith:)`: the file is hashed and the
                 // row methods read finished rows on other threads while it decodes.
                 let digest = SHA256Digest.Pending(jpeg)
                 let depth = input.depth
-                var buffer: [UInt8] = []
-                swap(&buffer, &decoded.samples)  // the reused buffer, now uniquely held
-                let read = try? ImageReader.read(data: jpeg, reusing: &buffer, whileDecoding: { image in
+                guard let (loaded, rows) = try? ImageReader.read(data: jpeg, reusing: &rowBuffer, whileDecoding: { image in
                     analyzer.analyzeRows(image, depth: depth, concurrent: true)
-                })
-                guard let (loaded, rows) = read else {
-                    swap(&buffer, &decoded.samples)  // a failed read leaves the buffer in place
-                    _ = digest.wait()
-                    return
-                }
+                }) else { _ = digest.wait(); return }
                 var capture = input
                 capture.image = loaded.image
                 capture.imageSHA256 = digest.wait().hex
                 _ = try? analyzer.analyze(capture, concurrent: true, rows: rows)
-                decoded = loaded.image  // back for the next iteration once `capture` is gone
+                rowBuffer = loaded.image.samples  // uniquely held again once `loaded` and `capture` are gone
             }
         }
         let decode = entries.first { $0.key == "decode" }?.statistics.p50 ?? .nan
