@@ -80,9 +80,8 @@ struct BenchDecodeCommand: ParsableCommand {
         #if DEBUG
         let build = "debug"
         if !allowDebugBuild {
-            Terminal.error("refusing to benchmark a debug build; build with `swift build -c release` "
-                           + "or pass --allow-debug-build")
-            throw ExitStatus.usage
+            throw CLIError.usage("refusing to benchmark a debug build; build with `swift build -c release` "
+                                 + "or pass --allow-debug-build")
         }
         #else
         let build = "release"
@@ -97,8 +96,7 @@ struct BenchDecodeCommand: ParsableCommand {
             info = try JPEGDecoder.readInfo(data, source: file)
             image = try JPEGDecoder.decode(data, options: options, source: file)
         } catch let error as MediaError {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
 
         var checksum = 0
@@ -111,8 +109,7 @@ struct BenchDecodeCommand: ParsableCommand {
                     image = try JPEGDecoder.decode(data, options: options, source: file)
                 }
             } catch {
-                Terminal.error(error.description)
-                throw ExitStatus.badInput
+                throw CLIError.badInput(error.description)
             }
         }
         for _ in 0..<warmup {

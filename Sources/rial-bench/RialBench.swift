@@ -10,6 +10,22 @@ struct RialBench: ParsableCommand {
                       Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self,
                       TrainCommand.self, BenchDecodeCommand.self]
     )
+
+    /// Parses the command line and runs the command. The one place where a failure
+    /// becomes output: a `CLIError` prints its lines as `rial-bench: error: …` and exits
+    /// with its status; anything else (usage errors, `--help`, a bare `ExitCode`) is
+    /// ArgumentParser's.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as CLIError {
+            for message in error.messages { Terminal.error(message) }
+            exit(withError: error.status)
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 enum RialBenchVersion {

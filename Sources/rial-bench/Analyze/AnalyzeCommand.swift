@@ -86,8 +86,7 @@ struct Analyze: ParsableCommand {
         let configuration = try pipeline.resolvedConfiguration()
         let analyzer: CaptureAnalyzer
         do { analyzer = try CaptureAnalyzer(configuration: configuration) } catch {
-            Terminal.error("configuration: key '\(error.key)': \(error.reason)")
-            throw ExitStatus.badInput
+            throw CLIError.badInput(CLIError.configurationMessage(error))
         }
         let evidence = AttestationEvidence(status: attestationFailed ? .fail : (attestation == .none ? .unavailable : .pass),
                                            method: attestation)
@@ -99,16 +98,12 @@ struct Analyze: ParsableCommand {
         let loaded: LoadedCapture
         // One capture: the row methods run while the photo decodes.
         do { loaded = try CaptureLoader.load(files, analyzingRowsWith: analyzer) } catch {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
         for warning in loaded.warnings { Terminal.warning(warning) }
         let analysis = try analyzer.analyze(loaded.input, rows: loaded.rows)
         if let heatmap, let map = loaded.input.depth {
-            do { try DepthHeatmap.writePNG(map, to: heatmap) } catch {
-                Terminal.error("\(error)")
-                throw ExitStatus.badInput
-            }
+            do { try DepthHeatmap.writePNG(map, to: heatmap) } catch { throw CLIError.badInput("\(error)") }
         }
         var package = analysis.evidence
         for (key, value) in loaded.latencyMs { package.latencyMs[key] = value }

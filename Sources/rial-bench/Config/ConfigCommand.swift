@@ -25,8 +25,7 @@ struct ConfigCommand: ParsableCommand {
             var configuration = PipelineConfiguration.standard
             if let file {
                 do { configuration = try ConfigurationFile.load(path: file) } catch {
-                    Terminal.error(error.description)
-                    throw ExitStatus.badInput
+                    throw CLIError.badInput(error.description)
                 }
             }
             if json {

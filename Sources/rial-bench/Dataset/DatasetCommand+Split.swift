@@ -74,8 +74,7 @@ extension DatasetCommand {
                     try FileManager.default.createDirectory(at: newBase, withIntermediateDirectories: true)
                     try output.serializedData().write(to: URL(fileURLWithPath: destination), options: .atomic)
                 } catch {
-                    Terminal.error("\(destination): cannot write: \(error.localizedDescription)")
-                    throw ExitStatus.badInput
+                    throw CLIError.badInput("\(destination): cannot write: \(error.localizedDescription)")
                 }
             } else {
                 FileHandle.standardOutput.write(decoded.serializedData())

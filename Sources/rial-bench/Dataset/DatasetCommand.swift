@@ -13,25 +13,26 @@ struct DatasetCommand: ParsableCommand {
 
 /// Loading shared by the `dataset` subcommands.
 enum DatasetCommandSupport {
-    /// Reads and parses `path`; on failure prints each problem and throws exit 65.
-    static func loader(_ path: String) throws -> DatasetLoader {
+    /// Reads and parses `path`.
+    ///
+    /// - Throws: `CLIError.badInput` (exit 65) with one line per problem.
+    static func loader(_ path: String) throws(CLIError) -> DatasetLoader {
         do {
             return try DatasetLoader(contentsOf: path)
         } catch {
-            for problem in error.problems { Terminal.error(problem.description) }
-            throw ExitStatus.badInput
+            throw .badInput(lines: error.problems.map(\.description))
         }
     }
 
-    /// Decodes the whole manifest strictly; on failure prints every problem, a hint, and
-    /// throws exit 65.
-    static func manifest(_ loader: DatasetLoader) throws -> DatasetManifest {
+    /// Decodes the whole manifest strictly.
+    ///
+    /// - Throws: `CLIError.badInput` (exit 65) with one line per problem and a hint.
+    static func manifest(_ loader: DatasetLoader) throws(CLIError) -> DatasetManifest {
         do {
             return try loader.decodeManifest()
         } catch {
-            for problem in error.problems { Terminal.error(problem.description) }
-            Terminal.error("\(loader.manifestPath): \(error.problems.count) problem(s); fix them first (see `rial-bench dataset validate`)")
-            throw ExitStatus.badInput
+            throw .badInput(lines: error.problems.map(\.description)
+                + ["\(loader.manifestPath): \(error.problems.count) problem(s); fix them first (see `rial-bench dataset validate`)"])
         }
     }
 }

@@ -16,8 +16,7 @@ enum DefaultDatasets {
             explicit: mirror, environment: ProcessInfo.processInfo.environment,
             currentDirectory: root, manifestDirectory: realManifest.deletingLastPathComponent()).mirror
         if mirror != nil && mirrorLocation == nil {
-            Terminal.error("\(mirror ?? ""): no such folder (the real data mirror)")
-            throw ExitStatus.badInput
+            throw CLIError.badInput("\(mirror ?? ""): no such folder (the real data mirror)")
         }
 
         let spec = DefaultData.syntheticSpec
@@ -28,8 +27,7 @@ enum DefaultDatasets {
                 cache: DefaultData.cacheDirectory(root: root), mirror: mirrorLocation?.url, jobs: jobs,
                 progress: { progress.update($0) })
         } catch let error as MediaError {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
         Terminal.out("synthetic: \(prepared.manifestPath) (\(prepared.generated ? "generated" : "cached"), "
             + "\(spec.count) captures, \(prepared.textureCount) mirror textures)")
@@ -41,11 +39,11 @@ enum DefaultDatasets {
         let loader = try DatasetCommandSupport.loader(realManifest.path)
         let report = DatasetFetcher(loader: loader, mirror: mirrorLocation.url, downloader: nil).fetch()
         guard report.succeeded else {
-            for file in report.files {
-                if case .failed(let reason) = file.outcome { Terminal.error("\(file.path): \(reason)") }
+            let failures = report.files.compactMap { file -> String? in
+                guard case .failed(let reason) = file.outcome else { return nil }
+                return "\(file.path): \(reason)"
             }
-            Terminal.error("\(realManifest.path): \(report.failedCount) file(s) could not be fetched")
-            throw ExitStatus.badInput
+            throw CLIError.badInput(lines: failures + ["\(realManifest.path): \(report.failedCount) file(s) could not be fetched"])
         }
         Terminal.out("real public: \(realManifest.path) (\(report.files.count) files from \(mirrorLocation.url.path))")
         return [prepared.manifestPath, realManifest.path]

@@ -62,10 +62,7 @@ extension DatasetCommand {
 
         func run() throws {
             let loader = try DatasetCommandSupport.loader(manifest)
-            if !loader.headerProblems.isEmpty {
-                for problem in loader.headerProblems { Terminal.error(problem.description) }
-                throw ExitStatus.badInput
-            }
+            if !loader.headerProblems.isEmpty { throw CLIError.badInput(lines: loader.headerProblems.map(\.description)) }
             let selection = ContactSheetSelection(labels: Set(labels), split: split, limit: limit, seed: seed)
                 .select(from: loader)
             // Existence only: hashing every file would make looking at a dataset slow.
@@ -87,8 +84,7 @@ extension DatasetCommand {
             do {
                 try MediaFile.write(PNGEncoder.encode(rendering.image), to: out)
             } catch {
-                Terminal.error("\(out): cannot write the sheet: \((error as? MediaError)?.detail ?? "\(error)")")
-                throw ExitStatus.badInput
+                throw CLIError.badInput("\(out): cannot write the sheet: \((error as? MediaError)?.detail ?? "\(error)")")
             }
             let failed = rendering.tiles.filter(\.failed).count
             Terminal.out("wrote \(out): \(rendering.layout.width)x\(rendering.layout.height) pixels, "

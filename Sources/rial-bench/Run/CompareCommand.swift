@@ -33,15 +33,13 @@ struct Compare: ParsableCommand {
             let comparison = RunComparison.compare(first: a, second: b,
                                                    settings: BootstrapSettings(resamples: resamples, seed: seed))
             if comparison.sharedSamples == 0 {
-                Terminal.error("\(first) and \(second) share no samples (same dataset name and sample id)")
-                throw ExitStatus.badInput
+                throw CLIError.badInput("\(first) and \(second) share no samples (same dataset name and sample id)")
             }
             let text = comparison.markdown(first: first, second: second)
             Terminal.out(text, terminator: "")
             if let markdown { try Data(text.utf8).write(to: URL(fileURLWithPath: markdown)) }
         } catch let error as RunError {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
     }
 }

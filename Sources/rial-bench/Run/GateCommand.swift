@@ -31,8 +31,7 @@ struct Gate: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: baseline) else {
-            Terminal.error("\(baseline): baseline missing (create one with `cp RUN/results.json \(baseline)`)")
-            throw ExitStatus.baselineMissing
+            throw CLIError.baselineMissing("\(baseline): baseline missing (create one with `cp RUN/results.json \(baseline)`)")
         }
         let report: GateReport
         do {
@@ -45,8 +44,7 @@ struct Gate: ParsableCommand {
             report = GateReport.evaluate(baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
                                          currentPath: currentPath)
         } catch {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
         var table = TextTable(["check", "kind", "baseline", "current", "limit", "rule", "result"])
         for c in report.checks {

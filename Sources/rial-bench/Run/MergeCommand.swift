@@ -33,8 +33,7 @@ struct Merge: ParsableCommand {
             Terminal.out(RunSummary.render(merged.results))
             Terminal.out("report: \(URL(fileURLWithPath: out).appendingPathComponent("report.html").path)")
         } catch let error as RunError {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
     }
 }
@@ -61,8 +60,7 @@ struct Report: ParsableCommand {
             try RunOutput.writeResultsAndReports(results: results, records: records, folder: from)
             Terminal.out("report: \(folder.appendingPathComponent("report.html").path)")
         } catch {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
     }
 }

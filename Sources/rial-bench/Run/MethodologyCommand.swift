@@ -17,8 +17,7 @@ struct Methodology: ParsableCommand {
     func run() throws {
         let results: RunResults
         do { results = try RunResults.read(path: URL(fileURLWithPath: from).appendingPathComponent(RunOutput.resultsFile).path) } catch {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
         let markdown = MethodologyReport.markdown(results: results, datasets: MethodologyReport.describe(results.datasets),
                                                   folder: from)

@@ -90,10 +90,7 @@ enum BuildInfo {
 enum RunExecution {
     static func execute(plan: RunPlan, out: String, strict: Bool) throws {
         let runner: DatasetRunner
-        do { runner = try DatasetRunner(plan: plan) } catch {
-            Terminal.error("configuration: key '\(error.key)': \(error.reason)")
-            throw ExitStatus.badInput
-        }
+        do { runner = try DatasetRunner(plan: plan) } catch { throw CLIError.badInput(CLIError.configurationMessage(error)) }
         do {
             try RunOutput.prepare(folder: out)
             let samplesPath = URL(fileURLWithPath: out).appendingPathComponent(RunOutput.samplesFile).path
@@ -116,8 +113,7 @@ enum RunExecution {
             Terminal.out("report: \(URL(fileURLWithPath: out).appendingPathComponent("report.html").path)")
             if strict && outcome.failed > 0 { throw ExitStatus.samplesFailed }
         } catch let error as RunError {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
     }
 }

@@ -30,20 +30,19 @@ struct PipelineOptions: ParsableArguments {
     }
 
     /// The configuration file (or defaults) with `--method` and `--profile` applied and
-    /// validated. Errors print as `rial-bench: error: FILE: problem` and exit 65.
-    func resolvedConfiguration() throws -> PipelineConfiguration {
+    /// validated.
+    ///
+    /// - Throws: `CLIError.badInput` (exit 65) with `FILE: problem`, or
+    ///   `FILE: key 'KEY': reason` for a value out of range.
+    func resolvedConfiguration() throws(CLIError) -> PipelineConfiguration {
         var configuration = PipelineConfiguration.standard
         if let config {
-            do { configuration = try ConfigurationFile.load(path: config) } catch {
-                Terminal.error(error.description)
-                throw ExitStatus.badInput
-            }
+            do { configuration = try ConfigurationFile.load(path: config) } catch { throw .badInput(error.description) }
         }
         configuration = configuration.selecting(methods.compactMap(MethodCatalog.implementedMethod))
         if let profile { configuration.profile = profile }
         do { try configuration.validate() } catch {
-            Terminal.error("\(config ?? "configuration"): key '\(error.key)': \(error.reason)")
-            throw ExitStatus.badInput
+            throw .badInput(CLIError.configurationMessage(error, file: config))
         }
         return configuration
     }

@@ -68,12 +68,10 @@ struct Synth: ParsableCommand {
             do {
                 (textures, sources) = try SynthTextureLibrary.load(mirror: mirrorURL)
             } catch let error as MediaError {
-                Terminal.error(error.description)
-                throw ExitStatus.badInput
+                throw CLIError.badInput(error.description)
             }
         } else if let mirror, !proceduralOnly {
-            Terminal.error("\(mirror): no such folder (the data mirror for textures)")
-            throw ExitStatus.badInput
+            throw CLIError.badInput("\(mirror): no such folder (the data mirror for textures)")
         }
         let progress = ProgressReporter(label: "synth", total: count)
         do {
@@ -84,8 +82,7 @@ struct Synth: ParsableCommand {
                                 sources.isEmpty ? "procedural" : "\(sources.count) from the mirror",
                                 summary.manifestPath))
         } catch let error as MediaError {
-            Terminal.error(error.description)
-            throw ExitStatus.badInput
+            throw CLIError.badInput(error.description)
         }
     }
 }

@@ -97,8 +97,7 @@ extension TrainCommand {
                 let progress = ProgressReporterBox()
                 collection = try trainer.collect(manifests: dataset) { done, total in progress.update(done, total) }
             } catch {
-                report(error)
-                throw ExitStatus.badInput
+                throw inputError(error)
             }
             for failure in collection.failedSamples.prefix(20) {
                 Terminal.warning("\(failure.manifest): \(failure.sample): skipped: \(failure.reason)")
@@ -110,15 +109,13 @@ extension TrainCommand {
             do {
                 model = try trainer.fit(collection)
             } catch {
-                report(error)
-                throw ExitStatus.badInput
+                throw inputError(error)
             }
             let json: Data
             do {
                 json = try model.canonicalJSON()
             } catch {
-                Terminal.error("\(out): \(error.description)")
-                throw ExitStatus.internalError
+                throw CLIError.internalError("\(out): \(error.description)")
             }
             try write(json, to: out)
             if let swiftOut {
@@ -133,8 +130,7 @@ extension TrainCommand {
                     held = try trainer.describe(manifests: [manifest], splits: evaluateSplit.isEmpty ? nil : Set(evaluateSplit),
                                                 jobs: jobs)
                 } catch {
-                    report(error)
-                    throw ExitStatus.badInput
+                    throw inputError(error)
                 }
                 for failure in held.failedSamples {
                     Terminal.warning("\(failure.manifest): \(failure.sample): not evaluated: \(failure.reason)")
@@ -192,13 +188,11 @@ extension TrainCommand {
             return lines.joined(separator: "\n") + "\n"
         }
 
-        /// One `rial-bench: error:` line per problem, naming the manifest.
-        private func report(_ error: TextureTrainingError) {
+        /// Bad input (exit 65) with one line per problem, each naming its manifest.
+        private func inputError(_ error: TextureTrainingError) -> CLIError {
             switch error {
-            case .manifest(let datasetError):
-                for problem in datasetError.problems { Terminal.error(problem.description) }
-            default:
-                Terminal.error("\(dataset.joined(separator: ", ")): \(error.description)")
+            case .manifest(let datasetError): .badInput(lines: datasetError.problems.map(\.description))
+            default: .badInput("\(dataset.joined(separator: ", ")): \(error.description)")
             }
         }
 
@@ -208,8 +202,7 @@ extension TrainCommand {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
                 try data.write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                Terminal.error("\(path): cannot write: \(error.localizedDescription)")
-                throw ExitStatus.internalError
+                throw CLIError.internalError("\(path): cannot write: \(error.localizedDescription)")
             }
         }
 
