@@ -21,17 +21,7 @@ struct Analyze: ParsableCommand {
     @Option(help: "LiDAR depth file aligned with the image.", completion: .file())
     var depth: String?
 
-    @Option(help: "Depth format (default: from the content; required for raw f32le).")
-    var depthFormat: DepthFormat?
-
-    @Option(help: "Depth width for raw float formats (default 256).")
-    var depthWidth: Int?
-
-    @Option(help: "Depth height for raw float formats (default 192).")
-    var depthHeight: Int?
-
-    @Option(help: "Metres per unit for u16_png_scaled.")
-    var depthScale: Double?
+    @OptionGroup var depthOptions: DepthFormatOptions
 
     @Option(help: "Second camera's rectified view, for parallax.", completion: .file())
     var right: String?
@@ -70,7 +60,7 @@ struct Analyze: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if depth == nil, depthFormat != nil || depthWidth != nil || depthHeight != nil || depthScale != nil {
+        if depth == nil, !depthOptions.isEmpty {
             throw ValidationError("--depth-format/--depth-width/--depth-height/--depth-scale need --depth")
         }
         if heatmap != nil, depth == nil { throw ValidationError("--heatmap needs --depth") }
@@ -91,8 +81,9 @@ struct Analyze: ParsableCommand {
         let evidence = AttestationEvidence(status: attestationFailed ? .fail : (attestation == .none ? .unavailable : .pass),
                                            method: attestation)
         let files = CaptureFiles(
-            image: image, depth: depth, depthFormat: depthFormat, depthWidth: depthWidth, depthHeight: depthHeight,
-            depthScale: depthScale, right: right, focalPx: focalPx, baselineMm: baselineMm, attestation: evidence,
+            image: image, depth: depth, depthFormat: depthOptions.depthFormat, depthWidth: depthOptions.depthWidth,
+            depthHeight: depthOptions.depthHeight, depthScale: depthOptions.depthScale, right: right, focalPx: focalPx,
+            baselineMm: baselineMm, attestation: evidence,
             platform: platform, deviceModel: deviceModel, referenceTime: referenceTime.flatMap { DatasetRunner.parseDate($0, allowDate: false) },
             payload: payload)
         let loaded: LoadedCapture

@@ -18,15 +18,10 @@ extension DatasetCommand {
         @Option(help: "Folder of the real data mirror (default: $RIAL_DATA_MIRROR or ../shared/datasets/real).")
         var mirror: String?
 
-        @Option(help: "Worker threads for generation (default: all cores).")
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-        func validate() throws {
-            if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
-        }
+        @OptionGroup var jobs: JobsOption
 
         func run() throws {
-            _ = try DefaultDatasets.prepare(mirror: mirror, jobs: jobs)
+            _ = try DefaultDatasets.prepare(mirror: mirror, jobs: jobs.count)
         }
     }
 }

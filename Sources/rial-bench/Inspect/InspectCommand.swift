@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import RialMedia
 
-extension DepthFormat: ExpressibleByArgument {}
-
 /// `rial-bench inspect`: describe images and depth files.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,17 +16,7 @@ struct Inspect: ParsableCommand {
     @Argument(help: "Image or depth files.", completion: .file())
     var paths: [String]
 
-    @Option(help: "Read the files as depth in this format.")
-    var depthFormat: DepthFormat?
-
-    @Option(help: "Depth width in pixels, for raw float formats (default 256).")
-    var width: Int?
-
-    @Option(help: "Depth height in pixels, for raw float formats (default 192).")
-    var height: Int?
-
-    @Option(help: "Metres per stored unit, for u16_png_scaled (e.g. 0.00390625 for KITTI's 1/256).")
-    var scale: Double?
+    @OptionGroup var depthOptions: DepthFormatOptions
 
     @Option(help: "Write a depth heatmap (turbo colours, legend in metres, invalid pixels magenta) to this PNG. Needs exactly one depth path.",
             completion: .file(extensions: ["png"]))
@@ -39,18 +27,13 @@ struct Inspect: ParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one file to inspect") }
-        if let width, width <= 0 { throw ValidationError("--width must be positive, got \(width)") }
-        if let height, height <= 0 { throw ValidationError("--height must be positive, got \(height)") }
-        if let scale, !(scale.isFinite && scale > 0) {
-            throw ValidationError("--scale must be a positive number of metres per unit, got \(scale)")
-        }
         if heatmap != nil, paths.count != 1 {
             throw ValidationError("--heatmap writes one file: give exactly one depth path (got \(paths.count))")
         }
     }
 
     func run() throws {
-        let options = MediaInspector.DepthOptions(format: depthFormat, width: width, height: height, scale: scale)
+        let options = depthOptions.mediaOptions
         var images = TextTable(["path", "format", "size", "decode", "make", "model", "taken", "orient", "sha256"])
         var depths = TextTable(["path", "format", "size", "valid", "min m", "median m", "max m", "sha256"])
         var failures = 0

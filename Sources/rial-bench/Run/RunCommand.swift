@@ -26,8 +26,7 @@ struct Run: ParsableCommand {
     @Option(help: "Output folder.")
     var out: String = "reports/latest"
 
-    @Option(help: "Worker threads (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var jobs: JobsOption
 
     @Option(help: "Evaluate at most N samples: a test run, marked as such in every output.")
     var limit: Int?
@@ -51,7 +50,6 @@ struct Run: ParsableCommand {
     var strict = false
 
     func validate() throws {
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
         if resamples < 0 { throw ValidationError("--resamples must be >= 0, got \(resamples)") }
         if let shard, Self.parseShard(shard) == nil {
@@ -67,8 +65,8 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let configuration = try pipeline.resolvedConfiguration()
-        let manifests = datasets.isEmpty ? try DefaultDatasets.prepare(mirror: mirror, jobs: jobs) : datasets
-        let plan = RunPlan(manifests: manifests, configuration: configuration, jobs: jobs, limit: limit, split: split,
+        let manifests = datasets.isEmpty ? try DefaultDatasets.prepare(mirror: mirror, jobs: jobs.count) : datasets
+        let plan = RunPlan(manifests: manifests, configuration: configuration, jobs: jobs.count, limit: limit, split: split,
                            seed: seed, resamples: resamples, shard: shard.flatMap(Self.parseShard),
                            buildConfiguration: BuildInfo.configuration)
         try RunExecution.execute(plan: plan, out: out, strict: strict)

@@ -40,8 +40,7 @@ struct Synth: ParsableCommand {
     @Flag(help: "Also render the second (rectified, 10-20 mm baseline) camera view.")
     var secondView = false
 
-    @Option(help: "Worker threads (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @OptionGroup var jobs: JobsOption
 
     @Option(help: "Folder of the real data mirror to take textures from.")
     var mirror: String?
@@ -52,7 +51,6 @@ struct Synth: ParsableCommand {
     func validate() throws {
         let spec = SynthDatasetSpec(count: count, seed: seed, classes: classes, width: width, height: height)
         if let problem = spec.problems.first { throw ValidationError(problem) }
-        if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
     }
 
     func run() throws {
@@ -76,9 +74,9 @@ struct Synth: ParsableCommand {
         let progress = ProgressReporter(label: "synth", total: count)
         do {
             let summary = try SynthDatasetWriter(spec: spec, textures: textures, textureSources: sources)
-                .write(to: out, jobs: jobs, progress: { progress.update($0) })
+                .write(to: out, jobs: jobs.count, progress: { progress.update($0) })
             Terminal.out(String(format: "synth: %d captures in %.1f s (%.2f s each on %d jobs); textures: %@; manifest: %@",
-                                summary.count, summary.seconds, summary.seconds / Double(summary.count), jobs,
+                                summary.count, summary.seconds, summary.seconds / Double(summary.count), jobs.count,
                                 sources.isEmpty ? "procedural" : "\(sources.count) from the mirror",
                                 summary.manifestPath))
         } catch let error as MediaError {

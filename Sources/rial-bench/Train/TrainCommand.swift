@@ -55,8 +55,7 @@ extension TrainCommand {
         @Option(help: "model_id of the result.")
         var modelId: String = "texture-2"
 
-        @Option(help: "Feature-extraction worker threads (default: all cores).")
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var jobs: JobsOption
 
         @Option(help: "Also write the Swift source embedding the model (TextureModel+Default.swift).")
         var swiftOut: String?
@@ -72,7 +71,6 @@ extension TrainCommand {
 
         func validate() throws {
             if dataset.isEmpty { throw ValidationError("give at least one --dataset MANIFEST") }
-            if jobs < 1 { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
             if !(l2.isFinite && l2 >= 0) { throw ValidationError("--l2 must be a finite number >= 0, got \(l2)") }
             if modelId.isEmpty { throw ValidationError("--model-id must not be empty") }
             let train = trainSplit.isEmpty ? [DatasetSplit.train] : trainSplit
@@ -86,7 +84,7 @@ extension TrainCommand {
             options.trainSplits = trainSplit.isEmpty ? [.train] : trainSplit
             options.valSplits = valSplit.isEmpty ? [.val] : valSplit
             options.seed = seed
-            options.jobs = jobs
+            options.jobs = jobs.count
             options.l2 = l2
             options.modelID = modelId
             options.tool = "rial-bench \(RialBenchVersion.string)"
@@ -128,7 +126,7 @@ extension TrainCommand {
                 let held: TextureTrainer.DescribedSamples
                 do {
                     held = try trainer.describe(manifests: [manifest], splits: evaluateSplit.isEmpty ? nil : Set(evaluateSplit),
-                                                jobs: jobs)
+                                                jobs: jobs.count)
                 } catch {
                     throw inputError(error)
                 }
