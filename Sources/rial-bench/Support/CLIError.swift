@@ -11,7 +11,7 @@ import RialDetection
 struct CLIError: Error {
     /// The process exit status.
     var status: ExitCode
-    /// One line each; empty when the command already printed what went wrong.
+    /// What went wrong, one line each, naming the file.
     var messages: [String]
 
     init(_ status: ExitCode, messages: [String]) {
@@ -20,7 +20,7 @@ struct CLIError: Error {
     }
 
     /// Input data that cannot be used (unreadable file, invalid manifest or configuration): exit 65.
-    static func badInput(_ messages: String...) -> CLIError { CLIError(ExitStatus.badInput, messages: messages) }
+    static func badInput(_ message: String) -> CLIError { CLIError(ExitStatus.badInput, messages: [message]) }
 
     /// Every problem of a manifest or other input, one line each: exit 65.
     static func badInput(lines: [String]) -> CLIError { CLIError(ExitStatus.badInput, messages: lines) }
