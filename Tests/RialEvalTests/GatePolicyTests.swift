@@ -8,7 +8,7 @@ import RialMedia
     func load(_ text: String) throws(RunError) -> GatePolicy {
         let path = FileManager.default.temporaryDirectory
             .appendingPathComponent("gate-policy-\(UUID().uuidString).yaml").path
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         do { return try GatePolicy.load(path: path) } catch {
             throw RunError(error.message.replacingOccurrences(of: path, with: "p.yaml"))
@@ -55,6 +55,12 @@ import RialMedia
         }
         #expect(throws: RunError("p.yaml: accuracy[0]: tolerances must be >= 0")) {
             try load("accuracy: [{metric: auc, polarity: higher_is_better, absolute_tolerance: -1}]")
+        }
+        #expect(throws: RunError("p.yaml: latency.relative_tolerance must be >= 0")) {
+            try load("latency: {relative_tolerance: -1}")
+        }
+        #expect(throws: RunError("p.yaml: min_evaluated_fraction must be in 0...1")) {
+            try load("min_evaluated_fraction: 2")
         }
     }
 }

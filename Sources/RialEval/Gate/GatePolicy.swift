@@ -133,9 +133,14 @@ public struct GatePolicy: Sendable, Equatable, Codable {
 
     func validate() throws(RunError) {
         for (i, check) in accuracy.enumerated() where !(check.absoluteTolerance >= 0 && check.relativeTolerance >= 0) {
-            throw RunError("accuracy[\(i)]: tolerances must be >= 0")
+            throw RunError("\(CodingKeys.accuracy.stringValue)[\(i)]: tolerances must be >= 0")
         }
-        if let latency, !(latency.relativeTolerance >= 0) { throw RunError("latency.relative_tolerance must be >= 0") }
-        guard (0...1).contains(minEvaluatedFraction) else { throw RunError("min_evaluated_fraction must be in 0...1") }
+        if let latency, !(latency.relativeTolerance >= 0) {
+            let key = "\(CodingKeys.latency.stringValue).\(LatencyCheck.CodingKeys.relativeTolerance.stringValue)"
+            throw RunError("\(key) must be >= 0")
+        }
+        guard (0...1).contains(minEvaluatedFraction) else {
+            throw RunError("\(CodingKeys.minEvaluatedFraction.stringValue) must be in 0...1")
+        }
     }
 }
