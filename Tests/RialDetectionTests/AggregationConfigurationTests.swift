@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 import Testing
 @testable import RialDetection
 
@@ -110,7 +111,8 @@ import Testing
 
     @Test func decodesPartiallyOverDefaults() throws {
         let decode = { (json: String) in
-            try JSONDecoder().decode(AggregationConfiguration.self, from: Data(json.utf8))
+            try JSONValue.parse(json)
+                .decode(AggregationConfiguration.self, overlaying: .reference, rules: AggregationConfiguration.overlayRules)
         }
         #expect(try decode("{}") == .reference)
         #expect(try decode(#"{"profiles": null}"#) == .reference)

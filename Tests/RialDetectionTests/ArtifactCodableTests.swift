@@ -6,13 +6,13 @@ import Testing
 @Suite struct ArtifactCodableTests {
     @Test func partialConfigurationKeepsDefaults() throws {
         let json = #"{"pwm_strips": 4, "halftone_tile_size": 128}"#
-        let c = try JSONDecoder().decode(ArtifactAnalyzer.Configuration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(ArtifactAnalyzer.Configuration.self, overlaying: .standard)
         #expect(c.pwmStrips == 4 && c.halftoneTileSize == 128)
         // The reference combination of methods.md section 5.
         #expect(c.pwmWeight == 0.35 && c.specularWeight == 0.30 && c.halftoneWeight == 0.35)
         #expect(c.artificialDetectorThreshold == 0.7 && c.artificialOverallThreshold == 0.6)
         try c.validate()
-        let empty = try JSONDecoder().decode(ArtifactAnalyzer.Configuration.self, from: Data("{}".utf8))
+        let empty = try JSONValue.parse("{}").decode(ArtifactAnalyzer.Configuration.self, overlaying: .standard)
         #expect(empty == .standard)
         let roundTrip = try JSONDecoder().decode(ArtifactAnalyzer.Configuration.self,
                                                  from: try JSONEncoder().encode(c))
@@ -32,7 +32,7 @@ import Testing
         (#"{"halftone_tiles": 6}"#, "halftone_tiles"),
     ])
     func validationNamesTheKey(json: String, key: String) throws {
-        let c = try JSONDecoder().decode(ArtifactAnalyzer.Configuration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(ArtifactAnalyzer.Configuration.self, overlaying: .standard)
         #expect(throws: ConfigurationError.self) { try c.validate() }
         do {
             _ = try ArtifactAnalyzer(configuration: c)

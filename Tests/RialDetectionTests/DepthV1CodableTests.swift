@@ -52,7 +52,9 @@ import Testing
         #expect(try keys(custom).count == 24)
         #expect(try keys(custom.marginScales) == ["std", "layers", "coherence", "range", "uniformity", "mean"])
 
-        let decode = { (json: String) in try JSONDecoder().decode(DepthAnalyzerV1.Configuration.self, from: Data(json.utf8)) }
+        let decode = { (json: String) in
+            try JSONValue.parse(json).decode(DepthAnalyzerV1.Configuration.self, overlaying: .reference)
+        }
         #expect(try decode("{}") == .reference)
         #expect(try decode(#"{"coherence_threshold": 0.7}"#) == .prd)
         var scaled = DepthAnalyzerV1.Configuration.reference

@@ -1,17 +1,18 @@
 import Foundation
+import RialMedia
 import Testing
 @testable import RialDetection
 
 @Suite struct DepthV2CodableTests {
     @Test func partialConfigurationKeepsDefaults() throws {
         let json = #"{"max_planes": 3, "occluder_floor": 0.01, "intrinsics": {"fx": 211, "fy": 211, "cx": 127.5, "cy": 95.5}}"#
-        let c = try JSONDecoder().decode(DepthAnalyzerV2.Configuration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(DepthAnalyzerV2.Configuration.self, overlaying: .standard)
         #expect(c.maxPlanes == 3 && c.occluderFloor == 0.01)
         #expect(c.scoreIntercept == -2.565 && c.contentWindowFraction == 0.5 && c.sheetRounds == 4)
         #expect(c.intrinsics?.fx == 211)
         #expect(c.noiseSigmaBase == 0.001 && c.noiseSigmaQuadratic == 0.001 && c.horizontalFieldOfViewDegrees == 65)
         try c.validate()
-        let empty = try JSONDecoder().decode(DepthAnalyzerV2.Configuration.self, from: Data("{}".utf8))
+        let empty = try JSONValue.parse("{}").decode(DepthAnalyzerV2.Configuration.self, overlaying: .standard)
         #expect(empty == .standard)
     }
 
@@ -33,7 +34,7 @@ import Testing
         (#"{"noise_sigma_base": 0, "noise_sigma_quadratic": 0}"#, "noise_sigma_base"),
     ])
     func validationNamesTheKey(json: String, key: String) throws {
-        let c = try JSONDecoder().decode(DepthAnalyzerV2.Configuration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(DepthAnalyzerV2.Configuration.self, overlaying: .standard)
         #expect(throws: ConfigurationError.self) { try c.validate() }
         do { _ = try DepthAnalyzerV2(configuration: c) } catch { #expect(error.key == key) }
     }

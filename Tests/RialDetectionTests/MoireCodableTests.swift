@@ -6,11 +6,11 @@ import Testing
 @Suite struct MoireCodableTests {
     @Test func partialConfigurationKeepsDefaults() throws {
         let json = #"{"tile_size": 512, "band_low": 0.08, "jpeg_grid_radius": -1}"#
-        let c = try JSONDecoder().decode(MoireAnalyzer.Configuration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(MoireAnalyzer.Configuration.self, overlaying: .standard)
         #expect(c.tileSize == 512 && c.bandLow == 0.08 && c.jpegGridRadius == -1)
         #expect(c.bandHigh == 0.45 && c.minProminence == 3 && c.noiseFloorFactor == 3 && c.maxPeaks == 10)
         try c.validate()
-        let empty = try JSONDecoder().decode(MoireAnalyzer.Configuration.self, from: Data("{}".utf8))
+        let empty = try JSONValue.parse("{}").decode(MoireAnalyzer.Configuration.self, overlaying: .standard)
         #expect(empty == .standard)
         let roundTrip = try JSONDecoder().decode(MoireAnalyzer.Configuration.self,
                                                  from: JSONEncoder().encode(c))
@@ -32,7 +32,7 @@ import Testing
         (#"{"oled_axis_share": 0.9}"#, "oled_axis_share"),
     ])
     func validationNamesTheKey(json: String, key: String) throws {
-        let c = try JSONDecoder().decode(MoireAnalyzer.Configuration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(MoireAnalyzer.Configuration.self, overlaying: .standard)
         #expect(throws: ConfigurationError.self) { try c.validate() }
         do {
             _ = try MoireAnalyzer(configuration: c)

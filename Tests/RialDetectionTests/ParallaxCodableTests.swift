@@ -1,15 +1,16 @@
 import Foundation
+import RialMedia
 import Testing
 @testable import RialDetection
 
 @Suite struct ParallaxCodableTests {
     @Test func partialConfigurationKeepsDefaults() throws {
         let json = #"{"block_radius": 4, "max_depth_m": 5, "seed": 7}"#
-        let c = try JSONDecoder().decode(ParallaxAnalyzer.Configuration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(ParallaxAnalyzer.Configuration.self, overlaying: .standard)
         #expect(c.blockRadius == 4 && c.maxDepthM == 5 && c.seed == 7)
         #expect(c.gridStep == 15 && c.minDepthM == 0.2 && c.workingLongSide == 800 && c.prefilterSigmaPx == 2)
         try c.validate()
-        let empty = try JSONDecoder().decode(ParallaxAnalyzer.Configuration.self, from: Data("{}".utf8))
+        let empty = try JSONValue.parse("{}").decode(ParallaxAnalyzer.Configuration.self, overlaying: .standard)
         #expect(empty == .standard)
         #expect(empty.maxDepthM == nil)
     }
@@ -38,7 +39,7 @@ import Testing
         (#"{"min_valid_blocks": 2}"#, "min_valid_blocks"),
     ])
     func validationNamesTheKey(json: String, key: String) throws {
-        let c = try JSONDecoder().decode(ParallaxAnalyzer.Configuration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(ParallaxAnalyzer.Configuration.self, overlaying: .standard)
         #expect(throws: ConfigurationError.self) { try c.validate() }
         do {
             _ = try ParallaxAnalyzer(configuration: c)

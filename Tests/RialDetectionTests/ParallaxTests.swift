@@ -136,8 +136,8 @@ enum ParallaxScenes {
     @Test func downscaledWorkingResolutionKeepsInputPixelUnits() throws {
         // 480 x 360 with working_long_side 160: k = 3; d = 0.01 y + 10.5 input px
         // (3.5 ... 4.7 working px).
-        let config = try JSONDecoder().decode(ParallaxAnalyzer.Configuration.self,
-                                              from: Data(#"{"working_long_side": 160}"#.utf8))
+        let config = try JSONValue.parse(#"{"working_long_side": 160}"#)
+            .decode(ParallaxAnalyzer.Configuration.self, overlaying: .standard)
         let pair = ParallaxScenes.affinePair(width: 480, height: 360, a: 0, b: 0.01, c: 10.5, seed: 9, cell: 12)
         let r = try ParallaxAnalyzer(configuration: config).analyze(left: pair.left, right: pair.right)
         #expect(r.status == .completed && r.workingScale == 3 && r.workingWidth == 160 && r.workingHeight == 120)

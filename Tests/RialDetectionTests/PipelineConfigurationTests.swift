@@ -46,7 +46,7 @@ import RialMedia
 
     @Test func partialJSONKeepsDefaults() throws {
         let json = #"{"depth/1": {"std_threshold": 0.4}, "aggregation": {"profiles": {"ios_pro": {"weights": {"moire": 0.2}}}}}"#
-        let c = try JSONDecoder().decode(PipelineConfiguration.self, from: Data(json.utf8))
+        let c = try JSONValue.parse(json).decode(PipelineConfiguration.self, overlaying: .standard)
         #expect(c.depthV1.stdThreshold == 0.4)
         #expect(c.depthV1.minLayers == 3)
         #expect(c.aggregation.profiles["ios_pro"]?.weights[.moire] == 0.2)

@@ -70,15 +70,15 @@ import Testing
     }
 
     @Test func configurationDecodesPartiallyAndValidates() throws {
-        let decoded = try JSONDecoder().decode(TextureAnalyzer.Configuration.self,
-                                               from: Data(#"{"minimum_confidence": 0.6}"#.utf8))
+        let decoded = try JSONValue.parse(#"{"minimum_confidence": 0.6}"#)
+            .decode(TextureAnalyzer.Configuration.self, overlaying: .standard)
         #expect(decoded.minimumConfidence == 0.6)
         #expect(decoded.recaptureThreshold == 0.7)
         #expect(decoded.minimumLumaStd == 1)
         for (key, json) in [("recapture_threshold", #"{"recapture_threshold": 1}"#),
                             ("minimum_confidence", #"{"minimum_confidence": 1.5}"#),
                             ("minimum_luma_std", #"{"minimum_luma_std": -1}"#)] {
-            let configuration = try JSONDecoder().decode(TextureAnalyzer.Configuration.self, from: Data(json.utf8))
+            let configuration = try JSONValue.parse(json).decode(TextureAnalyzer.Configuration.self, overlaying: .standard)
             #expect(throws: ConfigurationError.self) { try TextureAnalyzer(configuration: configuration) }
             do {
                 try configuration.validate()

@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 import RialDetection
 import Testing
 @testable import RialEval
@@ -89,12 +90,11 @@ import Testing
     }
 
     @Test func configurationDecodesPartiallyAndValidates() throws {
-        let partial = try JSONDecoder().decode(MetricsConfiguration.self,
-                                               from: Data(#"{"threshold": 0.7, "bootstrap": {"seed": 5}}"#.utf8))
+        let partial = try JSONValue.parse(#"{"threshold": 0.7, "bootstrap": {"seed": 5}}"#).decode(MetricsConfiguration.self, overlaying: .standard)
         #expect(partial.threshold == 0.7)
         #expect(partial.bootstrap == BootstrapSettings(resamples: 1000, seed: 5, confidenceLevel: 0.95, parallel: true))
         #expect(partial.breakdowns == BreakdownDimension.allCases)
-        #expect(try JSONDecoder().decode(MetricsConfiguration.self, from: Data("{}".utf8)) == .standard)
+        #expect(try JSONValue.parse("{}").decode(MetricsConfiguration.self, overlaying: .standard) == .standard)
         try MetricsConfiguration.standard.validate()
 
         var bad = MetricsConfiguration.standard

@@ -163,8 +163,8 @@ import Testing
     }
 
     @Test func optionsDecodeFromPartialJSONWithDefaults() throws {
-        let json = Data(#"{"scale": 4, "output": "gray"}"#.utf8)
-        let options = try JSONDecoder().decode(JPEGDecodeOptions.self, from: json)
+        let json = try JSONValue.parse(#"{"scale": 4, "output": "gray"}"#)
+        let options = try json.decode(JPEGDecodeOptions.self, overlaying: JPEGDecodeOptions())
         #expect(options == JPEGDecodeOptions(scale: .quarter, output: .gray))
         #expect(options.maxPixels == 100_000_000 && options.warningPolicy == .rejectTruncated)
     }

@@ -1,9 +1,13 @@
+import RialMedia
+
 /// Every weight, threshold, boundary and cap of confidence aggregation (specs/methods.md
 /// section 7). The compiled-in defaults are the spec's.
 ///
-/// Decoding accepts a partial object: a missing key keeps its default, at every depth.
-/// A profile named in `profiles` is laid over the default profile of the same name (a
-/// new name over an empty profile), and its `weights` are merged key by key, so
+/// A partial object is decoded over the defaults with
+/// `tree.decode(AggregationConfiguration.self, overlaying: .reference, rules: overlayRules)`:
+/// a missing key keeps its default, at every depth. A profile named in `profiles` is laid
+/// over the default profile of the same name (a new name over an empty profile), and its
+/// `weights` are merged key by key, so
 /// `{"profiles": {"ios_pro": {"weights": {"moire": 0.2}}}}` changes one weight. Set a
 /// weight to 0 to drop a method. Unknown method names are a decoding error. Call
 /// `validate()` (or build a `ConfidenceAggregator`, which does) before use.
@@ -48,8 +52,9 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     public func profile(named name: String) throws(ConfigurationError) -> AggregationProfile {
         guard let profile = profiles[name] else {
             throw ConfigurationError(
-                key: "profiles.\(name)",
-                "no such profile; known profiles: \(profiles.keys.sorted().joined(separator: ", "))")
+                key: name,
+                "no such profile; known profiles: \(profiles.keys.sorted().joined(separator: ", "))"
+            ).prefixed(by: CodingKeys.profiles)
         }
         return profile
     }
@@ -78,15 +83,6 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
             self.high = high
             self.medium = medium
             self.low = low
-        }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = LevelBoundaries()
-            veryHigh = try c.decodeIfPresent(Double.self, forKey: .veryHigh) ?? d.veryHigh
-            high = try c.decodeIfPresent(Double.self, forKey: .high) ?? d.high
-            medium = try c.decodeIfPresent(Double.self, forKey: .medium) ?? d.medium
-            low = try c.decodeIfPresent(Double.self, forKey: .low) ?? d.low
         }
 
         /// The level of `score`: the highest level whose lower bound is `<= score`.
@@ -136,14 +132,6 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         public var print: ConfidenceLevel = .medium
 
         public init() {}
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = LevelCaps()
-            disagreement = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .disagreement) ?? d.disagreement
-            screen = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .screen) ?? d.screen
-            print = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .print) ?? d.print
-        }
     }
 
     /// The highest level each hardware attestation allows (attestation-first model,
@@ -182,17 +170,6 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
 
         public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = AttestationCaps()
-            secureEnclave = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .secureEnclave) ?? d.secureEnclave
-            strongbox = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .strongbox) ?? d.strongbox
-            tee = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .tee) ?? d.tee
-            software = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .software) ?? d.software
-            none = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .none) ?? d.none
-            failed = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .failed) ?? d.failed
-        }
-
         /// The cap for `attestation` and the configuration key it came from.
         public func cap(for attestation: AttestationEvidence) -> (level: ConfidenceLevel, key: String) {
             switch attestation.status {
@@ -222,37 +199,18 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         case attestationCaps = "attestation_caps"
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = AggregationConfiguration()
-        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
-            try c.decodeIfPresent(T.self, forKey: key) ?? fallback
-        }
-        profiles = d.profiles
-        if c.contains(.profiles), try !c.decodeNil(forKey: .profiles) {
-            let named = try c.nestedContainer(keyedBy: ProfileNameKey.self, forKey: .profiles)
-            for key in named.allKeys {
-                let base = d.profiles[key.stringValue] ?? AggregationProfile(primary: nil, weights: [:])
-                let overlay = try named.decode(AggregationProfile.Overlay.self, forKey: key)
-                profiles[key.stringValue] = overlay.applied(to: base)
-            }
-        }
-        agreementBoost = try value(.agreementBoost, d.agreementBoost)
-        realThreshold = try value(.realThreshold, d.realThreshold)
-        minMethodsForAgreement = try value(.minMethodsForAgreement, d.minMethodsForAgreement)
-        levelBoundaries = try value(.levelBoundaries, d.levelBoundaries)
-        ambiguityBand = try value(.ambiguityBand, d.ambiguityBand)
-        cappedScoreMargin = try value(.cappedScoreMargin, d.cappedScoreMargin)
-        levelCaps = try value(.levelCaps, d.levelCaps)
-        attestationCaps = try value(.attestationCaps, d.attestationCaps)
-    }
-
-    private struct ProfileNameKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    /// How a partial object is laid over the defaults (`JSONValue.decode(_:overlaying:rules:)`)
+    /// where the plain overlay rule does not say it: a profile named in `profiles` is laid
+    /// over the default profile of that name, and a new name over an empty profile
+    /// (`{"weights": {}}`, no primary); a profile or a weight written as `null` is a value
+    /// (refused by the decoder), not "keep the default". Weights merge per method by the
+    /// plain rule.
+    public static let overlayRules: JSONOverlayRules = {
+        let profile = "\(CodingKeys.profiles.stringValue).*"
+        let weights = "\(profile).\(AggregationProfile.CodingKeys.weights.stringValue).*"
+        let emptyProfile = JSONValue.object([AggregationProfile.CodingKeys.weights.stringValue: .object([:])])
+        return JSONOverlayRules(nullable: [profile, weights], entryTemplates: [profile: emptyProfile])
+    }()
 
     /// Checks that aggregation is defined:
     /// - at least one profile; in each, every weight finite and >= 0, at least one > 0,
@@ -268,54 +226,59 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     /// - Throws: `ConfigurationError` naming the first offending key as a
     ///   dotted path, e.g. `profiles.ios_pro.weights.moire`.
     public func validate() throws(ConfigurationError) {
-        guard !profiles.isEmpty else { throw ConfigurationError(key: "profiles", "must name at least one profile") }
+        guard !profiles.isEmpty else { throw ConfigurationError(key: CodingKeys.profiles, "must name at least one profile") }
         for name in profiles.keys.sorted() {
             let profile = profiles[name]!
-            let prefix = "profiles.\(name)"
+            let prefix = "\(CodingKeys.profiles.stringValue).\(name)"
+            let weightsKey = "\(prefix).\(AggregationProfile.CodingKeys.weights.stringValue)"
+            let primaryKey = "\(prefix).\(AggregationProfile.CodingKeys.primary.stringValue)"
             for method in profile.weights.keys.sorted() {
                 let weight = profile.weights[method]!
                 guard weight.isFinite else {
-                    throw ConfigurationError(key: "\(prefix).weights.\(method.rawValue)", "must be a finite number, got \(weight)")
+                    throw ConfigurationError(key: "\(weightsKey).\(method.rawValue)", "must be a finite number, got \(weight)")
                 }
                 guard weight >= 0 else {
-                    throw ConfigurationError(key: "\(prefix).weights.\(method.rawValue)", "must be >= 0, got \(weight)")
+                    throw ConfigurationError(key: "\(weightsKey).\(method.rawValue)", "must be >= 0, got \(weight)")
                 }
             }
             guard profile.weights.values.contains(where: { $0 > 0 }) else {
-                throw ConfigurationError(key: "\(prefix).weights", "must give at least one method a weight > 0")
+                throw ConfigurationError(key: weightsKey, "must give at least one method a weight > 0")
             }
             guard let primary = profile.primary else {
-                throw ConfigurationError(key: "\(prefix).primary", "is missing; name the primary method (e.g. lidar)")
+                throw ConfigurationError(key: primaryKey, "is missing; name the primary method (e.g. lidar)")
             }
             guard let weight = profile.weights[primary], weight > 0 else {
                 throw ConfigurationError(
-                    key: "\(prefix).primary", "'\(primary.rawValue)' must have a weight > 0 in \(prefix).weights")
+                    key: primaryKey, "'\(primary.rawValue)' must have a weight > 0 in \(weightsKey)")
             }
         }
-        for (key, number) in [("agreement_boost", agreementBoost), ("real_threshold", realThreshold)]
+        for (key, number) in [(CodingKeys.agreementBoost, agreementBoost), (.realThreshold, realThreshold)]
         where !(number.isFinite && (0...1).contains(number)) {
             throw ConfigurationError(key: key, "must be a finite number in 0...1, got \(number)")
         }
         guard minMethodsForAgreement >= 1 else {
-            throw ConfigurationError(key: "min_methods_for_agreement", "must be >= 1, got \(minMethodsForAgreement)")
+            throw ConfigurationError(key: CodingKeys.minMethodsForAgreement, "must be >= 1, got \(minMethodsForAgreement)")
         }
         let b = levelBoundaries
-        let bounds: [(String, Double)] = [("very_high", b.veryHigh), ("high", b.high), ("medium", b.medium), ("low", b.low)]
+        let bounds: [(LevelBoundaries.CodingKeys, Double)] = [
+            (.veryHigh, b.veryHigh), (.high, b.high), (.medium, b.medium), (.low, b.low),
+        ]
         for (name, bound) in bounds where !(bound.isFinite && bound > 0 && bound <= 1) {
-            throw ConfigurationError(key: "level_boundaries.\(name)", "must be finite and in (0, 1], got \(bound)")
+            throw ConfigurationError(key: name, "must be finite and in (0, 1], got \(bound)")
+                .prefixed(by: CodingKeys.levelBoundaries)
         }
         for i in 1..<bounds.count where !(bounds[i].1 < bounds[i - 1].1) {
-            throw ConfigurationError(
-                key: "level_boundaries.\(bounds[i].0)",
-                "must be < level_boundaries.\(bounds[i - 1].0) (\(bounds[i - 1].1)), got \(bounds[i].1)")
+            let above = "\(CodingKeys.levelBoundaries.stringValue).\(bounds[i - 1].0.stringValue)"
+            throw ConfigurationError(key: bounds[i].0, "must be < \(above) (\(bounds[i - 1].1)), got \(bounds[i].1)")
+                .prefixed(by: CodingKeys.levelBoundaries)
         }
         guard ambiguityBand.isFinite, ambiguityBand >= 0 else {
-            throw ConfigurationError(key: "ambiguity_band", "must be finite and >= 0, got \(ambiguityBand)")
+            throw ConfigurationError(key: CodingKeys.ambiguityBand, "must be finite and >= 0, got \(ambiguityBand)")
         }
         let narrowest = min(b.low, b.medium - b.low, b.high - b.medium, b.veryHigh - b.high)
         guard cappedScoreMargin.isFinite, cappedScoreMargin > 0, cappedScoreMargin < narrowest else {
             throw ConfigurationError(
-                key: "capped_score_margin",
+                key: CodingKeys.cappedScoreMargin,
                 "must be > 0 and < the narrowest level band (\(narrowest)), got \(cappedScoreMargin)")
         }
     }

@@ -35,16 +35,7 @@ public struct AggregationProfile: Sendable, Equatable, Codable {
         weights.filter { $0.value > 0 }.keys.sorted()
     }
 
-    /// A partially written profile: present keys replace, weights merge per method.
-    struct Overlay: Decodable {
-        var primary: AggregationMethod?
-        var weights: [AggregationMethod: Double]?
-
-        func applied(to base: AggregationProfile) -> AggregationProfile {
-            var result = base
-            if let primary { result.primary = primary }
-            for (method, weight) in weights ?? [:] { result.weights[method] = weight }
-            return result
-        }
+    enum CodingKeys: String, CodingKey {
+        case primary, weights
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 
 extension ArtifactAnalyzer {
     /// Every constant of `artifacts/1`. Sizes in image pixels (px) or rows, spatial
-    /// frequencies in cycles per pixel, angles in degrees. Decoding accepts a partial
-    /// object: a missing key keeps its default. Call `validate()` (or build an
+    /// frequencies in cycles per pixel, angles in degrees. A partial
+    /// object is decoded over the defaults (`JSONValue.decode(_:overlaying:)`). Call `validate()` (or build an
     /// `ArtifactAnalyzer`, which does) before use.
     ///
     /// Each detector maps its statistic `s` to a confidence with a logistic in log
@@ -169,54 +169,6 @@ extension ArtifactAnalyzer {
             case halftoneScale = "halftone_scale"
         }
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Configuration()
-            func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
-                try c.decodeIfPresent(T.self, forKey: key) ?? fallback
-            }
-            pwmWeight = try value(.pwmWeight, d.pwmWeight)
-            specularWeight = try value(.specularWeight, d.specularWeight)
-            halftoneWeight = try value(.halftoneWeight, d.halftoneWeight)
-            detectionThreshold = try value(.detectionThreshold, d.detectionThreshold)
-            artificialDetectorThreshold = try value(.artificialDetectorThreshold, d.artificialDetectorThreshold)
-            artificialOverallThreshold = try value(.artificialOverallThreshold, d.artificialOverallThreshold)
-            minLumaRange = try value(.minLumaRange, d.minLumaRange)
-            pwmStrips = try value(.pwmStrips, d.pwmStrips)
-            pwmColumnSamples = try value(.pwmColumnSamples, d.pwmColumnSamples)
-            pwmMinPeriodRows = try value(.pwmMinPeriodRows, d.pwmMinPeriodRows)
-            pwmMaxPeriodFraction = try value(.pwmMaxPeriodFraction, d.pwmMaxPeriodFraction)
-            pwmMinRows = try value(.pwmMinRows, d.pwmMinRows)
-            pwmFloorSpan = try value(.pwmFloorSpan, d.pwmFloorSpan)
-            pwmMidpoint = try value(.pwmMidpoint, d.pwmMidpoint)
-            pwmScale = try value(.pwmScale, d.pwmScale)
-            specularGridCells = try value(.specularGridCells, d.specularGridCells)
-            specularRelativeLevel = try value(.specularRelativeLevel, d.specularRelativeLevel)
-            specularMinValue = try value(.specularMinValue, d.specularMinValue)
-            specularMaxValue = try value(.specularMaxValue, d.specularMaxValue)
-            specularMaxSaturation = try value(.specularMaxSaturation, d.specularMaxSaturation)
-            specularMinAreaFraction = try value(.specularMinAreaFraction, d.specularMinAreaFraction)
-            specularFullAreaFraction = try value(.specularFullAreaFraction, d.specularFullAreaFraction)
-            specularEdgeMinStep = try value(.specularEdgeMinStep, d.specularEdgeMinStep)
-            specularEdgeSpanPx = try value(.specularEdgeSpanPx, d.specularEdgeSpanPx)
-            specularSharpnessLow = try value(.specularSharpnessLow, d.specularSharpnessLow)
-            specularSharpnessHigh = try value(.specularSharpnessHigh, d.specularSharpnessHigh)
-            specularRegularityLow = try value(.specularRegularityLow, d.specularRegularityLow)
-            specularRegularityHigh = try value(.specularRegularityHigh, d.specularRegularityHigh)
-            specularMaxRegions = try value(.specularMaxRegions, d.specularMaxRegions)
-            halftoneTileSize = try value(.halftoneTileSize, d.halftoneTileSize)
-            halftoneTiles = try value(.halftoneTiles, d.halftoneTiles)
-            halftoneMinPeriodPx = try value(.halftoneMinPeriodPx, d.halftoneMinPeriodPx)
-            halftoneMaxPeriodPx = try value(.halftoneMaxPeriodPx, d.halftoneMaxPeriodPx)
-            halftoneMinPeakRatio = try value(.halftoneMinPeakRatio, d.halftoneMinPeakRatio)
-            halftoneMaxPeaks = try value(.halftoneMaxPeaks, d.halftoneMaxPeaks)
-            halftoneRadiusTolerance = try value(.halftoneRadiusTolerance, d.halftoneRadiusTolerance)
-            halftoneAngleToleranceDeg = try value(.halftoneAngleToleranceDeg, d.halftoneAngleToleranceDeg)
-            halftoneJPEGExclusionBins = try value(.halftoneJPEGExclusionBins, d.halftoneJPEGExclusionBins)
-            halftoneMidpoint = try value(.halftoneMidpoint, d.halftoneMidpoint)
-            halftoneScale = try value(.halftoneScale, d.halftoneScale)
-        }
-
         /// Checks that the analysis is defined (see each field's range).
         ///
         /// - Throws: `ConfigurationError` naming the first offending key.
@@ -245,7 +197,7 @@ extension ArtifactAnalyzer {
                 throw ConfigurationError(key: key.rawValue, "must be >= 0, got \(weight)")
             }
             guard pwmWeight + specularWeight + halftoneWeight > 0 else {
-                throw ConfigurationError(key: CodingKeys.pwmWeight.rawValue,
+                throw ConfigurationError(key: CodingKeys.pwmWeight,
                                          "pwm_weight, specular_weight and halftone_weight cannot all be 0")
             }
             let unitIntervals: [(CodingKeys, Double)] = [
@@ -268,21 +220,21 @@ extension ArtifactAnalyzer {
                 throw ConfigurationError(key: key.rawValue, "must be \(allowed), got \(value)")
             }
             guard halftoneTileSize & (halftoneTileSize - 1) == 0 else {
-                throw ConfigurationError(key: CodingKeys.halftoneTileSize.rawValue,
+                throw ConfigurationError(key: CodingKeys.halftoneTileSize,
                                          "must be a power of two (64, 128, 256, 512, 1024), got \(halftoneTileSize)")
             }
             guard minLumaRange >= 0 else {
-                throw ConfigurationError(key: CodingKeys.minLumaRange.rawValue, "must be >= 0, got \(minLumaRange)")
+                throw ConfigurationError(key: CodingKeys.minLumaRange, "must be >= 0, got \(minLumaRange)")
             }
             guard pwmMinPeriodRows >= 4 else {
-                throw ConfigurationError(key: CodingKeys.pwmMinPeriodRows.rawValue, "must be >= 4, got \(pwmMinPeriodRows)")
+                throw ConfigurationError(key: CodingKeys.pwmMinPeriodRows, "must be >= 4, got \(pwmMinPeriodRows)")
             }
             guard pwmMaxPeriodFraction > 0, pwmMaxPeriodFraction <= 0.5 else {
-                throw ConfigurationError(key: CodingKeys.pwmMaxPeriodFraction.rawValue,
+                throw ConfigurationError(key: CodingKeys.pwmMaxPeriodFraction,
                                          "must be in (0, 0.5], got \(pwmMaxPeriodFraction)")
             }
             guard pwmFloorSpan > 1 else {
-                throw ConfigurationError(key: CodingKeys.pwmFloorSpan.rawValue, "must be > 1, got \(pwmFloorSpan)")
+                throw ConfigurationError(key: CodingKeys.pwmFloorSpan, "must be > 1, got \(pwmFloorSpan)")
             }
             let positives: [(CodingKeys, Double)] = [
                 (.pwmMidpoint, pwmMidpoint), (.pwmScale, pwmScale), (.specularEdgeMinStep, specularEdgeMinStep),
@@ -293,43 +245,43 @@ extension ArtifactAnalyzer {
             }
             guard (0...255).contains(specularMinValue), (0...255).contains(specularMaxValue),
                   specularMinValue <= specularMaxValue else {
-                throw ConfigurationError(key: CodingKeys.specularMinValue.rawValue,
+                throw ConfigurationError(key: CodingKeys.specularMinValue,
                                          "must satisfy 0 <= specular_min_value <= specular_max_value <= 255, got \(specularMinValue) and \(specularMaxValue)")
             }
             guard specularMaxSaturation > 0, specularMaxSaturation <= 1 else {
-                throw ConfigurationError(key: CodingKeys.specularMaxSaturation.rawValue,
+                throw ConfigurationError(key: CodingKeys.specularMaxSaturation,
                                          "must be in (0, 1], got \(specularMaxSaturation)")
             }
             guard specularMinAreaFraction > 0, specularMinAreaFraction < 1 else {
-                throw ConfigurationError(key: CodingKeys.specularMinAreaFraction.rawValue,
+                throw ConfigurationError(key: CodingKeys.specularMinAreaFraction,
                                          "must be in (0, 1), got \(specularMinAreaFraction)")
             }
             guard specularFullAreaFraction > specularMinAreaFraction else {
-                throw ConfigurationError(key: CodingKeys.specularFullAreaFraction.rawValue,
+                throw ConfigurationError(key: CodingKeys.specularFullAreaFraction,
                                          "must be > specular_min_area_fraction, got \(specularFullAreaFraction)")
             }
             guard specularSharpnessLow < specularSharpnessHigh else {
-                throw ConfigurationError(key: CodingKeys.specularSharpnessLow.rawValue,
+                throw ConfigurationError(key: CodingKeys.specularSharpnessLow,
                                          "must be < specular_sharpness_high, got \(specularSharpnessLow) and \(specularSharpnessHigh)")
             }
             guard specularRegularityLow < specularRegularityHigh else {
-                throw ConfigurationError(key: CodingKeys.specularRegularityLow.rawValue,
+                throw ConfigurationError(key: CodingKeys.specularRegularityLow,
                                          "must be < specular_regularity_high, got \(specularRegularityLow) and \(specularRegularityHigh)")
             }
             guard halftoneMinPeriodPx >= 2, halftoneMinPeriodPx < halftoneMaxPeriodPx else {
-                throw ConfigurationError(key: CodingKeys.halftoneMinPeriodPx.rawValue,
+                throw ConfigurationError(key: CodingKeys.halftoneMinPeriodPx,
                                          "must satisfy 2 <= halftone_min_period_px < halftone_max_period_px, got \(halftoneMinPeriodPx) and \(halftoneMaxPeriodPx)")
             }
             guard halftoneMinPeakRatio > 1 else {
-                throw ConfigurationError(key: CodingKeys.halftoneMinPeakRatio.rawValue,
+                throw ConfigurationError(key: CodingKeys.halftoneMinPeakRatio,
                                          "must be > 1, got \(halftoneMinPeakRatio)")
             }
             guard halftoneRadiusTolerance > 0, halftoneRadiusTolerance < 0.5 else {
-                throw ConfigurationError(key: CodingKeys.halftoneRadiusTolerance.rawValue,
+                throw ConfigurationError(key: CodingKeys.halftoneRadiusTolerance,
                                          "must be in (0, 0.5), got \(halftoneRadiusTolerance)")
             }
             guard halftoneAngleToleranceDeg > 0, halftoneAngleToleranceDeg < 15 else {
-                throw ConfigurationError(key: CodingKeys.halftoneAngleToleranceDeg.rawValue,
+                throw ConfigurationError(key: CodingKeys.halftoneAngleToleranceDeg,
                                          "must be in (0, 15), got \(halftoneAngleToleranceDeg)")
             }
         }

@@ -17,9 +17,20 @@ public struct ConfigurationError: Error, Equatable, Sendable, CustomStringConver
         self.reason = reason
     }
 
+    /// An error about the value at `key`, named by its coding key (the one place the
+    /// key's text is written): `ConfigurationError(key: CodingKeys.bandLow, "must be > 0")`.
+    public init(key: some CodingKey, _ reason: String) {
+        self.init(key: key.stringValue, reason)
+    }
+
     /// The same error one level down: key `PREFIX.KEY` (or `PREFIX` when `key` is empty).
     public func prefixed(by prefix: String) -> ConfigurationError {
         ConfigurationError(key: key.isEmpty ? prefix : "\(prefix).\(key)", reason)
+    }
+
+    /// The same error one level down, under the value at `key`: `prefixed(by: key.stringValue)`.
+    public func prefixed(by key: some CodingKey) -> ConfigurationError {
+        prefixed(by: key.stringValue)
     }
 
     /// `KEY: REASON`, e.g. `profiles.ios_pro.weights.moire: must be >= 0, got -1.0`.

@@ -3,7 +3,7 @@ extension DepthAnalyzerV1 {
     /// deployed backend's values (`reference`); `prd` is the same with the PRD's first
     /// coherence threshold. Depths and distances in metres.
     ///
-    /// Decoding accepts a partial object: a missing key keeps its reference default, so
+    /// A partial object is decoded over `reference` (`JSONValue.decode(_:overlaying:)`), so
     /// a configuration file names only what it changes. Call `validate()` (or build a
     /// `DepthAnalyzerV1`, which does) before use.
     public struct Configuration: Sendable, Equatable, Codable {
@@ -90,15 +90,8 @@ extension DepthAnalyzerV1 {
 
             public init() {}
 
-            public init(from decoder: any Decoder) throws {
-                let c = try decoder.container(keyedBy: CodingKeys.self)
-                let d = MarginScales()
-                std = try c.decodeIfPresent(Double.self, forKey: .std) ?? d.std
-                layers = try c.decodeIfPresent(Double.self, forKey: .layers) ?? d.layers
-                coherence = try c.decodeIfPresent(Double.self, forKey: .coherence) ?? d.coherence
-                range = try c.decodeIfPresent(Double.self, forKey: .range) ?? d.range
-                uniformity = try c.decodeIfPresent(Double.self, forKey: .uniformity) ?? d.uniformity
-                mean = try c.decodeIfPresent(Double.self, forKey: .mean) ?? d.mean
+            enum CodingKeys: String, CodingKey {
+                case std, layers, coherence, range, uniformity, mean
             }
         }
 
@@ -129,38 +122,6 @@ extension DepthAnalyzerV1 {
             case marginScales = "margin_scales"
         }
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Configuration()
-            func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
-                try c.decodeIfPresent(T.self, forKey: key) ?? fallback
-            }
-            minValidDepth = try value(.minValidDepth, d.minValidDepth)
-            maxValidDepth = try value(.maxValidDepth, d.maxValidDepth)
-            histogramBins = try value(.histogramBins, d.histogramBins)
-            smoothingWindow = try value(.smoothingWindow, d.smoothingWindow)
-            peakThresholdFraction = try value(.peakThresholdFraction, d.peakThresholdFraction)
-            gradientNeighbourMinDepth = try value(.gradientNeighbourMinDepth, d.gradientNeighbourMinDepth)
-            edgeThreshold = try value(.edgeThreshold, d.edgeThreshold)
-            coherenceExpFactor = try value(.coherenceExpFactor, d.coherenceExpFactor)
-            screenMaxRange = try value(.screenMaxRange, d.screenMaxRange)
-            uniformityBand = try value(.uniformityBand, d.uniformityBand)
-            screenMinUniformity = try value(.screenMinUniformity, d.screenMinUniformity)
-            screenMinMean = try value(.screenMinMean, d.screenMinMean)
-            screenMaxMean = try value(.screenMaxMean, d.screenMaxMean)
-            quadrantMinValid = try value(.quadrantMinValid, d.quadrantMinValid)
-            quadrantStdThreshold = try value(.quadrantStdThreshold, d.quadrantStdThreshold)
-            stdThreshold = try value(.stdThreshold, d.stdThreshold)
-            minLayers = try value(.minLayers, d.minLayers)
-            coherenceThreshold = try value(.coherenceThreshold, d.coherenceThreshold)
-            realScore = try value(.realScore, d.realScore)
-            notRealScore = try value(.notRealScore, d.notRealScore)
-            flatScore = try value(.flatScore, d.flatScore)
-            flatMaxStd = try value(.flatMaxStd, d.flatMaxStd)
-            flatMaxLayers = try value(.flatMaxLayers, d.flatMaxLayers)
-            marginScales = try value(.marginScales, d.marginScales)
-        }
-
         /// Checks that the analysis is defined: every number finite;
         /// `0 <= minValidDepth <= maxValidDepth`; `histogramBins >= 2`;
         /// `smoothingWindow` odd and >= 1; `quadrantMinValid >= 1`; scores in 0...1;
@@ -168,43 +129,43 @@ extension DepthAnalyzerV1 {
         ///
         /// - Throws: `ConfigurationError` naming the first offending key.
         public func validate() throws(ConfigurationError) {
-            let numbers: [(String, Double)] = [
-                ("min_valid_depth", minValidDepth), ("max_valid_depth", maxValidDepth),
-                ("peak_threshold_fraction", peakThresholdFraction),
-                ("gradient_neighbour_min_depth", gradientNeighbourMinDepth), ("edge_threshold", edgeThreshold),
-                ("coherence_exp_factor", coherenceExpFactor), ("screen_max_range", screenMaxRange),
-                ("uniformity_band", uniformityBand), ("screen_min_uniformity", screenMinUniformity),
-                ("screen_min_mean", screenMinMean), ("screen_max_mean", screenMaxMean),
-                ("quadrant_std_threshold", quadrantStdThreshold), ("std_threshold", stdThreshold),
-                ("coherence_threshold", coherenceThreshold), ("flat_max_std", flatMaxStd),
+            let numbers: [(CodingKeys, Double)] = [
+                (.minValidDepth, minValidDepth), (.maxValidDepth, maxValidDepth),
+                (.peakThresholdFraction, peakThresholdFraction),
+                (.gradientNeighbourMinDepth, gradientNeighbourMinDepth), (.edgeThreshold, edgeThreshold),
+                (.coherenceExpFactor, coherenceExpFactor), (.screenMaxRange, screenMaxRange),
+                (.uniformityBand, uniformityBand), (.screenMinUniformity, screenMinUniformity),
+                (.screenMinMean, screenMinMean), (.screenMaxMean, screenMaxMean),
+                (.quadrantStdThreshold, quadrantStdThreshold), (.stdThreshold, stdThreshold),
+                (.coherenceThreshold, coherenceThreshold), (.flatMaxStd, flatMaxStd),
             ]
             for (key, number) in numbers where !number.isFinite {
                 throw ConfigurationError(key: key, "must be a finite number, got \(number)")
             }
             guard minValidDepth >= 0, minValidDepth <= maxValidDepth else {
-                throw ConfigurationError(key: "min_valid_depth",
+                throw ConfigurationError(key: CodingKeys.minValidDepth,
                                          "must satisfy 0 <= min_valid_depth <= max_valid_depth, got \(minValidDepth) and \(maxValidDepth)")
             }
             guard histogramBins >= 2 else {
-                throw ConfigurationError(key: "histogram_bins", "must be >= 2, got \(histogramBins)")
+                throw ConfigurationError(key: CodingKeys.histogramBins, "must be >= 2, got \(histogramBins)")
             }
             guard smoothingWindow >= 1, smoothingWindow % 2 == 1 else {
-                throw ConfigurationError(key: "smoothing_window", "must be odd and >= 1, got \(smoothingWindow)")
+                throw ConfigurationError(key: CodingKeys.smoothingWindow, "must be odd and >= 1, got \(smoothingWindow)")
             }
             guard quadrantMinValid >= 1 else {
-                throw ConfigurationError(key: "quadrant_min_valid", "must be >= 1, got \(quadrantMinValid)")
+                throw ConfigurationError(key: CodingKeys.quadrantMinValid, "must be >= 1, got \(quadrantMinValid)")
             }
-            for (key, score) in [("real_score", realScore), ("not_real_score", notRealScore), ("flat_score", flatScore)]
+            for (key, score) in [(CodingKeys.realScore, realScore), (.notRealScore, notRealScore), (.flatScore, flatScore)]
             where !(0...1).contains(score) {
                 throw ConfigurationError(key: key, "must be in 0...1, got \(score)")
             }
-            let scales: [(String, Double)] = [
-                ("margin_scales.std", marginScales.std), ("margin_scales.layers", marginScales.layers),
-                ("margin_scales.coherence", marginScales.coherence), ("margin_scales.range", marginScales.range),
-                ("margin_scales.uniformity", marginScales.uniformity), ("margin_scales.mean", marginScales.mean),
+            let s = marginScales
+            let scales: [(MarginScales.CodingKeys, Double)] = [
+                (.std, s.std), (.layers, s.layers), (.coherence, s.coherence), (.range, s.range),
+                (.uniformity, s.uniformity), (.mean, s.mean),
             ]
             for (key, scale) in scales where !(scale.isFinite && scale > 0) {
-                throw ConfigurationError(key: key, "must be finite and > 0, got \(scale)")
+                throw ConfigurationError(key: key, "must be finite and > 0, got \(scale)").prefixed(by: CodingKeys.marginScales)
             }
         }
     }

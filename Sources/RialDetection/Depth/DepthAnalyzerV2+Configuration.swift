@@ -31,18 +31,19 @@ extension DepthAnalyzerV2 {
             return CameraIntrinsics(fx: f, fy: f, cx: Double(width - 1) / 2, cy: Double(height - 1) / 2)
         }
 
-        func check(key: String) throws(ConfigurationError) {
-            for (name, value) in [("fx", fx), ("fy", fy)] where !(value.isFinite && value > 0) {
-                throw ConfigurationError(key: "\(key).\(name)", "must be finite and > 0, got \(value)")
+        func check(key: some CodingKey) throws(ConfigurationError) {
+            for (name, value) in [(CodingKeys.fx, fx), (.fy, fy)] where !(value.isFinite && value > 0) {
+                throw ConfigurationError(key: name, "must be finite and > 0, got \(value)").prefixed(by: key)
             }
-            for (name, value) in [("cx", cx), ("cy", cy)] where !value.isFinite {
-                throw ConfigurationError(key: "\(key).\(name)", "must be a finite number, got \(value)")
+            for (name, value) in [(CodingKeys.cx, cx), (.cy, cy)] where !value.isFinite {
+                throw ConfigurationError(key: name, "must be a finite number, got \(value)").prefixed(by: key)
             }
         }
     }
 
     /// Every constant of `depth/2`. Depths and distances in metres unless the name says
-    /// otherwise. Decoding accepts a partial object: a missing key keeps its default.
+    /// otherwise. A partial object is decoded over the defaults (`JSONValue.decode(_:overlaying:)`):
+    /// a missing key keeps its default.
     /// Call `validate()` (or build a `DepthAnalyzerV2`, which does) before use.
     ///
     /// The score weights (`scoreIntercept`, `scoreFreeEdgeWeight`, `scoreOccluderWeight`)
@@ -190,105 +191,68 @@ extension DepthAnalyzerV2 {
             case edgeTolerance = "edge_tolerance"
         }
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Configuration()
-            func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
-                try c.decodeIfPresent(T.self, forKey: key) ?? fallback
-            }
-            minValidDepth = try value(.minValidDepth, d.minValidDepth)
-            maxValidDepth = try value(.maxValidDepth, d.maxValidDepth)
-            minValidPixels = try value(.minValidPixels, d.minValidPixels)
-            intrinsics = try c.decodeIfPresent(CameraIntrinsics.self, forKey: .intrinsics)
-            horizontalFieldOfViewDegrees = try value(.horizontalFieldOfViewDegrees, d.horizontalFieldOfViewDegrees)
-            noiseSigmaBase = try value(.noiseSigmaBase, d.noiseSigmaBase)
-            noiseSigmaQuadratic = try value(.noiseSigmaQuadratic, d.noiseSigmaQuadratic)
-            inlierSigmas = try value(.inlierSigmas, d.inlierSigmas)
-            sampleStride = try value(.sampleStride, d.sampleStride)
-            ransacIterations = try value(.ransacIterations, d.ransacIterations)
-            ransacMinIterations = try value(.ransacMinIterations, d.ransacMinIterations)
-            ransacConfidence = try value(.ransacConfidence, d.ransacConfidence)
-            hypothesisPoints = try value(.hypothesisPoints, d.hypothesisPoints)
-            refinementRounds = try value(.refinementRounds, d.refinementRounds)
-            seed = try value(.seed, d.seed)
-            maxPlanes = try value(.maxPlanes, d.maxPlanes)
-            minPlaneFraction = try value(.minPlaneFraction, d.minPlaneFraction)
-            contentWindowFraction = try value(.contentWindowFraction, d.contentWindowFraction)
-            sheetRounds = try value(.sheetRounds, d.sheetRounds)
-            maxSheetCurvature = try value(.maxSheetCurvature, d.maxSheetCurvature)
-            minOccluderHeight = try value(.minOccluderHeight, d.minOccluderHeight)
-            occluderFloor = try value(.occluderFloor, d.occluderFloor)
-            scoreIntercept = try value(.scoreIntercept, d.scoreIntercept)
-            scoreFreeEdgeWeight = try value(.scoreFreeEdgeWeight, d.scoreFreeEdgeWeight)
-            scoreOccluderWeight = try value(.scoreOccluderWeight, d.scoreOccluderWeight)
-            planarSubjectMinShare = try value(.planarSubjectMinShare, d.planarSubjectMinShare)
-            depthEdgeRelativeJump = try value(.depthEdgeRelativeJump, d.depthEdgeRelativeJump)
-            lumaEdgeThreshold = try value(.lumaEdgeThreshold, d.lumaEdgeThreshold)
-            edgeTolerance = try value(.edgeTolerance, d.edgeTolerance)
-        }
-
         /// Checks that the analysis is defined (see each field's range).
         ///
         /// - Throws: `ConfigurationError` naming the first offending key.
         public func validate() throws(ConfigurationError) {
-            let numbers: [(String, Double)] = [
-                ("min_valid_depth", minValidDepth), ("max_valid_depth", maxValidDepth),
-                ("horizontal_field_of_view_degrees", horizontalFieldOfViewDegrees),
-                ("noise_sigma_base", noiseSigmaBase), ("noise_sigma_quadratic", noiseSigmaQuadratic),
-                ("inlier_sigmas", inlierSigmas), ("min_plane_fraction", minPlaneFraction),
-                ("content_window_fraction", contentWindowFraction), ("max_sheet_curvature", maxSheetCurvature),
-                ("min_occluder_height", minOccluderHeight), ("occluder_floor", occluderFloor),
-                ("score_intercept", scoreIntercept), ("score_free_edge_weight", scoreFreeEdgeWeight),
-                ("score_occluder_weight", scoreOccluderWeight), ("planar_subject_min_share", planarSubjectMinShare),
-                ("depth_edge_relative_jump", depthEdgeRelativeJump), ("luma_edge_threshold", lumaEdgeThreshold),
+            let numbers: [(CodingKeys, Double)] = [
+                (.minValidDepth, minValidDepth), (.maxValidDepth, maxValidDepth),
+                (.horizontalFieldOfViewDegrees, horizontalFieldOfViewDegrees),
+                (.noiseSigmaBase, noiseSigmaBase), (.noiseSigmaQuadratic, noiseSigmaQuadratic),
+                (.inlierSigmas, inlierSigmas), (.minPlaneFraction, minPlaneFraction),
+                (.contentWindowFraction, contentWindowFraction), (.maxSheetCurvature, maxSheetCurvature),
+                (.minOccluderHeight, minOccluderHeight), (.occluderFloor, occluderFloor),
+                (.scoreIntercept, scoreIntercept), (.scoreFreeEdgeWeight, scoreFreeEdgeWeight),
+                (.scoreOccluderWeight, scoreOccluderWeight), (.planarSubjectMinShare, planarSubjectMinShare),
+                (.depthEdgeRelativeJump, depthEdgeRelativeJump), (.lumaEdgeThreshold, lumaEdgeThreshold),
             ]
             for (key, number) in numbers where !number.isFinite {
                 throw ConfigurationError(key: key, "must be a finite number, got \(number)")
             }
             guard minValidDepth > 0, minValidDepth <= maxValidDepth else {
-                throw ConfigurationError(key: "min_valid_depth",
+                throw ConfigurationError(key: CodingKeys.minValidDepth,
                                          "must satisfy 0 < min_valid_depth <= max_valid_depth, got \(minValidDepth) and \(maxValidDepth)")
             }
-            let minimums: [(String, Int, Int)] = [
-                ("min_valid_pixels", minValidPixels, 3), ("sample_stride", sampleStride, 1),
-                ("ransac_iterations", ransacIterations, 1), ("ransac_min_iterations", ransacMinIterations, 1),
-                ("hypothesis_points", hypothesisPoints, 16),
-                ("refinement_rounds", refinementRounds, 0), ("max_planes", maxPlanes, 1),
-                ("sheet_rounds", sheetRounds, 0), ("edge_tolerance", edgeTolerance, 0),
+            let minimums: [(CodingKeys, Int, Int)] = [
+                (.minValidPixels, minValidPixels, 3), (.sampleStride, sampleStride, 1),
+                (.ransacIterations, ransacIterations, 1), (.ransacMinIterations, ransacMinIterations, 1),
+                (.hypothesisPoints, hypothesisPoints, 16),
+                (.refinementRounds, refinementRounds, 0), (.maxPlanes, maxPlanes, 1),
+                (.sheetRounds, sheetRounds, 0), (.edgeTolerance, edgeTolerance, 0),
             ]
             for (key, value, minimum) in minimums where value < minimum {
                 throw ConfigurationError(key: key, "must be >= \(minimum), got \(value)")
             }
             guard horizontalFieldOfViewDegrees > 0, horizontalFieldOfViewDegrees < 180 else {
-                throw ConfigurationError(key: "horizontal_field_of_view_degrees",
+                throw ConfigurationError(key: CodingKeys.horizontalFieldOfViewDegrees,
                                          "must be in (0, 180), got \(horizontalFieldOfViewDegrees)")
             }
-            for (key, value) in [("noise_sigma_base", noiseSigmaBase), ("noise_sigma_quadratic", noiseSigmaQuadratic),
-                                 ("min_occluder_height", minOccluderHeight)] where value < 0 {
+            for (key, value) in [(CodingKeys.noiseSigmaBase, noiseSigmaBase), (.noiseSigmaQuadratic, noiseSigmaQuadratic),
+                                 (.minOccluderHeight, minOccluderHeight)] where value < 0 {
                 throw ConfigurationError(key: key, "must be >= 0, got \(value)")
             }
             guard noiseSigmaBase > 0 || noiseSigmaQuadratic > 0 else {
-                throw ConfigurationError(key: "noise_sigma_base", "noise_sigma_base and noise_sigma_quadratic cannot both be 0")
+                throw ConfigurationError(key: CodingKeys.noiseSigmaBase, "noise_sigma_base and noise_sigma_quadratic cannot both be 0")
             }
             guard ransacConfidence.isFinite, ransacConfidence > 0, ransacConfidence < 1 else {
-                throw ConfigurationError(key: "ransac_confidence", "must be in (0, 1), got \(ransacConfidence)")
+                throw ConfigurationError(key: CodingKeys.ransacConfidence, "must be in (0, 1), got \(ransacConfidence)")
             }
-            for (key, value) in [("min_plane_fraction", minPlaneFraction), ("content_window_fraction", contentWindowFraction)]
+            for (key, value) in [(CodingKeys.minPlaneFraction, minPlaneFraction), (.contentWindowFraction, contentWindowFraction)]
             where !(value > 0 && value <= 1) {
                 throw ConfigurationError(key: key, "must be in (0, 1], got \(value)")
             }
             guard (0...1).contains(planarSubjectMinShare) else {
-                throw ConfigurationError(key: "planar_subject_min_share", "must be in 0...1, got \(planarSubjectMinShare)")
+                throw ConfigurationError(key: CodingKeys.planarSubjectMinShare, "must be in 0...1, got \(planarSubjectMinShare)")
             }
-            let positives: [(String, Double)] = [
-                ("inlier_sigmas", inlierSigmas), ("max_sheet_curvature", maxSheetCurvature),
-                ("occluder_floor", occluderFloor),
-                ("depth_edge_relative_jump", depthEdgeRelativeJump), ("luma_edge_threshold", lumaEdgeThreshold),
+            let positives: [(CodingKeys, Double)] = [
+                (.inlierSigmas, inlierSigmas), (.maxSheetCurvature, maxSheetCurvature),
+                (.occluderFloor, occluderFloor),
+                (.depthEdgeRelativeJump, depthEdgeRelativeJump), (.lumaEdgeThreshold, lumaEdgeThreshold),
             ]
             for (key, value) in positives where value <= 0 {
                 throw ConfigurationError(key: key, "must be > 0, got \(value)")
             }
-            try intrinsics?.check(key: "intrinsics")
+            try intrinsics?.check(key: CodingKeys.intrinsics)
         }
     }
 }

@@ -111,7 +111,7 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
 
         let source: String, k: CameraIntrinsics
         if let argument {
-            do { try argument.check(key: "intrinsics") } catch {
+            do { try argument.check(key: Configuration.CodingKeys.intrinsics) } catch {
                 return .unavailable(reason: "intrinsics argument: \(error.description)", coverage: coverage,
                                     validPixels: validCount)
             }

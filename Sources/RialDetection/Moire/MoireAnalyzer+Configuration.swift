@@ -3,8 +3,8 @@ import Foundation
 extension MoireAnalyzer {
     /// Every constant of `moire/1`. Frequencies in cycles per pixel of the analysed
     /// (full-resolution, stored-orientation) image, bins of the tile's DFT, luma levels
-    /// on the 0...255 scale. Decoding accepts a partial object: a missing key keeps its
-    /// default. Call `validate()` (or build a `MoireAnalyzer`, which does) before use.
+    /// on the 0...255 scale. A partial object is decoded over the defaults
+    /// (`JSONValue.decode(_:overlaying:)`). Call `validate()` (or build a `MoireAnalyzer`, which does) before use.
     public struct Configuration: Sendable, Equatable, Codable {
         /// Tile side n, pixels: a power of two in 64...1024. 256: a bin is 1/256 cycle
         /// per pixel, and a 12 MP frame needs no downscaling (which would fold the
@@ -104,112 +104,82 @@ extension MoireAnalyzer {
             case oledAxisShare = "oled_axis_share"
         }
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Configuration()
-            func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
-                try c.decodeIfPresent(T.self, forKey: key) ?? fallback
-            }
-            tileSize = try value(.tileSize, d.tileSize)
-            minTileSize = try value(.minTileSize, d.minTileSize)
-            tileColumns = try value(.tileColumns, d.tileColumns)
-            tileRows = try value(.tileRows, d.tileRows)
-            bandLow = try value(.bandLow, d.bandLow)
-            bandHigh = try value(.bandHigh, d.bandHigh)
-            noiseFloorFactor = try value(.noiseFloorFactor, d.noiseFloorFactor)
-            minProminence = try value(.minProminence, d.minProminence)
-            surroundInner = try value(.surroundInner, d.surroundInner)
-            surroundOuter = try value(.surroundOuter, d.surroundOuter)
-            contrastRadius = try value(.contrastRadius, d.contrastRadius)
-            maxPeaks = try value(.maxPeaks, d.maxPeaks)
-            maxCandidates = try value(.maxCandidates, d.maxCandidates)
-            jpegGridRadius = try value(.jpegGridRadius, d.jpegGridRadius)
-            flatLumaStd = try value(.flatLumaStd, d.flatLumaStd)
-            evidenceMidpoint = try value(.evidenceMidpoint, d.evidenceMidpoint)
-            evidenceScale = try value(.evidenceScale, d.evidenceScale)
-            detectionThreshold = try value(.detectionThreshold, d.detectionThreshold)
-            strongPeakRatio = try value(.strongPeakRatio, d.strongPeakRatio)
-            axisTolerance = try value(.axisTolerance, d.axisTolerance)
-            lcdAxisShare = try value(.lcdAxisShare, d.lcdAxisShare)
-            oledAxisShare = try value(.oledAxisShare, d.oledAxisShare)
-        }
-
         /// Checks that the analysis is defined (see each field's range).
         ///
         /// - Throws: `ConfigurationError` naming the first offending key.
         public func validate() throws(ConfigurationError) {
-            let numbers: [(String, Double)] = [
-                ("band_low", bandLow), ("band_high", bandHigh), ("noise_floor_factor", noiseFloorFactor),
-                ("min_prominence", minProminence), ("flat_luma_std", flatLumaStd),
-                ("evidence_midpoint", evidenceMidpoint), ("evidence_scale", evidenceScale),
-                ("detection_threshold", detectionThreshold), ("strong_peak_ratio", strongPeakRatio),
-                ("axis_tolerance", axisTolerance), ("lcd_axis_share", lcdAxisShare), ("oled_axis_share", oledAxisShare),
+            let numbers: [(CodingKeys, Double)] = [
+                (.bandLow, bandLow), (.bandHigh, bandHigh), (.noiseFloorFactor, noiseFloorFactor),
+                (.minProminence, minProminence), (.flatLumaStd, flatLumaStd),
+                (.evidenceMidpoint, evidenceMidpoint), (.evidenceScale, evidenceScale),
+                (.detectionThreshold, detectionThreshold), (.strongPeakRatio, strongPeakRatio),
+                (.axisTolerance, axisTolerance), (.lcdAxisShare, lcdAxisShare), (.oledAxisShare, oledAxisShare),
             ]
             for (key, number) in numbers where !number.isFinite {
                 throw ConfigurationError(key: key, "must be a finite number, got \(number)")
             }
             func isPowerOfTwo(_ v: Int) -> Bool { v > 0 && v & (v - 1) == 0 }
             guard isPowerOfTwo(tileSize), (64...1024).contains(tileSize) else {
-                throw ConfigurationError(key: "tile_size", "must be a power of two in 64...1024, got \(tileSize)")
+                throw ConfigurationError(key: CodingKeys.tileSize, "must be a power of two in 64...1024, got \(tileSize)")
             }
             guard isPowerOfTwo(minTileSize), minTileSize >= 16, minTileSize <= tileSize else {
-                throw ConfigurationError(key: "min_tile_size",
+                throw ConfigurationError(key: CodingKeys.minTileSize,
                                          "must be a power of two in 16...tile_size (\(tileSize)), got \(minTileSize)")
             }
-            for (key, value) in [("tile_columns", tileColumns), ("tile_rows", tileRows)] where !(1...16).contains(value) {
+            for (key, value) in [(CodingKeys.tileColumns, tileColumns), (.tileRows, tileRows)] where !(1...16).contains(value) {
                 throw ConfigurationError(key: key, "must be in 1...16, got \(value)")
             }
             guard bandLow > 0, bandLow < bandHigh else {
-                throw ConfigurationError(key: "band_low", "must satisfy 0 < band_low < band_high (\(bandHigh)), got \(bandLow)")
+                throw ConfigurationError(key: CodingKeys.bandLow, "must satisfy 0 < band_low < band_high (\(bandHigh)), got \(bandLow)")
             }
             guard bandHigh < 0.5 else {
-                throw ConfigurationError(key: "band_high", "must be < 0.5 cycles per pixel (Nyquist), got \(bandHigh)")
+                throw ConfigurationError(key: CodingKeys.bandHigh, "must be < 0.5 cycles per pixel (Nyquist), got \(bandHigh)")
             }
             guard noiseFloorFactor >= 0 else {
-                throw ConfigurationError(key: "noise_floor_factor", "must be >= 0, got \(noiseFloorFactor)")
+                throw ConfigurationError(key: CodingKeys.noiseFloorFactor, "must be >= 0, got \(noiseFloorFactor)")
             }
             guard minProminence >= 1 else {
-                throw ConfigurationError(key: "min_prominence", "must be >= 1, got \(minProminence)")
+                throw ConfigurationError(key: CodingKeys.minProminence, "must be >= 1, got \(minProminence)")
             }
             guard (2...16).contains(surroundInner) else {
-                throw ConfigurationError(key: "surround_inner", "must be in 2...16, got \(surroundInner)")
+                throw ConfigurationError(key: CodingKeys.surroundInner, "must be in 2...16, got \(surroundInner)")
             }
             guard surroundOuter >= surroundInner, surroundOuter <= 16 else {
-                throw ConfigurationError(key: "surround_outer",
+                throw ConfigurationError(key: CodingKeys.surroundOuter,
                                          "must be in surround_inner (\(surroundInner))...16, got \(surroundOuter)")
             }
             guard (0...16).contains(contrastRadius) else {
-                throw ConfigurationError(key: "contrast_radius", "must be in 0...16, got \(contrastRadius)")
+                throw ConfigurationError(key: CodingKeys.contrastRadius, "must be in 0...16, got \(contrastRadius)")
             }
             guard (1...100).contains(maxPeaks) else {
-                throw ConfigurationError(key: "max_peaks", "must be in 1...100, got \(maxPeaks)")
+                throw ConfigurationError(key: CodingKeys.maxPeaks, "must be in 1...100, got \(maxPeaks)")
             }
             guard maxCandidates >= 1 else {
-                throw ConfigurationError(key: "max_candidates", "must be >= 1, got \(maxCandidates)")
+                throw ConfigurationError(key: CodingKeys.maxCandidates, "must be >= 1, got \(maxCandidates)")
             }
             guard (-1...4).contains(jpegGridRadius) else {
-                throw ConfigurationError(key: "jpeg_grid_radius", "must be -1 (off) or 0...4, got \(jpegGridRadius)")
+                throw ConfigurationError(key: CodingKeys.jpegGridRadius, "must be -1 (off) or 0...4, got \(jpegGridRadius)")
             }
             guard flatLumaStd >= 0 else {
-                throw ConfigurationError(key: "flat_luma_std", "must be >= 0, got \(flatLumaStd)")
+                throw ConfigurationError(key: CodingKeys.flatLumaStd, "must be >= 0, got \(flatLumaStd)")
             }
-            for (key, value) in [("evidence_midpoint", evidenceMidpoint), ("evidence_scale", evidenceScale)] where value <= 0 {
+            for (key, value) in [(CodingKeys.evidenceMidpoint, evidenceMidpoint), (.evidenceScale, evidenceScale)] where value <= 0 {
                 throw ConfigurationError(key: key, "must be > 0, got \(value)")
             }
             guard detectionThreshold >= 0, detectionThreshold < 1 else {
-                throw ConfigurationError(key: "detection_threshold", "must be in [0, 1), got \(detectionThreshold)")
+                throw ConfigurationError(key: CodingKeys.detectionThreshold, "must be in [0, 1), got \(detectionThreshold)")
             }
             guard strongPeakRatio > 0, strongPeakRatio <= 1 else {
-                throw ConfigurationError(key: "strong_peak_ratio", "must be in (0, 1], got \(strongPeakRatio)")
+                throw ConfigurationError(key: CodingKeys.strongPeakRatio, "must be in (0, 1], got \(strongPeakRatio)")
             }
             guard (0...0.5).contains(axisTolerance) else {
-                throw ConfigurationError(key: "axis_tolerance", "must be in 0...0.5, got \(axisTolerance)")
+                throw ConfigurationError(key: CodingKeys.axisTolerance, "must be in 0...0.5, got \(axisTolerance)")
             }
             guard lcdAxisShare > 0, lcdAxisShare <= 1 else {
-                throw ConfigurationError(key: "lcd_axis_share", "must be in (0, 1], got \(lcdAxisShare)")
+                throw ConfigurationError(key: CodingKeys.lcdAxisShare, "must be in (0, 1], got \(lcdAxisShare)")
             }
             guard oledAxisShare >= 0, oledAxisShare < lcdAxisShare else {
-                throw ConfigurationError(key: "oled_axis_share",
+                throw ConfigurationError(key: CodingKeys.oledAxisShare,
                                          "must be in [0, lcd_axis_share (\(lcdAxisShare))), got \(oledAxisShare)")
             }
         }

@@ -1,7 +1,7 @@
 extension ParallaxAnalyzer {
     /// Every constant of `parallax/1`. "Working px" are pixels of the downscaled luma
     /// the matcher runs on (`working_scale` input pixels each); depths in metres.
-    /// Decoding accepts a partial object: a missing key keeps its default. Call
+    /// A partial object is decoded over the defaults (`JSONValue.decode(_:overlaying:)`). Call
     /// `validate()` (or build a `ParallaxAnalyzer`, which does) before use.
     public struct Configuration: Sendable, Equatable, Codable {
         /// Images are downscaled by the integer factor `k = ceil(max(w, h) / workingLongSide)`
@@ -131,119 +131,80 @@ extension ParallaxAnalyzer {
             case residualClamp = "residual_clamp"
         }
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Configuration()
-            func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
-                try c.decodeIfPresent(T.self, forKey: key) ?? fallback
-            }
-            workingLongSide = try value(.workingLongSide, d.workingLongSide)
-            minImageSide = try value(.minImageSide, d.minImageSide)
-            blockRadius = try value(.blockRadius, d.blockRadius)
-            gridStep = try value(.gridStep, d.gridStep)
-            minDepthM = try value(.minDepthM, d.minDepthM)
-            maxDepthM = try c.decodeIfPresent(Double.self, forKey: .maxDepthM)
-            defaultMaxDisparityFraction = try value(.defaultMaxDisparityFraction, d.defaultMaxDisparityFraction)
-            maxDisparityFraction = try value(.maxDisparityFraction, d.maxDisparityFraction)
-            disparityMarginPx = try value(.disparityMarginPx, d.disparityMarginPx)
-            prefilterSigmaPx = try value(.prefilterSigmaPx, d.prefilterSigmaPx)
-            minBlockStdDev = try value(.minBlockStdDev, d.minBlockStdDev)
-            minCorrelation = try value(.minCorrelation, d.minCorrelation)
-            uniquenessRatio = try value(.uniquenessRatio, d.uniquenessRatio)
-            leftRightTolerancePx = try value(.leftRightTolerancePx, d.leftRightTolerancePx)
-            minValidBlocks = try value(.minValidBlocks, d.minValidBlocks)
-            minMatchingNoisePx = try value(.minMatchingNoisePx, d.minMatchingNoisePx)
-            fallbackMatchingNoisePx = try value(.fallbackMatchingNoisePx, d.fallbackMatchingNoisePx)
-            inlierNoiseMultiple = try value(.inlierNoiseMultiple, d.inlierNoiseMultiple)
-            minInlierThresholdPx = try value(.minInlierThresholdPx, d.minInlierThresholdPx)
-            maxInlierThresholdPx = try value(.maxInlierThresholdPx, d.maxInlierThresholdPx)
-            ransacIterations = try value(.ransacIterations, d.ransacIterations)
-            ransacMinIterations = try value(.ransacMinIterations, d.ransacMinIterations)
-            ransacConfidence = try value(.ransacConfidence, d.ransacConfidence)
-            refinementRounds = try value(.refinementRounds, d.refinementRounds)
-            seed = try value(.seed, d.seed)
-            planarSubjectMinFraction = try value(.planarSubjectMinFraction, d.planarSubjectMinFraction)
-            outlierMidpoint = try value(.outlierMidpoint, d.outlierMidpoint)
-            outlierScale = try value(.outlierScale, d.outlierScale)
-            residualMidpoint = try value(.residualMidpoint, d.residualMidpoint)
-            residualScale = try value(.residualScale, d.residualScale)
-            residualClamp = try value(.residualClamp, d.residualClamp)
-        }
-
         /// Checks that the analysis is defined (see each field's range).
         ///
         /// - Throws: `ConfigurationError` naming the first offending key.
         public func validate() throws(ConfigurationError) {
-            var numbers: [(String, Double)] = [
-                ("min_depth_m", minDepthM),
-                ("default_max_disparity_fraction", defaultMaxDisparityFraction),
-                ("max_disparity_fraction", maxDisparityFraction), ("min_block_std_dev", minBlockStdDev),
-                ("prefilter_sigma_px", prefilterSigmaPx), ("min_correlation", minCorrelation), ("uniqueness_ratio", uniquenessRatio),
-                ("min_matching_noise_px", minMatchingNoisePx), ("fallback_matching_noise_px", fallbackMatchingNoisePx),
-                ("inlier_noise_multiple", inlierNoiseMultiple), ("min_inlier_threshold_px", minInlierThresholdPx),
-                ("max_inlier_threshold_px", maxInlierThresholdPx), ("ransac_confidence", ransacConfidence),
-                ("planar_subject_min_fraction", planarSubjectMinFraction), ("outlier_midpoint", outlierMidpoint),
-                ("outlier_scale", outlierScale), ("residual_midpoint", residualMidpoint),
-                ("residual_scale", residualScale), ("residual_clamp", residualClamp),
+            var numbers: [(CodingKeys, Double)] = [
+                (.minDepthM, minDepthM),
+                (.defaultMaxDisparityFraction, defaultMaxDisparityFraction),
+                (.maxDisparityFraction, maxDisparityFraction), (.minBlockStdDev, minBlockStdDev),
+                (.prefilterSigmaPx, prefilterSigmaPx), (.minCorrelation, minCorrelation), (.uniquenessRatio, uniquenessRatio),
+                (.minMatchingNoisePx, minMatchingNoisePx), (.fallbackMatchingNoisePx, fallbackMatchingNoisePx),
+                (.inlierNoiseMultiple, inlierNoiseMultiple), (.minInlierThresholdPx, minInlierThresholdPx),
+                (.maxInlierThresholdPx, maxInlierThresholdPx), (.ransacConfidence, ransacConfidence),
+                (.planarSubjectMinFraction, planarSubjectMinFraction), (.outlierMidpoint, outlierMidpoint),
+                (.outlierScale, outlierScale), (.residualMidpoint, residualMidpoint),
+                (.residualScale, residualScale), (.residualClamp, residualClamp),
             ]
-            if let maxDepthM { numbers.append(("max_depth_m", maxDepthM)) }
+            if let maxDepthM { numbers.append((.maxDepthM, maxDepthM)) }
             for (key, number) in numbers where !number.isFinite {
                 throw ConfigurationError(key: key, "must be a finite number, got \(number)")
             }
-            let ranges: [(String, Int, ClosedRange<Int>)] = [
-                ("working_long_side", workingLongSide, 64...4096), ("min_image_side", minImageSide, 16...Int.max),
-                ("block_radius", blockRadius, 1...32), ("grid_step", gridStep, 1...Int.max),
-                ("disparity_margin_px", disparityMarginPx, 1...16),
-                ("left_right_tolerance_px", leftRightTolerancePx, 0...Int.max),
-                ("min_valid_blocks", minValidBlocks, 3...Int.max), ("ransac_iterations", ransacIterations, 1...Int.max),
-                ("ransac_min_iterations", ransacMinIterations, 1...Int.max),
-                ("refinement_rounds", refinementRounds, 0...Int.max),
+            let ranges: [(CodingKeys, Int, ClosedRange<Int>)] = [
+                (.workingLongSide, workingLongSide, 64...4096), (.minImageSide, minImageSide, 16...Int.max),
+                (.blockRadius, blockRadius, 1...32), (.gridStep, gridStep, 1...Int.max),
+                (.disparityMarginPx, disparityMarginPx, 1...16),
+                (.leftRightTolerancePx, leftRightTolerancePx, 0...Int.max),
+                (.minValidBlocks, minValidBlocks, 3...Int.max), (.ransacIterations, ransacIterations, 1...Int.max),
+                (.ransacMinIterations, ransacMinIterations, 1...Int.max),
+                (.refinementRounds, refinementRounds, 0...Int.max),
             ]
             for (key, value, range) in ranges where !range.contains(value) {
                 let text = range.upperBound == Int.max ? ">= \(range.lowerBound)" : "in \(range.lowerBound)...\(range.upperBound)"
                 throw ConfigurationError(key: key, "must be \(text), got \(value)")
             }
-            guard minDepthM > 0 else { throw ConfigurationError(key: "min_depth_m", "must be > 0, got \(minDepthM)") }
+            guard minDepthM > 0 else { throw ConfigurationError(key: CodingKeys.minDepthM, "must be > 0, got \(minDepthM)") }
             if let maxDepthM, maxDepthM <= minDepthM {
-                throw ConfigurationError(key: "max_depth_m",
+                throw ConfigurationError(key: CodingKeys.maxDepthM,
                                          "must be > min_depth_m (\(minDepthM)) or absent for infinity, got \(maxDepthM)")
             }
-            let openUnit: [(String, Double)] = [
-                ("default_max_disparity_fraction", defaultMaxDisparityFraction),
-                ("max_disparity_fraction", maxDisparityFraction), ("ransac_confidence", ransacConfidence),
+            let openUnit: [(CodingKeys, Double)] = [
+                (.defaultMaxDisparityFraction, defaultMaxDisparityFraction),
+                (.maxDisparityFraction, maxDisparityFraction), (.ransacConfidence, ransacConfidence),
             ]
             for (key, value) in openUnit where !(value > 0 && value < 1) {
                 throw ConfigurationError(key: key, "must be in (0, 1), got \(value)")
             }
             guard (-1...1).contains(minCorrelation) else {
-                throw ConfigurationError(key: "min_correlation", "must be in -1...1, got \(minCorrelation)")
+                throw ConfigurationError(key: CodingKeys.minCorrelation, "must be in -1...1, got \(minCorrelation)")
             }
             guard uniquenessRatio > 0, uniquenessRatio <= 1 else {
-                throw ConfigurationError(key: "uniqueness_ratio", "must be in (0, 1], got \(uniquenessRatio)")
+                throw ConfigurationError(key: CodingKeys.uniquenessRatio, "must be in (0, 1], got \(uniquenessRatio)")
             }
             guard (0...1).contains(planarSubjectMinFraction) else {
-                throw ConfigurationError(key: "planar_subject_min_fraction", "must be in 0...1, got \(planarSubjectMinFraction)")
+                throw ConfigurationError(key: CodingKeys.planarSubjectMinFraction, "must be in 0...1, got \(planarSubjectMinFraction)")
             }
             guard (0...8).contains(prefilterSigmaPx) else {
-                throw ConfigurationError(key: "prefilter_sigma_px", "must be in 0...8, got \(prefilterSigmaPx)")
+                throw ConfigurationError(key: CodingKeys.prefilterSigmaPx, "must be in 0...8, got \(prefilterSigmaPx)")
             }
             guard minBlockStdDev >= 0 else {
-                throw ConfigurationError(key: "min_block_std_dev", "must be >= 0, got \(minBlockStdDev)")
+                throw ConfigurationError(key: CodingKeys.minBlockStdDev, "must be >= 0, got \(minBlockStdDev)")
             }
-            let positives: [(String, Double)] = [
-                ("min_matching_noise_px", minMatchingNoisePx), ("fallback_matching_noise_px", fallbackMatchingNoisePx),
-                ("inlier_noise_multiple", inlierNoiseMultiple), ("min_inlier_threshold_px", minInlierThresholdPx),
-                ("outlier_scale", outlierScale), ("residual_scale", residualScale),
+            let positives: [(CodingKeys, Double)] = [
+                (.minMatchingNoisePx, minMatchingNoisePx), (.fallbackMatchingNoisePx, fallbackMatchingNoisePx),
+                (.inlierNoiseMultiple, inlierNoiseMultiple), (.minInlierThresholdPx, minInlierThresholdPx),
+                (.outlierScale, outlierScale), (.residualScale, residualScale),
             ]
             for (key, value) in positives where value <= 0 {
                 throw ConfigurationError(key: key, "must be > 0, got \(value)")
             }
             guard maxInlierThresholdPx >= minInlierThresholdPx else {
-                throw ConfigurationError(key: "max_inlier_threshold_px",
+                throw ConfigurationError(key: CodingKeys.maxInlierThresholdPx,
                                          "must be >= min_inlier_threshold_px (\(minInlierThresholdPx)), got \(maxInlierThresholdPx)")
             }
             guard residualClamp >= 0 else {
-                throw ConfigurationError(key: "residual_clamp", "must be >= 0, got \(residualClamp)")
+                throw ConfigurationError(key: CodingKeys.residualClamp, "must be >= 0, got \(residualClamp)")
             }
         }
     }

@@ -64,32 +64,21 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
 
         public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Configuration()
-            maxClockSkewSeconds = try c.decodeIfPresent(Double.self, forKey: .maxClockSkewSeconds) ?? d.maxClockSkewSeconds
-            lidarDevices = try c.decodeIfPresent([String].self, forKey: .lidarDevices) ?? d.lidarDevices
-            minMegapixels = try c.decodeIfPresent(Double.self, forKey: .minMegapixels) ?? d.minMegapixels
-            maxMegapixels = try c.decodeIfPresent(Double.self, forKey: .maxMegapixels) ?? d.maxMegapixels
-            aspectRatios = try c.decodeIfPresent([Double].self, forKey: .aspectRatios) ?? d.aspectRatios
-            aspectTolerance = try c.decodeIfPresent(Double.self, forKey: .aspectTolerance) ?? d.aspectTolerance
-        }
-
         func validate() throws(ConfigurationError) {
             guard maxClockSkewSeconds.isFinite, maxClockSkewSeconds >= 0 else {
-                throw ConfigurationError(key: "max_clock_skew_seconds", "must be finite and >= 0, got \(maxClockSkewSeconds)")
+                throw ConfigurationError(key: CodingKeys.maxClockSkewSeconds, "must be finite and >= 0, got \(maxClockSkewSeconds)")
             }
             guard minMegapixels.isFinite, minMegapixels > 0 else {
-                throw ConfigurationError(key: "min_megapixels", "must be finite and > 0, got \(minMegapixels)")
+                throw ConfigurationError(key: CodingKeys.minMegapixels, "must be finite and > 0, got \(minMegapixels)")
             }
             guard maxMegapixels.isFinite, maxMegapixels > minMegapixels else {
-                throw ConfigurationError(key: "max_megapixels", "must be finite and > min_megapixels (\(minMegapixels)), got \(maxMegapixels)")
+                throw ConfigurationError(key: CodingKeys.maxMegapixels, "must be finite and > min_megapixels (\(minMegapixels)), got \(maxMegapixels)")
             }
             for (index, ratio) in aspectRatios.enumerated() where !(ratio.isFinite && ratio >= 1) {
-                throw ConfigurationError(key: "aspect_ratios[\(index)]", "must be a long:short ratio >= 1, got \(ratio)")
+                throw ConfigurationError(key: "\(CodingKeys.aspectRatios.stringValue)[\(index)]", "must be a long:short ratio >= 1, got \(ratio)")
             }
             guard aspectTolerance.isFinite, (0...0.5).contains(aspectTolerance) else {
-                throw ConfigurationError(key: "aspect_tolerance", "must be in 0...0.5, got \(aspectTolerance)")
+                throw ConfigurationError(key: CodingKeys.aspectTolerance, "must be in 0...0.5, got \(aspectTolerance)")
             }
         }
     }

@@ -21,16 +21,6 @@ extension PipelineConfiguration {
 
         public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = AttestationScores()
-            secureEnclave = try c.decodeIfPresent(Double.self, forKey: .secureEnclave) ?? d.secureEnclave
-            strongbox = try c.decodeIfPresent(Double.self, forKey: .strongbox) ?? d.strongbox
-            tee = try c.decodeIfPresent(Double.self, forKey: .tee) ?? d.tee
-            software = try c.decodeIfPresent(Double.self, forKey: .software) ?? d.software
-            failed = try c.decodeIfPresent(Double.self, forKey: .failed) ?? d.failed
-        }
-
         /// The score of `evidence`, or nil when it is not scored (unavailable).
         public func score(for evidence: AttestationEvidence) -> Double? {
             switch evidence.status {
@@ -48,8 +38,8 @@ extension PipelineConfiguration {
         }
 
         func validate() throws(ConfigurationError) {
-            let all = [("secure_enclave", secureEnclave), ("strongbox", strongbox), ("tee", tee),
-                       ("software", software), ("failed", failed)]
+            let all = [(CodingKeys.secureEnclave, secureEnclave), (CodingKeys.strongbox, strongbox), (CodingKeys.tee, tee),
+                       (CodingKeys.software, software), (CodingKeys.failed, failed)]
             for (key, value) in all where !(value.isFinite && (0...1).contains(value)) {
                 throw ConfigurationError(key: key, "must be a number in 0...1, got \(value)")
             }

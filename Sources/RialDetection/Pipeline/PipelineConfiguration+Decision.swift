@@ -14,12 +14,6 @@ extension PipelineConfiguration {
 
         public init() {}
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            threshold = try c.decodeIfPresent(Double.self, forKey: .threshold) ?? 0.5
-            methodThresholds = try c.decodeIfPresent([String: Double].self, forKey: .methodThresholds) ?? [:]
-        }
-
         /// The threshold of `method` (nil = the aggregate).
         public func threshold(for method: MethodIdentifier?) -> Double {
             guard let method else { return threshold }
@@ -28,15 +22,16 @@ extension PipelineConfiguration {
 
         func validate() throws(ConfigurationError) {
             guard threshold.isFinite, (0...1).contains(threshold) else {
-                throw ConfigurationError(key: "threshold", "must be a number in 0...1, got \(threshold)")
+                throw ConfigurationError(key: CodingKeys.threshold, "must be a number in 0...1, got \(threshold)")
             }
             for key in methodThresholds.keys.sorted() {
                 do { _ = try MethodIdentifier(parsing: key) } catch {
-                    throw ConfigurationError(key: "method_thresholds.\(key)", error.description)
+                    throw ConfigurationError(key: key, error.description).prefixed(by: CodingKeys.methodThresholds)
                 }
                 let value = methodThresholds[key]!
                 guard value.isFinite, (0...1).contains(value) else {
-                    throw ConfigurationError(key: "method_thresholds.\(key)", "must be a number in 0...1, got \(value)")
+                    throw ConfigurationError(key: key, "must be a number in 0...1, got \(value)")
+                        .prefixed(by: CodingKeys.methodThresholds)
                 }
             }
         }

@@ -1,6 +1,6 @@
 extension TextureAnalyzer {
     /// The decision constants of `texture/1` (the features and weights are the model's).
-    /// Decoding accepts a partial object: a missing key keeps its default. Call
+    /// A partial object is decoded over the defaults (`JSONValue.decode(_:overlaying:)`). Call
     /// `validate()` (or build a `TextureAnalyzer`, which does) before use.
     public struct Configuration: Sendable, Equatable, Codable {
         /// `is_likely_recaptured` when the screen probability (LCD + OLED) or the print
@@ -25,26 +25,18 @@ extension TextureAnalyzer {
             case minimumLumaStd = "minimum_luma_std"
         }
 
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let d = Configuration()
-            recaptureThreshold = try c.decodeIfPresent(Double.self, forKey: .recaptureThreshold) ?? d.recaptureThreshold
-            minimumConfidence = try c.decodeIfPresent(Double.self, forKey: .minimumConfidence) ?? d.minimumConfidence
-            minimumLumaStd = try c.decodeIfPresent(Double.self, forKey: .minimumLumaStd) ?? d.minimumLumaStd
-        }
-
         /// Checks the ranges documented on each field.
         ///
         /// - Throws: `ConfigurationError` naming the first offending key.
         public func validate() throws(ConfigurationError) {
             guard recaptureThreshold.isFinite, recaptureThreshold > 0, recaptureThreshold < 1 else {
-                throw ConfigurationError(key: "recapture_threshold", "must be in (0, 1), got \(recaptureThreshold)")
+                throw ConfigurationError(key: CodingKeys.recaptureThreshold, "must be in (0, 1), got \(recaptureThreshold)")
             }
             guard minimumConfidence.isFinite, (0...1).contains(minimumConfidence) else {
-                throw ConfigurationError(key: "minimum_confidence", "must be in 0...1, got \(minimumConfidence)")
+                throw ConfigurationError(key: CodingKeys.minimumConfidence, "must be in 0...1, got \(minimumConfidence)")
             }
             guard minimumLumaStd.isFinite, minimumLumaStd >= 0 else {
-                throw ConfigurationError(key: "minimum_luma_std", "must be finite and >= 0, got \(minimumLumaStd)")
+                throw ConfigurationError(key: CodingKeys.minimumLumaStd, "must be finite and >= 0, got \(minimumLumaStd)")
             }
         }
     }

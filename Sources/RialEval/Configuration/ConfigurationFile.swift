@@ -4,7 +4,9 @@ import RialMedia
 import Yams
 
 /// Reads the one configuration file of the pipeline (`PipelineConfiguration`): YAML
-/// (JSON is accepted too, being YAML), every key optional, every value checked.
+/// (JSON is accepted too, being YAML), every key optional, every value checked. The
+/// file's tree is laid over the encoded defaults (`ConfigurationSchema.overlayRules`)
+/// and the merged tree, which is complete, is decoded.
 ///
 /// Refused, each with a message naming the file and the dotted key:
 /// - YAML syntax errors (with line and column), aliases, non-string keys, duplicate keys;
@@ -44,7 +46,8 @@ public enum ConfigurationFile {
         }
         let configuration: PipelineConfiguration
         do {
-            configuration = try JSONDecoder().decode(PipelineConfiguration.self, from: tree.serializedData(pretty: false))
+            configuration = try tree.decode(
+                PipelineConfiguration.self, overlaying: .standard, rules: ConfigurationSchema.overlayRules)
         } catch let error as DecodingError {
             throw ConfigurationFileError(path: path, describe(error))
         } catch {

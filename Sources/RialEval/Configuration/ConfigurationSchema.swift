@@ -27,6 +27,19 @@ enum ConfigurationSchema {
         "attestation_scores": ["secure_enclave", "strongbox", "tee", "software", "failed"],
     ]
 
+    /// How a configuration file is laid over the encoded defaults (`ConfigurationFile.parse`,
+    /// `JSONValue.overlaid(with:rules:)`) where the plain rule (objects merge key by key,
+    /// `null` keeps the default, anything else replaces) does not say it:
+    ///
+    /// | path | rule | why |
+    /// |---|---|---|
+    /// | `aggregate_with` | replaced whole | a family left out is not aggregated |
+    /// | `decision.method_thresholds` | replaced whole | the file lists every per-method threshold |
+    /// | `aggregation.profiles.*` | new name over `{weights: {}}`; `null` is a value | `AggregationConfiguration.overlayRules` |
+    /// | `aggregation.profiles.*.weights.*` | `null` is a value | a weight is a number |
+    static let overlayRules = JSONOverlayRules(replacedWhole: ["aggregate_with", "decision.method_thresholds"])
+        .merging(AggregationConfiguration.overlayRules.prefixed(by: "aggregation"))
+
     static func tree(of configuration: PipelineConfiguration) -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

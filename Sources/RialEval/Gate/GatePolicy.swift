@@ -5,7 +5,8 @@ import RialMedia
 /// tolerant on latency (shared CI machines are noisy, so latency is compared as a ratio
 /// to the same run's JPEG decode time, not in absolute milliseconds).
 ///
-/// File form (YAML or JSON), every key optional:
+/// File form (YAML or JSON), every key optional (the file is laid over `standard` with
+/// `overlayRules`; an accuracy check needs only `metric` and `polarity`):
 /// ```yaml
 /// accuracy:
 ///   - {metric: auc, polarity: higher_is_better, absolute_tolerance: 0.02}
@@ -41,15 +42,6 @@ public struct GatePolicy: Sendable, Equatable, Codable {
             self.relativeTolerance = relativeTolerance
             self.methods = methods
         }
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            metric = try c.decode(String.self, forKey: .metric)
-            polarity = try c.decode(Polarity.self, forKey: .polarity)
-            absoluteTolerance = try c.decodeIfPresent(Double.self, forKey: .absoluteTolerance) ?? 0
-            relativeTolerance = try c.decodeIfPresent(Double.self, forKey: .relativeTolerance) ?? 0
-            methods = try c.decodeIfPresent([String].self, forKey: .methods)
-        }
     }
 
     /// Latency checks: every latency key of the baseline with a target.
@@ -69,13 +61,6 @@ public struct GatePolicy: Sendable, Equatable, Codable {
         }
 
         public init() {}
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            statistic = try c.decodeIfPresent(String.self, forKey: .statistic) ?? "p50"
-            relativeTolerance = try c.decodeIfPresent(Double.self, forKey: .relativeTolerance) ?? 1.0
-            normalizeBy = c.contains(.normalizeBy) ? try c.decodeIfPresent(String.self, forKey: .normalizeBy) : "decode"
-        }
     }
 
     public enum Polarity: String, Sendable, Equatable, Codable {
@@ -96,13 +81,6 @@ public struct GatePolicy: Sendable, Equatable, Codable {
 
     public init() {}
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        accuracy = try c.decodeIfPresent([AccuracyCheck].self, forKey: .accuracy) ?? Self.standardAccuracy
-        latency = c.contains(.latency) ? try c.decodeIfPresent(LatencyCheck.self, forKey: .latency) : LatencyCheck()
-        minEvaluatedFraction = try c.decodeIfPresent(Double.self, forKey: .minEvaluatedFraction) ?? 0.9
-    }
-
     /// Strict on accuracy: AUC may drop by 0.02, EER rise by 0.02, APCER/BPCER/ACER at the
     /// operating point rise by 0.05 (one sample of a small class moves them more, so the
     /// operating-point rates get more room than the threshold-free AUC).
@@ -116,6 +94,21 @@ public struct GatePolicy: Sendable, Equatable, Codable {
 
     public static let standard = GatePolicy()
 
+    /// Where a policy file departs from the plain overlay rule
+    /// (`JSONValue.overlaid(with:rules:)`): `latency: null` turns the latency checks off
+    /// and `latency.normalize_by: null` compares absolute times (both are values, not
+    /// "keep the default"), and each written accuracy check is laid over a check's
+    /// defaults (tolerances 0, every method), since the list replaces the standard one.
+    public static let overlayRules: JSONOverlayRules = {
+        let latency = CodingKeys.latency.stringValue
+        var check = (try? JSONValue.encoded(AccuracyCheck(metric: "", polarity: .higherIsBetter)))?.objectValue ?? [:]
+        check[AccuracyCheck.CodingKeys.metric.stringValue] = nil
+        check[AccuracyCheck.CodingKeys.polarity.stringValue] = nil
+        return JSONOverlayRules(
+            nullable: [latency, "\(latency).\(LatencyCheck.CodingKeys.normalizeBy.stringValue)"],
+            entryTemplates: ["\(CodingKeys.accuracy.stringValue).*": .object(check)])
+    }()
+
     /// Reads a policy file (YAML or JSON).
     public static func load(path: String) throws(RunError) -> GatePolicy {
         let text: String
@@ -128,7 +121,7 @@ public struct GatePolicy: Sendable, Equatable, Codable {
         }
         if tree == .null { return .standard }
         do {
-            let policy = try JSONDecoder().decode(GatePolicy.self, from: tree.serializedData(pretty: false))
+            let policy = try tree.decode(GatePolicy.self, overlaying: .standard, rules: overlayRules)
             try policy.validate()
             return policy
         } catch let error as DecodingError {
@@ -140,9 +133,14 @@ public struct GatePolicy: Sendable, Equatable, Codable {
 
     func validate() throws(RunError) {
         for (i, check) in accuracy.enumerated() where !(check.absoluteTolerance >= 0 && check.relativeTolerance >= 0) {
-            throw RunError("accuracy[\(i)]: tolerances must be >= 0")
+            throw RunError("\(CodingKeys.accuracy.stringValue)[\(i)]: tolerances must be >= 0")
         }
-        if let latency, !(latency.relativeTolerance >= 0) { throw RunError("latency.relative_tolerance must be >= 0") }
-        guard (0...1).contains(minEvaluatedFraction) else { throw RunError("min_evaluated_fraction must be in 0...1") }
+        if let latency, !(latency.relativeTolerance >= 0) {
+            let key = "\(CodingKeys.latency.stringValue).\(LatencyCheck.CodingKeys.relativeTolerance.stringValue)"
+            throw RunError("\(key) must be >= 0")
+        }
+        guard (0...1).contains(minEvaluatedFraction) else {
+            throw RunError("\(CodingKeys.minEvaluatedFraction.stringValue) must be in 0...1")
+        }
     }
 }

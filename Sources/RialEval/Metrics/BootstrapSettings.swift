@@ -2,7 +2,7 @@ import RialDetection
 
 /// How the cluster bootstrap resamples: count, seed, interval level, threads.
 ///
-/// Decoding accepts a partial object (a missing key keeps its default); JSON keys
+/// A partial object is decoded over the defaults (`JSONValue.decode(_:overlaying:)`); JSON keys
 /// `resamples`, `seed`, `confidence_level`, `parallel`.
 public struct BootstrapSettings: Sendable, Equatable, Codable {
     /// Resamples drawn. 1000; 0 disables the bootstrap (no intervals); 0...1_000_000.
@@ -33,24 +33,15 @@ public struct BootstrapSettings: Sendable, Equatable, Codable {
         case parallel
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = BootstrapSettings()
-        resamples = try c.decodeIfPresent(Int.self, forKey: .resamples) ?? d.resamples
-        seed = try c.decodeIfPresent(UInt64.self, forKey: .seed) ?? d.seed
-        confidenceLevel = try c.decodeIfPresent(Double.self, forKey: .confidenceLevel) ?? d.confidenceLevel
-        parallel = try c.decodeIfPresent(Bool.self, forKey: .parallel) ?? d.parallel
-    }
-
     /// Checks the ranges above.
     ///
     /// - Throws: `ConfigurationError` naming the key (`resamples`, `confidence_level`).
     public func validate() throws(ConfigurationError) {
         guard (0...1_000_000).contains(resamples) else {
-            throw ConfigurationError(key: "resamples", "must be in 0...1000000, got \(resamples)")
+            throw ConfigurationError(key: CodingKeys.resamples, "must be in 0...1000000, got \(resamples)")
         }
         guard confidenceLevel > 0 && confidenceLevel < 1 else {
-            throw ConfigurationError(key: "confidence_level", "must be in (0, 1), e.g. 0.95, got \(confidenceLevel)")
+            throw ConfigurationError(key: CodingKeys.confidenceLevel, "must be in (0, 1), e.g. 0.95, got \(confidenceLevel)")
         }
     }
 }

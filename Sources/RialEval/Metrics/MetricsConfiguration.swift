@@ -3,7 +3,7 @@ import RialDetection
 /// What `MethodMetrics.compute` needs besides the samples: the operating threshold, the
 /// bootstrap and the breakdowns.
 ///
-/// Decoding accepts a partial object (a missing key keeps its default). JSON keys
+/// A partial object is decoded over the defaults (`JSONValue.decode(_:overlaying:)`). JSON keys
 /// `threshold`, `bootstrap` (see `BootstrapSettings`), `breakdowns`.
 public struct MetricsConfiguration: Sendable, Equatable, Codable {
     /// Operating decision threshold: accepted as bona fide when `score >= threshold`
@@ -29,24 +29,16 @@ public struct MetricsConfiguration: Sendable, Equatable, Codable {
         case threshold, bootstrap, breakdowns
     }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = MetricsConfiguration()
-        threshold = try c.decodeIfPresent(Double.self, forKey: .threshold) ?? d.threshold
-        bootstrap = try c.decodeIfPresent(BootstrapSettings.self, forKey: .bootstrap) ?? d.bootstrap
-        breakdowns = try c.decodeIfPresent([BreakdownDimension].self, forKey: .breakdowns) ?? d.breakdowns
-    }
-
     /// Checks the ranges above.
     ///
     /// - Throws: `ConfigurationError` naming the key (`threshold`,
     ///   `bootstrap.resamples`, `bootstrap.confidence_level`).
     public func validate() throws(ConfigurationError) {
-        guard threshold.isFinite else { throw ConfigurationError(key: "threshold", "must be a finite number, got \(threshold)") }
+        guard threshold.isFinite else { throw ConfigurationError(key: CodingKeys.threshold, "must be a finite number, got \(threshold)") }
         do {
             try bootstrap.validate()
         } catch {
-            throw error.prefixed(by: "bootstrap")
+            throw error.prefixed(by: CodingKeys.bootstrap)
         }
     }
 }

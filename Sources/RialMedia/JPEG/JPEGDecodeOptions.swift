@@ -44,7 +44,8 @@ public enum JPEGWarningPolicy: String, Sendable, Codable, CaseIterable, Equatabl
 }
 
 /// Options for `JPEGDecoder.decode`. The defaults decode full size to RGB, refuse
-/// truncated files and images above 100 megapixels.
+/// truncated files and images above 100 megapixels. Partial JSON is decoded over the
+/// defaults: `tree.decode(JPEGDecodeOptions.self, overlaying: JPEGDecodeOptions())`.
 public struct JPEGDecodeOptions: Sendable, Equatable, Codable {
     /// Default `maxPixels`: 100 megapixels (10^8). A 100 MP RGB output is 300 MB, and a
     /// progressive file of that size also needs about 600 MB of coefficient buffers.
@@ -84,19 +85,5 @@ public struct JPEGDecodeOptions: Sendable, Equatable, Codable {
         case warningPolicy = "warning_policy"
         case maxPixels = "max_pixels"
         case maxScans = "max_scans"
-    }
-
-    /// Decodes from JSON; every missing key takes its compiled-in default.
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(
-            scale: try c.decodeIfPresent(JPEGScale.self, forKey: .scale) ?? .full,
-            output: try c.decodeIfPresent(JPEGOutputFormat.self, forKey: .output) ?? .rgb,
-            warningPolicy: try c.decodeIfPresent(JPEGWarningPolicy.self, forKey: .warningPolicy)
-                ?? .rejectTruncated,
-            maxPixels: try c.decodeIfPresent(Int.self, forKey: .maxPixels)
-                ?? JPEGDecodeOptions.defaultMaxPixels,
-            maxScans: try c.decodeIfPresent(Int.self, forKey: .maxScans)
-                ?? JPEGDecodeOptions.defaultMaxScans)
     }
 }
