@@ -42,7 +42,7 @@ struct LumaRange: DetectionMethod {
         }
     }
 
-    static let identifier = try! MethodIdentifier(parsing: "artifacts/99")
+    static let identifier = MethodIdentifier(literal: "artifacts", version: 99)
     static let summary = MethodSummary(title: "Luma range (example)", signal: "Spread of luma over strided rows.",
                                        blindTo: "Everything.", latencyTarget: LatencyTarget(milliseconds: 1, source: "test"))
     static let readsRowsWhileDecoding = true

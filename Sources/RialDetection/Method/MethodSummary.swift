@@ -10,12 +10,18 @@ public struct MethodSummary: Sendable, Equatable {
     public var blindTo: String
     /// Its latency target (median), milliseconds, and where the target comes from.
     public var latencyTarget: LatencyTarget
+    /// For a method whose score takes only a few values: the result field (a number)
+    /// that ranks captures continuously, evaluated beside the score as
+    /// `NAME/VERSION:FIELD` (depth/1's `margin`). Nil for a continuous score.
+    public var continuousField: String?
 
-    public init(title: String, signal: String, blindTo: String, latencyTarget: LatencyTarget) {
+    public init(title: String, signal: String, blindTo: String, latencyTarget: LatencyTarget,
+                continuousField: String? = nil) {
         self.title = title
         self.signal = signal
         self.blindTo = blindTo
         self.latencyTarget = latencyTarget
+        self.continuousField = continuousField
     }
 }
 

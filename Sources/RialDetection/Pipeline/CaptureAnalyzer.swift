@@ -118,7 +118,9 @@ public struct CaptureAnalyzer: Sendable {
                             payload: DetectionPayload? = nil, concurrent: Bool = true) -> RowAnalysis {
         let start = ContinuousClock().now
         let capture = MethodCapture(rows: rows, image: nil, depth: depth, depthIntrinsics: depthIntrinsics)
-        let methods = localMethods(payload: payload).filter { instances[$0].map { type(of: $0).readsRowsWhileDecoding } ?? false }
+        let methods = localMethods(payload: payload).filter {
+            instances[$0].map { type(of: $0).readsRowsWhileDecoding } ?? false
+        }
         let slots = TaskResults<MethodOutcome>(count: methods.count)
         @Sendable func one(_ index: Int, _ reader: ImageRows) {
             slots.set(index, outcome(of: methods[index], on: capture.reading(reader)))
@@ -131,9 +133,8 @@ public struct CaptureAnalyzer: Sendable {
                 let db = configuration.registry.method(methods[b])?.family == .depth
                 return da != db ? da : a < b
             }
-            rows.concurrently(order.count, priority: {
-                Int(10 * expectedCost(of: methods[order[$0]], on: capture))
-            }) { task, reader in one(order[task], reader) }
+            let priorities = order.map { Int(10 * expectedCost(of: methods[$0], on: capture)) }
+            rows.concurrently(order.count, priority: { priorities[$0] }, { task, reader in one(order[task], reader) })
         } else if concurrent && methods.count > 1 {
             let order = longestFirst(methods, on: capture)
             DispatchQueue.concurrentPerform(iterations: order.count) { one(order[$0], rows) }

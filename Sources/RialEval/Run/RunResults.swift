@@ -131,9 +131,13 @@ public struct RunResults: Sendable, Equatable, Codable {
     }
 
     /// Methods whose score is nearly binary, with the continuous field that gives their
-    /// ROC curve a meaning: depth/1's score takes three values (1.0, 0.2, 0.1), so its
-    /// `margin` is evaluated too, as `depth/1:margin` (methods.md section 1).
-    public static let continuousCompanions: [(method: String, field: String)] = [("depth/1", "margin")]
+    /// ROC curve a meaning (`MethodSummary.continuousField`): depth/1's score takes three
+    /// values (1.0, 0.2, 0.1), so its `margin` is evaluated too, as `depth/1:margin`
+    /// (methods.md section 1).
+    public static let continuousCompanions: [(method: String, field: String)] =
+        MethodRegistry.standard.methods.compactMap { method in
+            method.summary.continuousField.map { (method.identifier.description, $0) }
+        }
 
     /// Largest number of groups for which `breakdowns.per_group` is computed.
     public static let maxGroupBreakdowns = 50
