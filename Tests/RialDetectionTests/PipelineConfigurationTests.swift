@@ -12,7 +12,7 @@ import RialMedia
 
     @Test func errorsNameTheDottedKey() {
         var c = PipelineConfiguration()
-        c.depthV2.sampleStride = 0
+        c[DepthAnalyzerV2.self].sampleStride = 0
         #expect(throws: ConfigurationError.self) { try c.validate() }
         do { try c.validate() } catch { #expect(error.key == "depth/2.sample_stride") }
 
@@ -47,8 +47,8 @@ import RialMedia
     @Test func partialJSONKeepsDefaults() throws {
         let json = #"{"depth/1": {"std_threshold": 0.4}, "aggregation": {"profiles": {"ios_pro": {"weights": {"moire": 0.2}}}}}"#
         let c = try JSONValue.parse(json).decode(PipelineConfiguration.self, overlaying: .standard)
-        #expect(c.depthV1.stdThreshold == 0.4)
-        #expect(c.depthV1.minLayers == 3)
+        #expect(c[DepthAnalyzerV1.self].stdThreshold == 0.4)
+        #expect(c[DepthAnalyzerV1.self].minLayers == 3)
         #expect(c.aggregation.profiles["ios_pro"]?.weights[.moire] == 0.2)
         #expect(c.aggregation.profiles["ios_pro"]?.weights[.lidar] == 0.55)
         #expect(c.profile == "ios_pro")

@@ -29,7 +29,7 @@ import RialMedia
                 android: {weights: {texture: 0.25}}
             """, path: "c.yaml")
         #expect(c.profile == "android")
-        #expect(c.depthV1 == .prd)
+        #expect(c[DepthAnalyzerV1.self] == .prd)
         #expect(c.aggregation.profiles["android"]?.weights[.texture] == 0.25)
         #expect(c.aggregation.profiles["android"]?.weights[.parallax] == 0.30)
     }

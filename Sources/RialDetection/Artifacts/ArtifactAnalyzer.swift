@@ -55,14 +55,6 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
         halftoneGeometry = HalftoneGeometry(n: configuration.halftoneTileSize, configuration: configuration)
     }
 
-    /// Analyses `image` and times it. Never throws (see the type's documentation).
-    public func analyze(_ image: Image8) -> Result {
-        let timer = AnalysisTimer()
-        var result = evaluate(image)
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
-    }
-
     /// A detector's outcome: measured, or why it could not run.
     enum Detection<Value: Equatable>: Equatable {
         case measured(Value)
@@ -79,26 +71,11 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
         }
     }
 
-    /// Analyses rows that may still be decoding and times it, waits included. Same
-    /// result as `analyze(_:)` on the finished image.
-    public func analyze(rows: ImageRows) -> Result {
-        let timer = AnalysisTimer()
-        var result = evaluate(rows)
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
-    }
-
-    /// The analysis without timing (`analysisTimeMs` is 0).
-    func evaluate(_ image: Image8) -> Result {
-        if let problem = image.sampleLayoutProblem { return .unavailable(reason: problem) }
-        return image.withRows { evaluate($0) }
-    }
-
     /// The analysis of rows without timing (`analysisTimeMs` is 0). The detectors are
     /// independent; they run in the order that reads a streamed image best (halftone's
     /// tiles end above the bottom rows, banding and glare read every row), and the
     /// constant-image check, which samples the whole frame, comes last.
-    func evaluate(_ image: ImageRows) -> Result {
+    public func evaluate(_ image: ImageRows) -> Result {
         let c = configuration
         let halftone = measureHalftone(image)
         let banding = measureBanding(image)

@@ -15,7 +15,7 @@ public struct MethodIdentifier: Sendable, Hashable, Codable, CustomStringConvert
     public let version: Int
 
     /// `depth/1`: the reference LiDAR depth analysis (`DepthAnalyzerV1`).
-    public static let depthV1 = MethodIdentifier(validName: "depth", version: 1)
+    public static let depthV1 = MethodIdentifier(literal: "depth", version: 1)
 
     /// Checks and stores `name` and `version`.
     ///
@@ -43,8 +43,13 @@ public struct MethodIdentifier: Sendable, Hashable, Codable, CustomStringConvert
         self.version = version
     }
 
-    private init(validName: String, version: Int) {
-        name = validName
+    /// An identifier written in the source (`MethodIdentifier(literal: "moire", version: 1)`).
+    ///
+    /// - Precondition: `name` and `version` satisfy the grammar (a literal that does not
+    ///   is a programming error, caught the first time it is used).
+    public init(literal name: String, version: Int) {
+        precondition(Self.isValidName(name) && version >= 1, "\(name)/\(version) is not a valid method identifier")
+        self.name = name
         self.version = version
     }
 

@@ -22,7 +22,7 @@ public protocol MethodResult: Sendable, Codable, Equatable {
     var status: MethodStatus { get }
     var unavailableReason: String? { get }
     var algorithmVersion: MethodIdentifier { get }
-    var analysisTimeMs: Double { get }
+    var analysisTimeMs: Double { get set }
     var score: Double? { get }
 }
 

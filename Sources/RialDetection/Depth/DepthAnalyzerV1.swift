@@ -54,17 +54,9 @@ public struct DepthAnalyzerV1: Sendable, Equatable {
         self.configuration = configuration
     }
 
-    /// Analyses `map` and times the analysis (`analysis_time_ms`, monotonic clock).
-    /// Never throws: bad pixels are invalid, a map without valid pixel is `.unavailable`.
-    public func analyze(_ map: DepthMap) -> Result {
-        let timer = AnalysisTimer()
-        var result = evaluate(map)
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
-    }
-
-    /// The analysis without timing (`analysisTimeMs` is 0).
-    func evaluate(_ map: DepthMap) -> Result {
+    /// The analysis of `map`, untimed (`analyze(_:)` times it). Never throws: bad pixels
+    /// are invalid, a map without valid pixel is `.unavailable`.
+    public func evaluate(_ map: DepthMap) -> Result {
         let width = map.width, height = map.height, total = width * height
         let c = configuration
         return map.metres.withUnsafeBufferPointer { pixels -> Result in

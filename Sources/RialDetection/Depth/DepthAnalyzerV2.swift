@@ -75,18 +75,7 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
     /// valid pixels or invalid intrinsics give `.unavailable`; an unusable image only
     /// leaves the edge fields out.
     public func analyze(_ map: DepthMap, luma: PlanarImage? = nil, intrinsics: CameraIntrinsics? = nil) -> Result {
-        analyze(map, lumaWhenNeeded: { luma }, intrinsics: intrinsics)
-    }
-
-    /// `analyze(_:luma:intrinsics:)` with the luma image made only when the edge step
-    /// needs it, after the depth-only steps (`lumaWhenNeeded` is called at most once):
-    /// the pipeline passes a closure that waits for the rows of a photo still decoding.
-    public func analyze(_ map: DepthMap, lumaWhenNeeded: () -> PlanarImage?,
-                        intrinsics: CameraIntrinsics? = nil) -> Result {
-        let timer = AnalysisTimer()
-        var result = evaluate(map, lumaWhenNeeded: lumaWhenNeeded, intrinsics: intrinsics)
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
+        analyze(Input(depth: map, intrinsics: intrinsics, luma: { luma }))
     }
 
     /// The analysis without timing (`analysisTimeMs` is 0).

@@ -93,32 +93,9 @@ public struct MoireAnalyzer: Sendable, Equatable {
                         maxCandidates: c.maxCandidates, contrastRadius: c.contrastRadius)
     }
 
-    /// Analyses `image` and times it. Never throws (see the type's documentation).
-    public func analyze(_ image: Image8) -> Result {
-        let timer = AnalysisTimer()
-        var result = evaluate(image)
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
-    }
-
-    /// Analyses rows that may still be decoding (tiles top to bottom, each once its rows
-    /// are written) and times it, waits included. Same result as `analyze(_:)` on the
-    /// finished image.
-    public func analyze(rows: ImageRows) -> Result {
-        let timer = AnalysisTimer()
-        var result = evaluate(rows)
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
-    }
-
-    /// The analysis without timing (`analysisTimeMs` is 0).
-    func evaluate(_ image: Image8) -> Result {
-        if let problem = image.sampleLayoutProblem { return .unavailable(reason: problem) }
-        return image.withRows { evaluate($0) }
-    }
-
-    /// The analysis of rows without timing (`analysisTimeMs` is 0).
-    func evaluate(_ image: ImageRows) -> Result {
+    /// The analysis of rows that may still be decoding (tiles top to bottom, each once
+    /// its rows are written), untimed. Never throws (see the type's documentation).
+    public func evaluate(_ image: ImageRows) -> Result {
         let c = configuration
         let width = image.width, height = image.height
         guard let n = Self.tileSize(width: width, height: height, configuration: c) else {

@@ -68,10 +68,7 @@ public struct ParallaxAnalyzer: Sendable, Equatable {
     /// channel count (gray, RGB, with alpha). `focalPx` (input pixels) and `baselineMm`
     /// set the search range and the depth fields when both are given. Never throws.
     public func analyze(left: Image8, right: Image8, focalPx: Double? = nil, baselineMm: Double? = nil) -> Result {
-        let timer = AnalysisTimer()
-        var result = evaluate(left: left, right: right, focalPx: focalPx, baselineMm: baselineMm)
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
+        analyze(Input(left: left, right: right, focalPx: focalPx, baselineMm: baselineMm))
     }
 
     /// The analysis without timing (`analysisTimeMs` is 0).

@@ -6,29 +6,38 @@ import RialMedia
 /// input: a method that cannot run reports `unavailable` with its reason, and
 /// aggregation renormalises over the methods that scored.
 ///
+/// The methods are those of the configuration's `MethodRegistry`: the analyzer knows
+/// none of them by name. It dispatches through `DetectionMethod`, runs those that read
+/// rows while the photo decodes (`analyzeRows`) and the rest once it is there, and
+/// schedules concurrent methods by their measured cost (`MeasuredCosts`).
+///
 /// Methods run concurrently (one task each) when `concurrent` is true; a dataset
 /// runner that already keeps every core busy with whole samples passes false.
 public struct CaptureAnalyzer: Sendable {
     public let configuration: PipelineConfiguration
-    let depthV1: DepthAnalyzerV1
-    let depthV2: DepthAnalyzerV2
-    let parallaxV1: ParallaxAnalyzer
-    let moireV1: MoireAnalyzer
-    let textureV1: TextureAnalyzer
-    let artifactsV1: ArtifactAnalyzer
+    /// One instance per configured method.
+    let instances: [MethodIdentifier: any DetectionMethod]
     let aggregator: ConfidenceAggregator
 
     /// - Throws: `ConfigurationError` naming the key when `configuration` is invalid.
     public init(configuration: PipelineConfiguration = .standard) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
-        depthV1 = try DepthAnalyzerV1(configuration: configuration.depthV1)
-        depthV2 = try DepthAnalyzerV2(configuration: configuration.depthV2)
-        parallaxV1 = try ParallaxAnalyzer(configuration: configuration.parallaxV1)
-        moireV1 = try MoireAnalyzer(configuration: configuration.moireV1)
-        textureV1 = try TextureAnalyzer(configuration: configuration.textureV1)
-        artifactsV1 = try ArtifactAnalyzer(configuration: configuration.artifactsV1)
+        var instances: [MethodIdentifier: any DetectionMethod] = [:]
+        for identifier in configuration.methods {
+            guard let method = configuration.registry.method(identifier) else { continue }
+            instances[identifier] = try Self.instance(of: method, configuration: configuration)
+        }
+        self.instances = instances
         aggregator = try ConfidenceAggregator(configuration: configuration.aggregation)
+    }
+
+    private static func instance<M: DetectionMethod>(of method: M.Type, configuration: PipelineConfiguration)
+        throws(ConfigurationError) -> any DetectionMethod
+    {
+        do { return try M(configuration: configuration[method]) } catch {
+            throw error.prefixed(by: M.identifier.description)
+        }
     }
 
     /// The full analysis of `input` under the configuration's profile, or `profile` when given.
@@ -51,7 +60,9 @@ public struct CaptureAnalyzer: Sendable {
 
         let local = localMethods(payload: input.payload)
         let done = rows?.outcomes ?? [:]
-        let computed = run(local.filter { done[$0] == nil }, on: input, concurrent: concurrent)
+        let computed = MethodCapture.with(input) { capture in
+            run(local.filter { done[$0] == nil }, on: capture, concurrent: concurrent)
+        }
         var next = computed.makeIterator()
         var outcomes = local.compactMap { done[$0] ?? next.next() }
         outcomes += input.payload?.outcomes ?? []
@@ -82,17 +93,17 @@ public struct CaptureAnalyzer: Sendable {
     func localMethods(payload: DetectionPayload?) -> [MethodIdentifier] {
         let payloadFamilies = Set(payload?.outcomes.map(\.family) ?? [])
         return configuration.methods.filter { method in
-            guard let family = MethodFamily(method) else { return false }
+            guard let family = configuration.registry.method(method)?.family else { return false }
             return !payloadFamilies.contains(family)
         }
     }
 
-    /// Runs the methods that read the image in row order (depth/1, depth/2, moire/1,
-    /// texture/1, artifacts/1, as configured and not supplied by `payload`) on rows that
-    /// may still be decoding: each waits for the rows it needs, so on a machine with a
-    /// free core most of their work overlaps the decode. Pass the result to
-    /// `analyze(_:profile:concurrent:rows:)` with the finished image, which runs the
-    /// rest (parallax/1 needs the whole image and its pair) and aggregates.
+    /// Runs the methods that read the image in row order (`readsRowsWhileDecoding`, as
+    /// configured and not supplied by `payload`) on rows that may still be decoding: each
+    /// waits for the rows it needs, so on a machine with a free core most of their work
+    /// overlaps the decode. Pass the result to `analyze(_:profile:concurrent:rows:)` with
+    /// the finished image, which runs the rest (e.g. parallax/1 needs the whole image and
+    /// its pair) and aggregates.
     ///
     /// Concurrent on streamed rows, every method gets its own thread and a reader slot
     /// (`ImageRows.withReaderSlot`): while the image decodes they take turns on the cores
@@ -106,41 +117,26 @@ public struct CaptureAnalyzer: Sendable {
                             depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil,
                             payload: DetectionPayload? = nil, concurrent: Bool = true) -> RowAnalysis {
         let start = ContinuousClock().now
-        let methods = localMethods(payload: payload).filter(Self.readsRows)
+        let capture = MethodCapture(rows: rows, image: nil, depth: depth, depthIntrinsics: depthIntrinsics)
+        let methods = localMethods(payload: payload).filter {
+            instances[$0].map { type(of: $0).readsRowsWhileDecoding } ?? false
+        }
         let slots = TaskResults<MethodOutcome>(count: methods.count)
-        @Sendable func one(_ index: Int, _ rows: ImageRows) {
-            let method = methods[index]
-            let outcome: MethodOutcome
-            switch method {
-            case .depthV1:
-                guard let depth else { outcome = .missingInput(method, "no depth map"); break }
-                outcome = MethodOutcome(computed: depthV1.analyze(depth))
-            case .depthV2:
-                guard let depth else { outcome = .missingInput(method, "no depth map"); break }
-                outcome = MethodOutcome(computed: depthV2.analyze(depth, lumaWhenNeeded: {
-                    Self.lumaGuide(rows, depthWidth: depth.width, depthHeight: depth.height)
-                }, intrinsics: depthIntrinsics))
-            case .moireV1:
-                outcome = MethodOutcome(computed: moireV1.analyze(rows: rows))
-            case .textureV1:
-                outcome = MethodOutcome(computed: textureV1.analyze(rows: rows))
-            default:
-                outcome = MethodOutcome(computed: artifactsV1.analyze(rows: rows))
-            }
-            slots.set(index, outcome)
+        @Sendable func one(_ index: Int, _ reader: ImageRows) {
+            slots.set(index, outcome(of: methods[index], on: capture.reading(reader)))
         }
         if concurrent && methods.count > 1 && rows.isStreamed {
             // Depth first: it needs no rows to begin with. Slot priority: the longest
             // method first (its last tiles are the last work).
             let order = methods.indices.sorted { a, b in
-                let da = MethodFamily(methods[a]) == .depth, db = MethodFamily(methods[b]) == .depth
+                let da = configuration.registry.method(methods[a])?.family == .depth
+                let db = configuration.registry.method(methods[b])?.family == .depth
                 return da != db ? da : a < b
             }
-            rows.concurrently(order.count, priority: {
-                Int(10 * Self.expectedCost(methods[order[$0]], depth: depth != nil, right: false))
-            }) { task, reader in one(order[task], reader) }
+            let priorities = order.map { Int(10 * expectedCost(of: methods[$0], on: capture)) }
+            rows.concurrently(order.count, priority: { priorities[$0] }, { task, reader in one(order[task], reader) })
         } else if concurrent && methods.count > 1 {
-            let order = Self.longestFirst(methods, depth: depth != nil, right: false)
+            let order = longestFirst(methods, on: capture)
             DispatchQueue.concurrentPerform(iterations: order.count) { one(order[$0], rows) }
         } else {
             rows.withReaderSlot { reader in
@@ -150,63 +146,48 @@ public struct CaptureAnalyzer: Sendable {
         return RowAnalysis(outcomes: Dictionary(uniqueKeysWithValues: zip(methods, slots.values)), start: start)
     }
 
-    /// Whether `analyzeRows` runs `method`.
-    static func readsRows(_ method: MethodIdentifier) -> Bool {
-        switch method {
-        case .depthV1, .depthV2, .moireV1, .textureV1, .artifactsV1: return true
-        default: return false
-        }
-    }
-
     /// Runs `methods` (in order), concurrently when asked. Results keep the order of `methods`.
     ///
     /// Concurrent tasks start longest first (`expectedCost`): with fewer cores than
     /// methods, a long method started last would finish alone while the other cores idle
-    /// (greedy longest-processing-time scheduling; on two cores the 12 MP capture's methods
-    /// then end about 2 ms sooner than in catalogue order). Which method runs first changes
-    /// no result.
-    func run(_ methods: [MethodIdentifier], on input: CaptureInput, concurrent: Bool) -> [MethodOutcome] {
+    /// (greedy longest-processing-time scheduling). Which method runs first changes no result.
+    func run(_ methods: [MethodIdentifier], on capture: MethodCapture, concurrent: Bool) -> [MethodOutcome] {
         let slots = TaskResults<MethodOutcome>(count: methods.count)
         if concurrent && methods.count > 1 {
-            let order = Self.longestFirst(methods, depth: input.depth != nil, right: input.right != nil)
+            let order = longestFirst(methods, on: capture)
             DispatchQueue.concurrentPerform(iterations: order.count) { task in
                 let index = order[task]
-                slots.set(index, self.outcome(of: methods[index], on: input))
+                slots.set(index, outcome(of: methods[index], on: capture))
             }
         } else {
-            for index in methods.indices { slots.set(index, outcome(of: methods[index], on: input)) }
+            for index in methods.indices { slots.set(index, outcome(of: methods[index], on: capture)) }
         }
         return slots.values
     }
 
     /// Indices of `methods`, longest `expectedCost` first (ties in their given order).
-    static func longestFirst(_ methods: [MethodIdentifier], depth: Bool, right: Bool) -> [Int] {
-        methods.indices.sorted { a, b in
-            let ca = expectedCost(methods[a], depth: depth, right: right)
-            let cb = expectedCost(methods[b], depth: depth, right: right)
-            return ca != cb ? ca > cb : a < b
-        }
+    func longestFirst(_ methods: [MethodIdentifier], on capture: MethodCapture) -> [Int] {
+        let costs = methods.map { expectedCost(of: $0, on: capture) }
+        return methods.indices.sorted { a, b in costs[a] != costs[b] ? costs[a] > costs[b] : a < b }
     }
 
-    /// Rough single-core cost of `method` on a capture with (`depth`) a depth map and
-    /// (`right`) a second view, milliseconds of a release build on the benchmark machine
-    /// (`rial-bench bench`, 12 MP capture): only its order matters, for scheduling.
-    /// Methods whose input is missing cost 0 (they return at once).
-    static func expectedCost(_ method: MethodIdentifier, depth: Bool, right: Bool) -> Double {
-        switch method {
-        case .moireV1: return 7.1
-        case .parallaxV1: return right ? 9 : 0
-        case .artifactsV1: return 6
-        case .depthV2: return depth ? 3.2 : 0
-        case .textureV1: return 1.9
-        case .depthV1: return depth ? 0.4 : 0
-        default: return 0
-        }
+    /// The measured single-core cost of `method` (`MeasuredCosts`), or 0 when `capture`
+    /// lacks its input (it returns at once) or it was never measured: only the order
+    /// matters, for scheduling.
+    func expectedCost(of method: MethodIdentifier, on capture: MethodCapture) -> Double {
+        guard let instance = instances[method], !instance.lacksInput(in: capture) else { return 0 }
+        return MeasuredCosts.milliseconds[method.description] ?? 0
     }
 
     /// One method on one capture, timed by the method itself (benchmarks call this).
     public func analyzeMethod(_ method: MethodIdentifier, on input: CaptureInput) -> MethodOutcome {
-        outcome(of: method, on: input)
+        MethodCapture.with(input) { outcome(of: method, on: $0) }
+    }
+
+    /// Whether `input` has what `method` needs (false also when it is not configured).
+    public func canRun(_ method: MethodIdentifier, on input: CaptureInput) -> Bool {
+        guard let instance = instances[method] else { return false }
+        return MethodCapture.with(input) { !instance.lacksInput(in: $0) }
     }
 
     /// Aggregates already computed outcomes under the configured profile (benchmarks time this).
@@ -225,70 +206,12 @@ public struct CaptureAnalyzer: Sendable {
     }
 
     /// One method on one capture.
-    func outcome(of method: MethodIdentifier, on input: CaptureInput) -> MethodOutcome {
-        switch method {
-        case .depthV1:
-            guard let depth = input.depth else { return .missingInput(method, "no depth map") }
-            return MethodOutcome(computed: depthV1.analyze(depth))
-        case .depthV2:
-            guard let depth = input.depth else { return .missingInput(method, "no depth map") }
-            let luma = input.image.sampleLayoutProblem != nil ? nil : input.image.withRows {
-                Self.lumaGuide($0, depthWidth: depth.width, depthHeight: depth.height)
-            }
-            return MethodOutcome(computed: depthV2.analyze(depth, luma: luma, intrinsics: input.depthIntrinsics))
-        case .parallaxV1:
-            guard let right = input.right else { return .missingInput(method, "no second camera view") }
-            return MethodOutcome(computed: parallaxV1.analyze(left: input.image, right: right, focalPx: input.focalPx,
-                                                              baselineMm: input.baselineMm))
-        case .moireV1:
-            return MethodOutcome(computed: moireV1.analyze(input.image))
-        case .textureV1:
-            return MethodOutcome(computed: textureV1.analyze(input.image))
-        case .artifactsV1:
-            return MethodOutcome(computed: artifactsV1.analyze(input.image))
-        default:
-            return .missingInput(method, "\(method) is not implemented in this build")
+    func outcome(of method: MethodIdentifier, on capture: MethodCapture) -> MethodOutcome {
+        guard let instance = instances[method] else {
+            return .missingInput(method, family: configuration.registry.method(method)?.family,
+                                 "\(method) is not configured to run")
         }
-    }
-
-    /// A luma image at twice the depth grid for depth/2's edge alignment, each pixel the
-    /// mean of a 2x2 group of image pixels at its centre: O(depth pixels), not O(image
-    /// pixels), so a 12 MP photo costs the same as a small one. Nil for images smaller
-    /// than that grid (depth/2 then resamples the full image itself).
-    static func lumaGuide(_ image: ImageRows, depthWidth: Int, depthHeight: Int) -> PlanarImage? {
-        let width = 2 * depthWidth, height = 2 * depthHeight
-        guard image.width >= 2 * width, image.height >= 2 * height, width > 0, height > 0 else { return nil }
-        let channels = image.channels
-        var out = [Float](repeating: 0, count: width * height)
-        // Source columns once, not a division per pixel.
-        let columns = (0..<width).map { min(image.width - 2, (2 * $0 + 1) * image.width / (2 * width)) }
-        do {
-            let src = image.samples
-            for y in 0..<height {
-                let sy = min(image.height - 2, (2 * y + 1) * image.height / (2 * height))
-                image.waitForRows(sy + 2)
-                for x in 0..<width {
-                    let sx = columns[x]
-                    var sum: Float = 0
-                    for dy in 0..<2 {
-                        let row = (sy + dy) * image.width
-                        for dx in 0..<2 {
-                            let p = (row + sx + dx) * channels
-                            if channels >= 3 {
-                                let r: Float = 0.299 * Float(src[p])
-                                let g: Float = 0.587 * Float(src[p + 1])
-                                let b: Float = 0.114 * Float(src[p + 2])
-                                sum += r + g + b
-                            } else {
-                                sum += Float(src[p])
-                            }
-                        }
-                    }
-                    out[y * width + x] = sum / 4
-                }
-            }
-        }
-        return PlanarImage(width: width, height: height, channels: 1, data: out)
+        return instance.outcome(on: capture)
     }
 }
 
@@ -302,10 +225,10 @@ public struct RowAnalysis: Sendable {
 
 extension MethodOutcome {
     /// A method that could not start because its input is missing.
-    static func missingInput(_ method: MethodIdentifier, _ reason: String) -> MethodOutcome {
+    static func missingInput(_ method: MethodIdentifier, family: MethodFamily?, _ reason: String) -> MethodOutcome {
         let summary = MethodResultSummary(status: .unavailable, unavailableReason: reason, algorithmVersion: method,
                                           analysisTimeMs: 0, score: nil)
-        return MethodOutcome(key: method.description, family: MethodFamily(method) ?? .depth, source: .computed,
-                             summary: summary, fields: jsonObject(of: summary))
+        return MethodOutcome(key: method.description, family: family ?? MethodFamily(method) ?? .depth, source: .computed,
+                             summary: summary, fields: jsonObject(of: summary), detectedBy: nil)
     }
 }

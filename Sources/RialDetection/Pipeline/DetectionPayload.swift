@@ -20,12 +20,8 @@ import RialMedia
 /// absent -> completed when a score can be derived. The reason is read from
 /// `unavailable_reason` or `unavailability_reason`.
 ///
-/// Score (higher = more authentic) when the method gives no `score` of its own:
-/// - moire: `1 - confidence`, where `confidence` is the phone's confidence that moire
-///   is present (its payload sends `detected: false, confidence: 0.0` for a clean image);
-/// - texture: `all_classifications.real_scene` when present, else `confidence` when
-///   `classification` is `real_scene` and `1 - confidence` otherwise;
-/// - artifacts: `1 - overall_confidence`, else `1 - max(pwm, specular, halftone confidence)`.
+/// Score (higher = more authentic) when the method gives no `score` of its own: the
+/// method's `DetectionMethod.payloadScore(_:)` (e.g. moire/1: `1 - confidence`).
 /// A completed result without a derivable score in 0...1 becomes `failed` with a reason.
 public struct DetectionPayload: Sendable, Equatable {
     /// Families the phone computes.
@@ -44,11 +40,12 @@ public struct DetectionPayload: Sendable, Equatable {
         self.crossValidation = crossValidation
     }
 
-    /// Reads a payload.
+    /// Reads a payload; each family's fields are read by the method of `registry` that
+    /// the entry's `algorithm_version` names, else by the family's newest method.
     ///
     /// - Throws: `PayloadError` when the bytes are not JSON, the top level is not an
     ///   object, it holds none of the known keys, or a method entry is not an object.
-    public static func parse(_ data: Data) throws(PayloadError) -> DetectionPayload {
+    public static func parse(_ data: Data, registry: MethodRegistry = .standard) throws(PayloadError) -> DetectionPayload {
         let value: JSONValue
         do { value = try JSONValue.parse(data) } catch { throw PayloadError("not valid JSON: \(error.description)") }
         guard var object = value.objectValue else {
@@ -65,18 +62,26 @@ public struct DetectionPayload: Sendable, Equatable {
             guard let fields = entry.objectValue else {
                 throw PayloadError("'\(family.rawValue)' must be an object, got \(entry.typeDescription)")
             }
-            outcomes.append(outcome(family: family, fields: fields))
+            if let outcome = outcome(family: family, fields: fields, registry: registry) { outcomes.append(outcome) }
         }
         return DetectionPayload(outcomes: outcomes, aggregatedConfidence: object["aggregated_confidence"],
                                 crossValidation: object["cross_validation"])
     }
 
-    static func outcome(family: MethodFamily, fields: JSONObject) -> MethodOutcome {
-        let key = "payload.\(family.rawValue)"
-        let version = fields["algorithm_version"]?.stringValue.flatMap { try? MethodIdentifier(parsing: $0) }
-            ?? MethodCatalog.defaultAggregated[family] ?? .depthV1
+    /// The outcome of one family's entry; nil when `registry` has no method of `family`.
+    static func outcome(family: MethodFamily, fields: JSONObject, registry: MethodRegistry) -> MethodOutcome? {
+        let declared = fields["algorithm_version"]?.stringValue.flatMap { try? MethodIdentifier(parsing: $0) }
+        guard let method = declared.flatMap(registry.method).flatMap({ $0.family == family ? $0 : nil })
+            ?? registry.newest(of: family) else { return nil }
+        let version = declared ?? method.identifier
         let time = fields["analysis_time_ms"]?.numberValue ?? 0
         let reason = fields["unavailable_reason"]?.stringValue ?? fields["unavailability_reason"]?.stringValue
+        func outcome(_ status: MethodStatus, _ reason: String?, score: Double?) -> MethodOutcome {
+            MethodOutcome(key: "payload.\(family.rawValue)", family: family, source: .payload,
+                          summary: MethodResultSummary(status: status, unavailableReason: reason, algorithmVersion: version,
+                                                       analysisTimeMs: time, score: score),
+                          fields: fields, detectedBy: method)
+        }
         var status: MethodStatus?
         switch fields["status"]?.stringValue {
         case "completed", "success": status = .completed
@@ -84,47 +89,18 @@ public struct DetectionPayload: Sendable, Equatable {
         case "failed", "error": status = .failed
         case nil: status = nil
         case let other?:
-            return MethodOutcome(key: key, family: family, source: .payload,
-                                 summary: MethodResultSummary(status: .failed, unavailableReason: "payload status '\(other)' is not one of completed, success, unavailable, failed, error",
-                                                              algorithmVersion: version, analysisTimeMs: time, score: nil),
-                                 fields: fields)
+            return outcome(.failed, "payload status '\(other)' is not one of completed, success, unavailable, failed, error",
+                           score: nil)
         }
         if let status, status != .completed {
-            return MethodOutcome(key: key, family: family, source: .payload,
-                                 summary: MethodResultSummary(status: status, unavailableReason: reason ?? "the phone reported \(status.rawValue)",
-                                                              algorithmVersion: version, analysisTimeMs: time, score: nil),
-                                 fields: fields)
+            return outcome(status, reason ?? "the phone reported \(status.rawValue)", score: nil)
         }
-        guard let score = derivedScore(family: family, fields: fields), score.isFinite, (0...1).contains(score) else {
-            return MethodOutcome(key: key, family: family, source: .payload,
-                                 summary: MethodResultSummary(status: .failed, unavailableReason: "no score in 0...1 can be derived from the payload's \(family.rawValue) fields",
-                                                              algorithmVersion: version, analysisTimeMs: time, score: nil),
-                                 fields: fields)
+        guard let score = fields["score"]?.numberValue ?? method.payloadScore(fields), score.isFinite,
+              (0...1).contains(score) else {
+            return outcome(.failed, "no score in 0...1 can be derived from the payload's \(family.rawValue) fields",
+                           score: nil)
         }
-        return MethodOutcome(key: key, family: family, source: .payload,
-                             summary: MethodResultSummary(status: .completed, unavailableReason: nil, algorithmVersion: version,
-                                                          analysisTimeMs: time, score: score),
-                             fields: fields)
-    }
-
-    /// The score conversions documented on the type.
-    static func derivedScore(family: MethodFamily, fields: JSONObject) -> Double? {
-        if let score = fields["score"]?.numberValue { return score }
-        switch family {
-        case .moire:
-            return fields["confidence"]?.numberValue.map { 1 - $0 }
-        case .texture:
-            if let real = fields["all_classifications"]?["real_scene"]?.numberValue { return real }
-            guard let confidence = fields["confidence"]?.numberValue,
-                  let classification = fields["classification"]?.stringValue else { return nil }
-            return classification == "real_scene" ? confidence : 1 - confidence
-        case .artifacts:
-            if let overall = fields["overall_confidence"]?.numberValue { return 1 - overall }
-            let parts = ["pwm_confidence", "specular_confidence", "halftone_confidence"].compactMap { fields[$0]?.numberValue }
-            return parts.max().map { 1 - $0 }
-        case .depth, .parallax:
-            return nil
-        }
+        return outcome(.completed, nil, score: score)
     }
 }
 

@@ -21,23 +21,23 @@ public struct MethodOutcome: Sendable, Equatable {
     public var summary: MethodResultSummary
     /// Every field of the result, common ones first, then the method's own (sorted).
     public var fields: JSONObject
-    /// The result says it saw a screen (see `detections(family:fields:)`).
+    /// The result says it saw a screen (`DetectionMethod.detections(in:)`).
     public var screenDetected: Bool
     /// The result says it saw a print.
     public var printDetected: Bool
 
-    /// Wraps a computed result.
-    public init<R: MethodResult>(computed result: R) {
-        let family = MethodFamily(result.algorithmVersion) ?? .depth
-        let fields = Self.jsonObject(of: result)
-        self.init(key: result.algorithmVersion.description, family: family, source: .computed,
-                  summary: result.summary, fields: fields)
+    /// Wraps a result `method` computed; its detections are read from its fields.
+    public init<M: DetectionMethod>(computed result: M.Result, of method: M.Type) {
+        self.init(key: result.algorithmVersion.description, family: M.family, source: .computed,
+                  summary: result.summary, fields: Self.jsonObject(of: result), detectedBy: method)
     }
 
-    /// A result given as JSON fields (payload results). The detections are read from them.
+    /// A result given as JSON fields (payload results), read as `method`'s fields say
+    /// (`DetectionMethod.detections(in:)`, completed results only; nil detects nothing).
     /// The common fields of `summary` (normalised status, derived score) are put first and
     /// replace the given ones; a given `status` that differs is kept as `payload_status`.
-    public init(key: String, family: MethodFamily, source: Source, summary: MethodResultSummary, fields: JSONObject) {
+    public init(key: String, family: MethodFamily, source: Source, summary: MethodResultSummary, fields: JSONObject,
+                detectedBy method: (any DetectionMethod.Type)?) {
         self.key = key
         self.family = family
         self.source = source
@@ -46,8 +46,7 @@ public struct MethodOutcome: Sendable, Equatable {
         if let given = fields["status"], given != merged["status"] { merged["payload_status"] = given }
         for (name, value) in fields where merged[name] == nil && !Self.commonKeys.contains(name) { merged[name] = value }
         self.fields = merged
-        let detected: (screen: Bool, print: Bool) = summary.status == .completed
-            ? Self.detections(family: family, fields: fields) : (false, false)
+        let detected = summary.status == .completed ? method?.detections(in: fields) ?? .none : .none
         screenDetected = detected.screen
         printDetected = detected.print
     }
@@ -56,31 +55,6 @@ public struct MethodOutcome: Sendable, Equatable {
     public var aggregationInput: AggregationInput {
         AggregationInput(method: family.role, available: summary.status == .completed, score: summary.score,
                          screenDetected: screenDetected, printDetected: printDetected)
-    }
-
-    /// What a family's fields say it detected (methods.md field names, so computed and
-    /// phone results read alike):
-    /// - depth: `is_screen_pattern` (depth/1's flat, near, uniform pattern) -> screen;
-    /// - moire: `detected` -> screen;
-    /// - texture: `is_likely_recaptured` with `classification` `lcd_screen`/`oled_screen`
-    ///   -> screen, `printed_paper` -> print;
-    /// - artifacts: `pwm_flicker_detected` or `specular_pattern_detected` -> screen,
-    ///   `halftone_detected` -> print;
-    /// - parallax: nothing (planarity is scored, not a detection).
-    public static func detections(family: MethodFamily, fields: JSONObject) -> (screen: Bool, print: Bool) {
-        func flag(_ key: String) -> Bool { if case .bool(true)? = fields[key] { return true } else { return false } }
-        switch family {
-        case .depth: return (flag("is_screen_pattern"), false)
-        case .moire: return (flag("detected"), false)
-        case .texture:
-            guard flag("is_likely_recaptured"), let classification = fields["classification"]?.stringValue else {
-                return (false, false)
-            }
-            return (classification == "lcd_screen" || classification == "oled_screen", classification == "printed_paper")
-        case .artifacts:
-            return (flag("pwm_flicker_detected") || flag("specular_pattern_detected"), flag("halftone_detected"))
-        case .parallax: return (false, false)
-        }
     }
 
     static let commonKeys = ["status", "unavailable_reason", "algorithm_version", "analysis_time_ms", "score"]

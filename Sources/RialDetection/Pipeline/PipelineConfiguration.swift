@@ -19,129 +19,140 @@ import Foundation
 /// metadata: {...}
 /// decision: {...}
 /// ```
-/// Decoding accepts a partial object: a missing key keeps its compiled-in default, at
-/// every depth. Unknown keys are refused by the configuration-file reader (RialEval),
-/// which knows the file; `validate()` refuses out-of-range values and names the key.
+/// The method sections are those of the configuration's `registry` (`MethodRegistry`):
+/// each is the method's `Configuration`, read and written with `configuration[Method.self]`.
+/// The other sections are `Settings`, reached directly (`configuration.decision`).
+///
+/// Decoding expects a complete object, as `encode` writes it (a method section that is
+/// missing keeps that method's defaults, so runs written before a method existed still
+/// load); the configuration-file reader (RialEval) lays a user's partial file over the
+/// encoded defaults first and refuses unknown keys. `validate()` refuses out-of-range
+/// values and names the key. The registry to decode with is taken from the decoder's
+/// `userInfo[.methodRegistry]` (default: `MethodRegistry.standard`).
+@dynamicMemberLookup
 public struct PipelineConfiguration: Sendable, Equatable, Codable {
     /// The format tag written by `config print`: `rial-bench-config/1`.
     public static let formatName = "rial-bench-config/1"
 
-    /// Must be `rial-bench-config/1`.
-    public var format: String = Self.formatName
-    /// Aggregation profile used unless the caller names another. `ios_pro`.
-    public var profile: String = AggregationProfile.iosProName
-    /// The algorithm versions that run, in order. Default: every implemented one.
-    public var methods: [MethodIdentifier] = MethodCatalog.implemented
-    /// For each family, the version whose result feeds aggregation (it must be in
-    /// `methods`). Default: the newest version of each family. A family that is
-    /// missing here is reported but not aggregated.
-    public var aggregateWith: [MethodFamily: MethodIdentifier] = MethodCatalog.defaultAggregated
-    /// `depth/1` constants (the deployed reference).
-    public var depthV1 = DepthAnalyzerV1.Configuration()
-    /// `depth/2` constants.
-    public var depthV2 = DepthAnalyzerV2.Configuration()
-    /// `parallax/1` constants.
-    public var parallaxV1 = ParallaxAnalyzer.Configuration()
-    /// `moire/1` constants.
-    public var moireV1 = MoireAnalyzer.Configuration()
-    /// `texture/1` constants (the model itself is compiled in; see `rial-bench train texture`).
-    public var textureV1 = TextureAnalyzer.Configuration()
-    /// `artifacts/1` constants.
-    public var artifactsV1 = ArtifactAnalyzer.Configuration()
-    /// Weights, cross-validation, levels and caps.
-    public var aggregation = AggregationConfiguration()
-    /// The score hardware attestation contributes where a profile weights it.
-    public var attestationScores = AttestationScores()
-    /// Metadata checks of the evidence package.
-    public var metadata = MetadataChecks.Configuration()
-    /// Binary decisions for evaluation and `is_likely_real_scene`.
-    public var decision = DecisionConfiguration()
+    /// The sections other than the methods'.
+    public var settings: Settings
+    /// One section per registered method (`subscript(_:)`).
+    public var methodSettings = MethodSettings()
+    /// The methods this configuration knows: its method sections, what `methods` may name.
+    public let registry: MethodRegistry
 
     /// The compiled-in defaults.
     public static let standard = PipelineConfiguration()
 
-    public init() {}
+    /// The defaults of every method of `registry`: all of them run, the newest of each
+    /// family feeds aggregation.
+    public init(registry: MethodRegistry = .standard) {
+        self.registry = registry
+        settings = Settings(methods: registry.identifiers, aggregateWith: registry.newestByFamily)
+    }
 
-    enum CodingKeys: String, CodingKey {
-        case format, profile, methods
-        case aggregateWith = "aggregate_with"
-        case depthV1 = "depth/1"
-        case depthV2 = "depth/2"
-        case parallaxV1 = "parallax/1"
-        case moireV1 = "moire/1"
-        case textureV1 = "texture/1"
-        case artifactsV1 = "artifacts/1"
-        case aggregation
-        case attestationScores = "attestation_scores"
-        case metadata, decision
+    /// A section other than the methods' (`configuration.decision.threshold`).
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Settings, Value>) -> Value {
+        get { settings[keyPath: keyPath] }
+        set { settings[keyPath: keyPath] = newValue }
+    }
+
+    /// The section of `method` (`configuration[MoireAnalyzer.self].tileSize`).
+    public subscript<M: DetectionMethod>(_ method: M.Type) -> M.Configuration {
+        get { methodSettings[method: method] }
+        set { methodSettings[method: method] = newValue }
+    }
+
+    /// Every section but the methods': synthesized `Codable`, one key per property.
+    public struct Settings: Sendable, Equatable, Codable {
+        /// Must be `rial-bench-config/1`.
+        public var format: String = PipelineConfiguration.formatName
+        /// Aggregation profile used unless the caller names another. `ios_pro`.
+        public var profile: String = AggregationProfile.iosProName
+        /// The algorithm versions that run, in order. Default: every registered one.
+        public var methods: [MethodIdentifier]
+        /// For each family, the version whose result feeds aggregation (it must be in
+        /// `methods`). Default: the newest version of each family. A family that is
+        /// missing here is reported but not aggregated.
+        public var aggregateWith: [MethodFamily: MethodIdentifier]
+        /// Weights, cross-validation, levels and caps.
+        public var aggregation = AggregationConfiguration()
+        /// The score hardware attestation contributes where a profile weights it.
+        public var attestationScores = AttestationScores()
+        /// Metadata checks of the evidence package.
+        public var metadata = MetadataChecks.Configuration()
+        /// Binary decisions for evaluation and `is_likely_real_scene`.
+        public var decision = DecisionConfiguration()
+
+        init(methods: [MethodIdentifier], aggregateWith: [MethodFamily: MethodIdentifier]) {
+            self.methods = methods
+            self.aggregateWith = aggregateWith
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case format, profile, methods
+            case aggregateWith = "aggregate_with"
+            case aggregation
+            case attestationScores = "attestation_scores"
+            case metadata, decision
+        }
     }
 
     public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        let d = PipelineConfiguration()
-        func value<T: Decodable>(_ key: CodingKeys, _ fallback: T) throws -> T {
-            try c.decodeIfPresent(T.self, forKey: key) ?? fallback
-        }
-        format = try value(.format, d.format)
-        profile = try value(.profile, d.profile)
-        methods = try value(.methods, d.methods)
-        aggregateWith = try value(.aggregateWith, d.aggregateWith)
-        depthV1 = try value(.depthV1, d.depthV1)
-        depthV2 = try value(.depthV2, d.depthV2)
-        parallaxV1 = try value(.parallaxV1, d.parallaxV1)
-        moireV1 = try value(.moireV1, d.moireV1)
-        textureV1 = try value(.textureV1, d.textureV1)
-        artifactsV1 = try value(.artifactsV1, d.artifactsV1)
-        aggregation = try value(.aggregation, d.aggregation)
-        attestationScores = try value(.attestationScores, d.attestationScores)
-        metadata = try value(.metadata, d.metadata)
-        decision = try value(.decision, d.decision)
+        registry = decoder.userInfo[.methodRegistry] as? MethodRegistry ?? .standard
+        settings = try Settings(from: decoder)
+        methodSettings = try MethodSettings(from: decoder, registry: registry)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try settings.encode(to: encoder)
+        try methodSettings.encode(to: encoder, registry: registry)
     }
 
     /// Checks every section; the error's key is the dotted path in the file
     /// (`depth/2.sample_stride`, `aggregation.profiles.ios_pro.weights.moire`).
     public func validate() throws(ConfigurationError) {
-        guard format == Self.formatName else {
-            throw ConfigurationError(key: "format", "must be '\(Self.formatName)', got '\(format)'")
+        typealias Key = Settings.CodingKeys
+        let s = settings
+        guard s.format == Self.formatName else {
+            throw ConfigurationError(key: Key.format.stringValue, "must be '\(Self.formatName)', got '\(s.format)'")
         }
-        do { _ = try aggregation.profile(named: profile) } catch {
-            throw ConfigurationError(key: "profile", "'\(profile)' is not a profile under aggregation.profiles "
-                                     + "(known: \(aggregation.profiles.keys.sorted().joined(separator: ", ")))")
+        do { _ = try s.aggregation.profile(named: s.profile) } catch {
+            throw ConfigurationError(key: Key.profile.stringValue, "'\(s.profile)' is not a profile under aggregation.profiles "
+                                     + "(known: \(s.aggregation.profiles.keys.sorted().joined(separator: ", ")))")
         }
-        guard !methods.isEmpty else { throw ConfigurationError(key: "methods", "must name at least one method") }
+        let methodsKey = Key.methods.stringValue
+        guard !s.methods.isEmpty else { throw ConfigurationError(key: methodsKey, "must name at least one method") }
         var seen = Set<MethodIdentifier>()
-        for (index, method) in methods.enumerated() {
-            guard MethodCatalog.implemented.contains(method) else {
-                throw ConfigurationError(key: "methods[\(index)]", "'\(method)' is not implemented; known: "
-                                         + MethodCatalog.implemented.map(\.description).joined(separator: ", "))
+        for (index, method) in s.methods.enumerated() {
+            guard registry.method(method) != nil else {
+                throw ConfigurationError(key: "\(methodsKey)[\(index)]", "'\(method)' is not implemented; known: "
+                                         + registry.identifiers.map(\.description).joined(separator: ", "))
             }
             guard seen.insert(method).inserted else {
-                throw ConfigurationError(key: "methods[\(index)]", "'\(method)' is listed twice")
+                throw ConfigurationError(key: "\(methodsKey)[\(index)]", "'\(method)' is listed twice")
             }
         }
-        for family in aggregateWith.keys.sorted() {
-            let method = aggregateWith[family]!
+        for family in s.aggregateWith.keys.sorted() {
+            let method = s.aggregateWith[family]!, key = "\(Key.aggregateWith.stringValue).\(family.rawValue)"
             guard method.name == family.rawValue else {
-                throw ConfigurationError(key: "aggregate_with.\(family.rawValue)", "'\(method)' is not a \(family.rawValue) method")
+                throw ConfigurationError(key: key, "'\(method)' is not a \(family.rawValue) method")
             }
-            guard methods.contains(method) else {
-                throw ConfigurationError(key: "aggregate_with.\(family.rawValue)", "'\(method)' does not run; add it to methods")
+            guard s.methods.contains(method) else {
+                throw ConfigurationError(key: key, "'\(method)' does not run; add it to methods")
             }
         }
-        try section("depth/1") { () throws(ConfigurationError) in try depthV1.validate() }
-        try section("depth/2") { () throws(ConfigurationError) in try depthV2.validate() }
-        try section("parallax/1") { () throws(ConfigurationError) in try parallaxV1.validate() }
-        try section("moire/1") { () throws(ConfigurationError) in try moireV1.validate() }
-        try section("texture/1") { () throws(ConfigurationError) in try textureV1.validate() }
-        try section("artifacts/1") { () throws(ConfigurationError) in try artifactsV1.validate() }
-        try section("aggregation") { () throws(ConfigurationError) in try aggregation.validate() }
-        try section("attestation_scores") { () throws(ConfigurationError) in try attestationScores.validate() }
-        try section("metadata") { () throws(ConfigurationError) in try metadata.validate() }
-        try section("decision") { () throws(ConfigurationError) in try decision.validate() }
+        try methodSettings.validate(registry: registry)
+        try section(.aggregation) { () throws(ConfigurationError) in try s.aggregation.validate() }
+        try section(.attestationScores) { () throws(ConfigurationError) in try s.attestationScores.validate() }
+        try section(.metadata) { () throws(ConfigurationError) in try s.metadata.validate() }
+        try section(.decision) { () throws(ConfigurationError) in try s.decision.validate() }
     }
 
-    private func section(_ key: String, _ check: () throws(ConfigurationError) -> Void) throws(ConfigurationError) {
-        do { try check() } catch { throw error.prefixed(by: key) }
+    private func section(_ key: Settings.CodingKeys, _ check: () throws(ConfigurationError) -> Void)
+        throws(ConfigurationError)
+    {
+        do { try check() } catch { throw error.prefixed(by: key.stringValue) }
     }
 
     /// This configuration with `selection` applied, as `--method NAME/VERSION` does: for
@@ -151,7 +162,7 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         guard !selection.isEmpty else { return self }
         var copy = self
         let families = Set(selection.map(\.name))
-        copy.methods = methods.filter { !families.contains($0.name) }
+        copy.methods = settings.methods.filter { !families.contains($0.name) }
         for method in selection where !copy.methods.contains(method) { copy.methods.append(method) }
         copy.methods.sort { (MethodFamily($0) ?? .depth, $0.version) < (MethodFamily($1) ?? .depth, $1.version) }
         for method in selection.reversed() {
@@ -159,4 +170,14 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         }
         return copy
     }
+}
+
+extension CodingUserInfoKey {
+    /// The `MethodRegistry` a `PipelineConfiguration` decodes its method sections with.
+    public static let methodRegistry: CodingUserInfoKey = {
+        guard let key = CodingUserInfoKey(rawValue: "rial.methodRegistry") else {
+            preconditionFailure("a non-empty raw value makes a key")
+        }
+        return key
+    }()
 }

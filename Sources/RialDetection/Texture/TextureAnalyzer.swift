@@ -62,33 +62,6 @@ public struct TextureAnalyzer: Sendable, Equatable {
 
     static let defaultModelSHA256: String = TextureModel.default.sha256 ?? ""
 
-    /// Classifies `image` (RGB or RGBA, stored pixel grid) and times it. Never throws.
-    public func analyze(_ image: Image8) -> Result {
-        let timer = AnalysisTimer()
-        var result = evaluate(image)
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
-    }
-
-    /// Classifies rows that may still be decoding (patches top to bottom, each once its
-    /// rows are written) and times it, waits included. Same result as `analyze(_:)` on
-    /// the finished image.
-    public func analyze(rows: ImageRows) -> Result {
-        let timer = AnalysisTimer()
-        var result = classify(Swift.Result<TextureFeatureVector, TextureFeatureError> { () throws(TextureFeatureError) in
-            try TextureFeatures.extract(rows: rows)
-        })
-        result.analysisTimeMs = timer.elapsedMilliseconds
-        return result
-    }
-
-    /// The analysis without timing (`analysisTimeMs` is 0).
-    func evaluate(_ image: Image8) -> Result {
-        classify(Swift.Result<TextureFeatureVector, TextureFeatureError> { () throws(TextureFeatureError) in
-            try TextureFeatures.extract(image)
-        })
-    }
-
     /// The result for a descriptor, or for why there is none.
     func classify(_ features: Swift.Result<TextureFeatureVector, TextureFeatureError>) -> Result {
         let c = configuration

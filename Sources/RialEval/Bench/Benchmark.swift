@@ -58,17 +58,6 @@ public enum Benchmark {
         public var passed: Bool { entries.allSatisfy { $0.verdict != "FAIL" } }
     }
 
-    /// Targets: the tighter of methods.md section 9 (phone budgets) and the benchmark
-    /// goals of the issues (depth 5 ms, aggregation 1 ms on this machine).
-    public static let targets: [String: (ms: Double, source: String)] = [
-        "sha256": (10, "methods.md §9"),
-        "depth/1": (5, "issue 4 (methods.md §9: 50)"), "depth/2": (5, "issue 4 (methods.md §9: 50)"),
-        "parallax/1": (100, "methods.md §9, 1600x1200 pair"),
-        "moire/1": (30, "methods.md §9"), "texture/1": (15, "methods.md §9"), "artifacts/1": (20, "methods.md §9"),
-        "aggregation": (1, "issue 4 (methods.md §9: 15)"),
-        "all_methods_concurrent": (50, "methods.md §9"),
-    ]
-
     /// The fixed capture: a 12 MP image, its depth, and a 1600x1200 stereo pair.
     public static func capture() -> (jpeg: Data, input: CaptureInput, pair: CaptureInput) {
         let big = SynthGenerator.generate(index: 0, seed: 20_261_121, class: .realScene, width: 4032, height: 3024)
@@ -98,9 +87,10 @@ public enum Benchmark {
                 if let t = body() { times.append(t) }
             }
             let stats = LatencyStatistics(milliseconds: times)
-            let target = targets[key]
-            let verdict = build != "release" || target == nil ? "n/a" : (stats.p50 <= target!.ms ? "PASS" : "FAIL")
-            entries.append(Entry(key: key, statistics: stats, targetMs: target?.ms, targetSource: target?.source, verdict: verdict))
+            let target = LatencyTargets.target(for: key, registry: analyzer.configuration.registry)
+            let verdict = build != "release" || target == nil ? "n/a" : (stats.p50 <= target!.milliseconds ? "PASS" : "FAIL")
+            entries.append(Entry(key: key, statistics: stats, targetMs: target?.milliseconds, targetSource: target?.source,
+                                 verdict: verdict))
         }
         func timed(_ body: () -> Void) -> Double {
             let clock = ContinuousClock(), start = clock.now
@@ -112,11 +102,13 @@ public enum Benchmark {
         measure("decode") { timed { _ = try? JPEGDecoder.decode(jpeg, into: &decoded) } }
         measure("sha256") { timed { _ = SHA256Digest.hash(jpeg) } }
         var outcomes: [MethodOutcome] = []
-        for method in MethodCatalog.implemented {
-            let subject = method.name == "parallax" ? pair : input
+        let methods = analyzer.configuration.methods
+        for method in methods {
+            // A method that needs what the 12 MP capture lacks (a second view) runs on the pair.
+            let subject = analyzer.canRun(method, on: input) ? input : pair
             measure(method.description) {
                 let outcome = analyzer.analyzeMethod(method, on: subject)
-                if outcomes.count < MethodCatalog.implemented.count { outcomes.append(outcome) }
+                if outcomes.count < methods.count { outcomes.append(outcome) }
                 return outcome.summary.analysisTimeMs
             }
         }

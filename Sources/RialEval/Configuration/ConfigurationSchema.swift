@@ -9,7 +9,7 @@ enum ConfigurationSchema {
     /// The defaults with every optional value filled, so their keys are known.
     static let exemplar: JSONValue = {
         var c = PipelineConfiguration.standard
-        c.depthV2.intrinsics = .init(fx: 1, fy: 1, cx: 0, cy: 0)
+        c[DepthAnalyzerV2.self].intrinsics = .init(fx: 1, fy: 1, cx: 0, cy: 0)
         c.decision.methodThresholds = [:]
         return tree(of: c)
     }()

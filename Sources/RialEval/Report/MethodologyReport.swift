@@ -7,7 +7,7 @@ import RialMedia
 /// every number in it comes from that run's `results.json`, with the commands that
 /// reproduce it.
 public enum MethodologyReport {
-    /// What each method looks at and what it cannot see (stated once, here).
+    /// What a method (or the aggregation) looks at and what it cannot see.
     public struct MethodNote: Sendable {
         public var key: String
         public var title: String
@@ -15,29 +15,24 @@ public enum MethodologyReport {
         public var blindTo: String
     }
 
-    public static let notes: [MethodNote] = [
-        .init(key: "depth/1", title: "LiDAR depth, deployed reference",
-              signal: "Statistics of the valid depths (0.1-20 m): population std > 0.5 m, at least 3 histogram peaks (50 bins, 3-tap smoothing, 5% threshold), depth-gradient 'edge coherence' > 0.3, and not screen-like (range < 0.15 m, 85% within 5 cm of the median, mean 0.2-1.5 m). Reproduced exactly, strict and non-strict comparisons included; its score takes three values (1.0, 0.2, 0.1), so the continuous `margin` (depth/1:margin) is evaluated beside it.",
-              blindTo: "Planarity: a tilted screen or a print held at an angle has a large std and passes; three clean planes give only 2 histogram peaks and fail; ±2 cm sensor noise on a flat surface creates spurious peaks; real flat subjects (a wall, a document) always fail. It never looks at the RGB image."),
-        .init(key: "depth/2", title: "LiDAR depth, planarity of the point cloud",
-              signal: "Back-projects valid depths with pinhole intrinsics (given, else a 65° horizontal field of view), finds up to 4 planes by seeded sequential RANSAC with a range-dependent noise model (5 mm + 5 mm/m² · z²), scores inlier fraction, residual relative to the noise model and depth range; checks that depth discontinuities align with RGB edges.",
-              blindTo: "A real flat subject filling the frame is a plane too (reported as `is_planar_subject`, left to the other signals); a strongly curved or folded print can split into several planes; a screen inside a furnished room is only part of the point cloud."),
-        .init(key: "parallax/1", title: "Multi-camera parallax",
-              signal: "Block matching on the rectified pair of the phone's two cameras; a planar target gives a disparity field that is affine in (x, y), a 3D scene does not: robust affine fit, residual and inlier fraction.",
-              blindTo: "Real flat subjects (planar too); textureless scenes (no disparity); tiny baselines at long range (disparity below matching noise)."),
-        .init(key: "moire/1", title: "Moire FFT",
-              signal: "Windowed power spectra of full-resolution tiles: isolated peaks above 3x the median noise floor in the subpixel-scale band, each conjugate pair counted once, frequencies in cycles per pixel; the JPEG 8x8 block grid is excluded.",
-              blindTo: "Screens whose subpixel grid is far above the sensor's Nyquist frequency or blurred away (defocus, distance), OLED panels with fine pitch, and adversarial recaptures that band-limit the display (Chimera, USENIX Security 2025). Periodic real textures can trigger it."),
-        .init(key: "texture/1", title: "Texture classifier",
-              signal: "A trained multinomial classifier over texture descriptors (local binary patterns, subpixel-band spectral energy, colour and gradient statistics) with weights versioned in the repository; score = probability of real_scene.",
-              blindTo: "Everything it was not trained on: its training data is synthetic (RialSynth) with the provenance recorded in the model; real-world generalisation is measured only on the small real public set. Adversarial recaptures defeat it."),
-        .init(key: "artifacts/1", title: "Display and print artifacts",
-              signal: "PWM/refresh banding in the row-mean spectrum (rolling shutter), specular glare regions (large, low-saturation, near-saturated, sharp regular borders), halftone peaks at print rulings and rosette angles; overall = 0.35 pwm + 0.30 specular + 0.35 halftone.",
-              blindTo: "Displays without PWM dimming or at refresh rates aliasing to DC, matte screens without glare, prints without a visible dot screen (continuous-tone photo prints, high-ruling offset at distance)."),
-        .init(key: "aggregate", title: "Confidence aggregation",
-              signal: "Weighted mean of the available methods' scores (ios_pro: lidar 0.55, moire 0.15, texture 0.15, supporting 0.15; android: attestation 0.20, parallax 0.30, moire 0.15, texture 0.20, supporting 0.15), renormalised over the methods that scored; +0.05 when all agree the capture is real; level caps for disagreement, screen/print detections, a missing primary signal and attestation.",
-              blindTo: "Whatever all its inputs miss; image-only detectors are SUPPORTING by design because adversarial recaptures defeat them, so the physical signals (depth, parallax) and hardware attestation dominate."),
-    ]
+    /// One note per method of `configuration`'s registry (their `DetectionMethod.summary`),
+    /// then the aggregation's, with the weights `configuration` gives each profile.
+    public static func notes(for configuration: PipelineConfiguration) -> [MethodNote] {
+        let methods = configuration.registry.methods.map { method in
+            MethodNote(key: method.identifier.description, title: method.summary.title, signal: method.summary.signal,
+                       blindTo: method.summary.blindTo)
+        }
+        let aggregation = configuration.aggregation
+        let profiles = aggregation.profiles.keys.sorted().map { name in
+            let weights = aggregation.profiles[name]!.weights.filter { $0.value > 0 }.sorted { $0.key < $1.key }
+            return "\(name): " + weights.map { "\($0.key.rawValue) \(String(format: "%.2f", $0.value))" }
+                .joined(separator: ", ")
+        }
+        return methods + [MethodNote(
+            key: "aggregate", title: "Confidence aggregation",
+            signal: "Weighted mean of the available methods' scores (\(profiles.joined(separator: "; "))), renormalised over the methods that scored; +\(String(format: "%.2f", aggregation.agreementBoost)) when all agree the capture is real; level caps for disagreement, screen/print detections, a missing primary signal and attestation (every constant in the `aggregation` section below).",
+            blindTo: "Whatever all its inputs miss; image-only detectors are SUPPORTING by design because adversarial recaptures defeat them, so the physical signals (depth, parallax) and hardware attestation dominate.")]
+    }
 
     /// The methodology as Markdown.
     public static func markdown(results r: RunResults, datasets: [DatasetDescription], folder: String) -> String {
@@ -58,7 +53,7 @@ public enum MethodologyReport {
         out.append("rial-bench methodology --from reports/latest --out reports/methodology.md")
         out.append("```")
         out.append("")
-        out.append("The run used configuration SHA-256 `\(r.configurationSHA256)` (the compiled-in defaults: `rial-bench config print`), profile `\(r.profile)`, bootstrap seed \(r.seeds["bootstrap"] ?? 0) with \(r.bootstrapResamples) resamples, rial-bench \(r.tool.version), \(r.build) build. The pipeline is deterministic (seeded RANSAC, no randomness elsewhere), so the same commit, configuration and data give the same scores; only timings vary.")
+        out.append("The run used configuration SHA-256 `\(r.configurationSHA256)` (\(r.configuration == PipelineConfiguration(registry: r.configuration.registry) ? "the compiled-in defaults: `rial-bench config print`" : "not the compiled-in defaults: every setting is under `configuration` in `results.json`, and each method's section is quoted below")), profile `\(r.profile)`, bootstrap seed \(r.seeds["bootstrap"] ?? 0) with \(r.bootstrapResamples) resamples, rial-bench \(r.tool.version), \(r.build) build. The pipeline is deterministic (seeded RANSAC, no randomness elsewhere), so the same commit, configuration and data give the same scores; only timings vary.")
         out.append("")
         out.append("## Data")
         out.append("")
@@ -119,7 +114,7 @@ public enum MethodologyReport {
         }
         out.append("")
         out.append("## Methods, their configuration, and what each cannot see")
-        for note in notes where r.methods.contains(note.key) || note.key == "aggregate" || r.methods.contains(where: { $0.hasPrefix(note.key) }) {
+        for note in notes(for: r.configuration) where r.methods.contains(note.key) || note.key == "aggregate" || r.methods.contains(where: { $0.hasPrefix(note.key) }) {
             out.append("")
             out.append("### `\(note.key)`: \(note.title)")
             out.append("")

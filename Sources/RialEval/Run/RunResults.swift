@@ -102,18 +102,6 @@ public struct RunResults: Sendable, Equatable, Codable {
         }
     }
 
-    /// Latency targets of methods.md section 9, by breakdown key prefix (method family)
-    /// or latency key. The verdict compares the median.
-    public static let latencyTargets: [String: Double] = [
-        "depth": 50, "parallax": 100, "moire": 30, "texture": 15, "artifacts": 20,
-        "aggregation": 15, "total": 50, "sha256": 10,
-    ]
-
-    /// The target of latency key `key` (`depth/2` -> `depth`).
-    public static func target(for key: String) -> Double? {
-        latencyTargets[String(key.split(separator: "/").first ?? "")] ?? latencyTargets[key]
-    }
-
     /// What the records were produced with; the rest comes from the records.
     public struct Context: Sendable {
         public var configuration: PipelineConfiguration
@@ -143,9 +131,13 @@ public struct RunResults: Sendable, Equatable, Codable {
     }
 
     /// Methods whose score is nearly binary, with the continuous field that gives their
-    /// ROC curve a meaning: depth/1's score takes three values (1.0, 0.2, 0.1), so its
-    /// `margin` is evaluated too, as `depth/1:margin` (methods.md section 1).
-    public static let continuousCompanions: [(method: String, field: String)] = [("depth/1", "margin")]
+    /// ROC curve a meaning (`MethodSummary.continuousField`): depth/1's score takes three
+    /// values (1.0, 0.2, 0.1), so its `margin` is evaluated too, as `depth/1:margin`
+    /// (methods.md section 1).
+    public static let continuousCompanions: [(method: String, field: String)] =
+        MethodRegistry.standard.methods.compactMap { method in
+            method.summary.continuousField.map { (method.identifier.description, $0) }
+        }
 
     /// Largest number of groups for which `breakdowns.per_group` is computed.
     public static let maxGroupBreakdowns = 50
@@ -157,8 +149,9 @@ public struct RunResults: Sendable, Equatable, Codable {
         for record in evaluated {
             for key in record.methods.keys where !methodKeys.contains(key) { methodKeys.append(key) }
         }
-        methodKeys.sort { (MethodFamily(rawValue: String($0.split(separator: "/").first ?? "")) ?? .artifacts, $0)
-            < (MethodFamily(rawValue: String($1.split(separator: "/").first ?? "")) ?? .artifacts, $1) }
+        // Pipeline order (the registry's), then anything else (payload keys) by name.
+        let order = context.configuration.registry.identifiers.map(\.description)
+        methodKeys.sort { (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1) }
         // Continuous companions of nearly binary scores, evaluated as extra rows.
         for (method, field) in continuousCompanions where methodKeys.contains(method)
             && evaluated.contains(where: { $0.methods[method]?[field]?.numberValue != nil }) {
@@ -198,7 +191,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         for key in latencyKeys.sorted() {
             let values = evaluated.compactMap { $0.latencyMs[key] }
             let stats = LatencyStatistics(milliseconds: values)
-            let target = target(for: key)
+            let target = LatencyTargets.target(for: key, registry: context.configuration.registry)?.milliseconds
             let verdict = context.build != "release" || target == nil ? "n/a" : (stats.p50 <= target! ? "PASS" : "FAIL")
             latency[key] = LatencyEntry(statistics: stats, targetMs: target, verdict: verdict)
         }
@@ -206,7 +199,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         let failures = records.filter { $0.status == "failed" }.map {
             FailureEntry(id: $0.id, dataset: $0.dataset, stage: $0.failure?.stage ?? "?", reason: $0.failure?.reason ?? "?")
         }
-        let seeds: [String: UInt64] = ["bootstrap": context.seed, "depth/2.ransac": context.configuration.depthV2.seed]
+        let seeds: [String: UInt64] = ["bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed]
         let formatter = ISO8601DateFormatter()
         return RunResults(
             testRun: context.limit != nil, limit: context.limit, created: formatter.string(from: Date()),

@@ -22,9 +22,9 @@ struct PipelineOptions: ParsableArguments {
     func validate() throws {
         for text in methods {
             do { _ = try MethodIdentifier(parsing: text) } catch { throw ValidationError("--method: \(error.description)") }
-            guard MethodCatalog.implementedMethod(text) != nil else {
+            guard MethodRegistry.standard.method(named: text) != nil else {
                 throw ValidationError("--method \(text): not implemented; known: "
-                                      + MethodCatalog.implemented.map(\.description).joined(separator: ", "))
+                                      + MethodRegistry.standard.identifiers.map(\.description).joined(separator: ", "))
             }
         }
     }
@@ -39,7 +39,7 @@ struct PipelineOptions: ParsableArguments {
         if let config {
             do { configuration = try ConfigurationFile.load(path: config) } catch { throw .badInput(error.description) }
         }
-        configuration = configuration.selecting(methods.compactMap(MethodCatalog.implementedMethod))
+        configuration = configuration.selecting(methods.compactMap { MethodRegistry.standard.method(named: $0)?.identifier })
         if let profile { configuration.profile = profile }
         do { try configuration.validate() } catch {
             throw .badInput(CLIError.configurationMessage(error, file: config))

@@ -1,0 +1,161 @@
+import RialMedia
+
+/// One detection method: an algorithm version (`NAME/VERSION`) with its configuration,
+/// its result, what it reads of a capture and how its result counts in aggregation.
+///
+/// Everything the pipeline and the evaluation need of a method is here, so adding one
+/// is a folder with a conforming type and one line in `MethodRegistry.standard`:
+/// - `identifier`, `family`, `summary`: what it is, the aggregation role it plays
+///   (`MethodFamily.role`), what it looks at and its latency target (reports,
+///   methodology, benchmark);
+/// - `Configuration`: its section of the configuration file, keyed by `identifier`
+///   (`PipelineConfiguration[_:]`), decoded, printed, documented and validated with
+///   the rest;
+/// - `input(from:)` and `readsRowsWhileDecoding`: what it needs and when it can start
+///   (the analyzer schedules it and reports a missing input for it);
+/// - `evaluate(_:)`: the analysis itself, untimed; `analyze(_:)` times it;
+/// - `detections(in:)` and `payloadScore(_:)`: how its fields (computed here or sent by
+///   a phone) say it saw a screen or a print, and how a phone's result becomes a score.
+///
+/// Conforming types never throw on input and never crash on it: whatever they cannot
+/// analyse becomes a result with status `unavailable` and a reason (`MethodResult`).
+public protocol DetectionMethod: Sendable {
+    /// The method's constants: its section of the configuration file.
+    associatedtype Configuration: MethodConfiguration
+    /// What one analysis returns.
+    associatedtype Result: MethodResult
+    /// What the analysis reads (an image's rows, a depth map, a stereo pair, …), taken
+    /// from a capture by `input(from:)`.
+    associatedtype Input
+
+    /// `NAME/VERSION`, the value of every result's `algorithm_version`.
+    static var identifier: MethodIdentifier { get }
+    /// The family (the `NAME` of the identifier), which fixes the aggregation role.
+    static var family: MethodFamily { get }
+    /// What the method looks at, what it cannot see, and its latency target.
+    static var summary: MethodSummary { get }
+    /// True when the method can run on a photo that is still decoding (it reads rows
+    /// through `ImageRows.waitForRows`, or no image at all); false when it needs the
+    /// finished photo (`MethodCapture.image`).
+    static var readsRowsWhileDecoding: Bool { get }
+
+    /// Checks the configuration and prepares whatever the analysis reuses.
+    ///
+    /// - Throws: `ConfigurationError` naming the offending key of the section.
+    init(configuration: Configuration) throws(ConfigurationError)
+
+    /// The constants this instance analyses with (validated).
+    var configuration: Configuration { get }
+
+    /// What this method reads of `capture`: its input, the reason it is missing (the
+    /// outcome is then `unavailable` with that reason and no fields of the method's
+    /// own), or a result decided without analysis (e.g. an unusable image).
+    func input(from capture: MethodCapture) -> InputCheck<Input, Result>
+
+    /// The analysis, untimed (`analysisTimeMs` is left 0). Never throws.
+    func evaluate(_ input: Input) -> Result
+
+    /// What `fields` (a result of this method as JSON, computed here or sent by a phone)
+    /// say the capture shows. Only called for completed results.
+    static func detections(in fields: JSONObject) -> Detections
+
+    /// The score (0...1, 1 = real scene) of a phone's result of this family that has no
+    /// `score` field of its own, from the phone's field names; nil when none can be
+    /// derived (families the phone does not compute return nil).
+    static func payloadScore(_ fields: JSONObject) -> Double?
+}
+
+extension DetectionMethod {
+    /// The family named by the identifier: a method's identifier and family cannot disagree.
+    public static var family: MethodFamily {
+        guard let family = MethodFamily(identifier) else {
+            preconditionFailure("\(identifier): '\(identifier.name)' is not a MethodFamily case")
+        }
+        return family
+    }
+
+    /// `evaluate(_:)` timed with the monotonic clock (`analysis_time_ms`).
+    public func analyze(_ input: Input) -> Result {
+        let timer = AnalysisTimer()
+        var result = evaluate(input)
+        result.analysisTimeMs = timer.elapsedMilliseconds
+        return result
+    }
+
+    /// The outcome of this method on `capture`: analysed and timed, decided without
+    /// analysis, or unavailable for a missing input.
+    public func outcome(on capture: MethodCapture) -> MethodOutcome {
+        let timer = AnalysisTimer()
+        switch input(from: capture) {
+        case .ready(let input):
+            return MethodOutcome(computed: analyze(input), of: Self.self)
+        case .decided(var result):
+            result.analysisTimeMs = timer.elapsedMilliseconds
+            return MethodOutcome(computed: result, of: Self.self)
+        case .missing(let reason):
+            return .missingInput(Self.identifier, family: Self.family, reason)
+        }
+    }
+
+    /// Whether `capture` lacks what this method needs (it then returns at once).
+    func lacksInput(in capture: MethodCapture) -> Bool {
+        if case .missing = input(from: capture) { return true }
+        return false
+    }
+}
+
+extension DetectionMethod where Input == ImageRows {
+    /// The rows of the photo, or the method's own `unavailable` result when the photo's
+    /// samples do not fit its size.
+    func imageRows(of capture: MethodCapture, unusable: (String) -> Result) -> InputCheck<ImageRows, Result> {
+        guard let rows = capture.rows else { return .decided(unusable(capture.imageProblem ?? "no image")) }
+        return .ready(rows)
+    }
+
+    /// Analyses a photo in memory and times it: `analyze(_:)` on its rows, or the
+    /// method's `unavailable` result when its samples do not fit its size.
+    public func analyze(_ image: Image8) -> Result {
+        MethodCapture.withImage(image) { capture in
+            switch input(from: capture) {
+            case .ready(let rows): return analyze(rows)
+            case .decided(let result): return result
+            case .missing(let reason): preconditionFailure("an image method found no image: \(reason)")
+            }
+        }
+    }
+}
+
+/// What `DetectionMethod.input(from:)` found.
+public enum InputCheck<Input, Result> {
+    /// The input: analyse it.
+    case ready(Input)
+    /// The input is absent (no depth map, no second view): the outcome is `unavailable`
+    /// with this reason.
+    case missing(String)
+    /// A result decided without analysis (e.g. the method's `unavailable` for an image
+    /// whose samples do not fit its size).
+    case decided(Result)
+}
+
+/// What a result says the capture shows (specs/methods.md section 7: screen and print
+/// detections feed the aggregator's caps).
+public struct Detections: Sendable, Equatable {
+    public var screen: Bool
+    public var print: Bool
+
+    public init(screen: Bool = false, print: Bool = false) {
+        self.screen = screen
+        self.print = print
+    }
+
+    /// Nothing detected.
+    public static let none = Detections()
+}
+
+extension JSONObject {
+    /// True when `key` holds JSON `true`.
+    func flag(_ key: String) -> Bool {
+        if case .bool(true)? = self[key] { return true }
+        return false
+    }
+}

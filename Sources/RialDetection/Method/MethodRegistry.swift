@@ -1,0 +1,68 @@
+/// The detection methods a pipeline knows, in pipeline order: the one list that drives
+/// the configuration sections, the analyzer's dispatch and scheduling, payload scoring,
+/// report tables and the generated configuration docs.
+///
+/// `standard` is every method this build implements. A test or a tool can extend it
+/// (`adding(_:)`) and hand the result to `PipelineConfiguration(registry:)`.
+public struct MethodRegistry: Sendable, Equatable {
+    /// Every registered method type, in pipeline order.
+    public let methods: [any DetectionMethod.Type]
+
+    /// Registers `methods` in this order.
+    ///
+    /// - Precondition: no identifier appears twice (a programming error in the list).
+    public init(_ methods: [any DetectionMethod.Type]) {
+        var seen = Set<MethodIdentifier>()
+        for method in methods {
+            precondition(seen.insert(method.identifier).inserted, "\(method.identifier) is registered twice")
+        }
+        self.methods = methods
+    }
+
+    /// Every method this build implements.
+    public static let standard = MethodRegistry([
+        DepthAnalyzerV1.self,
+        DepthAnalyzerV2.self,
+        ParallaxAnalyzer.self,
+        MoireAnalyzer.self,
+        TextureAnalyzer.self,
+        ArtifactAnalyzer.self,
+    ])
+
+    /// This registry with `method` appended.
+    public func adding(_ method: any DetectionMethod.Type) -> MethodRegistry {
+        MethodRegistry(methods + [method])
+    }
+
+    /// Every registered `NAME/VERSION`, in pipeline order.
+    public var identifiers: [MethodIdentifier] { methods.map { $0.identifier } }
+
+    /// The method registered as `identifier`.
+    public func method(_ identifier: MethodIdentifier) -> (any DetectionMethod.Type)? {
+        methods.first { $0.identifier == identifier }
+    }
+
+    /// The method written `text` (`moire/1`), if registered.
+    public func method(named text: String) -> (any DetectionMethod.Type)? {
+        methods.first { $0.identifier.description == text }
+    }
+
+    /// The newest registered version of each family: what feeds aggregation by default.
+    public var newestByFamily: [MethodFamily: MethodIdentifier] {
+        var result: [MethodFamily: MethodIdentifier] = [:]
+        for method in methods {
+            if let current = result[method.family], current.version >= method.identifier.version { continue }
+            result[method.family] = method.identifier
+        }
+        return result
+    }
+
+    /// The newest registered method of `family`.
+    public func newest(of family: MethodFamily) -> (any DetectionMethod.Type)? {
+        newestByFamily[family].flatMap(method)
+    }
+
+    public static func == (lhs: MethodRegistry, rhs: MethodRegistry) -> Bool {
+        lhs.identifiers == rhs.identifiers
+    }
+}
