@@ -51,12 +51,15 @@ let package = Package(
         .target(name: "RialSynth", dependencies: ["RialMedia"]),
         .target(
             name: "RialEval",
-            dependencies: ["RialMedia", "RialDetection", "RialSynth", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "RialMedia", "RialDetection", "RialSynth",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .executableTarget(
             name: "rial-bench",
             dependencies: [
-                "RialMedia", "RialSynth", "RialEval",
+                "RialMedia", "RialDetection", "RialSynth", "RialEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ]
@@ -64,9 +67,16 @@ let package = Package(
         // Test fixtures shared by every test target: mirror paths, seeded generator, mutations.
         .target(name: "RialTestSupport", dependencies: ["RialMedia"], path: "Tests/RialTestSupport"),
         .testTarget(name: "RialMediaTests", dependencies: ["RialMedia", "RialTestSupport"]),
-        .testTarget(name: "RialDetectionTests", dependencies: ["RialDetection", "RialSynth", "RialTestSupport"]),
-        .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),
-        .testTarget(name: "RialEvalTests", dependencies: ["RialEval", "RialSynth", "RialTestSupport"]),
-        .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench", "RialTestSupport"]),
+        .testTarget(
+            name: "RialDetectionTests",
+            dependencies: ["RialMedia", "RialDetection", "RialSynth", "RialTestSupport"]
+        ),
+        .testTarget(name: "RialSynthTests", dependencies: ["RialMedia", "RialSynth"]),
+        .testTarget(
+            name: "RialEvalTests",
+            dependencies: ["RialMedia", "RialDetection", "RialSynth", "RialEval", "RialTestSupport"]
+        ),
+        // `rial-bench` so that the binary the tests run is built first.
+        .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench", "RialMedia", "RialTestSupport"]),
     ]
 )
