@@ -1,5 +1,5 @@
 import Foundation
-import RialMedia
+import RialCodecs
 import RialTestSupport
 import Testing
 @testable import RialDetection

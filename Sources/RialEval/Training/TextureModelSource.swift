@@ -1,6 +1,6 @@
 import Foundation
+import RialCodecs
 import RialDetection
-import RialMedia
 
 /// Writes a trained model as the Swift source that embeds it in RialDetection
 /// (`Sources/RialDetection/Texture/TextureModel+Default.swift`), so the default model

@@ -43,7 +43,7 @@ public enum JPEGWarningPolicy: String, Sendable, Codable, CaseIterable, Equatabl
     case acceptAll = "accept_all"
 }
 
-/// Options for `JPEGDecoder.decode`. The defaults decode full size to RGB, refuse
+/// Options for `JPEGDecoder.decode` (RialCodecs). The defaults decode full size to RGB, refuse
 /// truncated files and images above 100 megapixels.
 public struct JPEGDecodeOptions: Sendable, Equatable, Codable {
     /// Default `maxPixels`: 100 megapixels (10^8). A 100 MP RGB output is 300 MB, and a
