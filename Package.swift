@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "rial-bench", targets: ["rial-bench"]),
         .library(name: "RialMedia", targets: ["RialMedia"]),
+        .library(name: "RialCodecs", targets: ["RialCodecs"]),
         .library(name: "RialDetection", targets: ["RialDetection"]),
         .library(name: "RialSynth", targets: ["RialSynth"]),
         .library(name: "RialEval", targets: ["RialEval"]),
@@ -38,25 +39,33 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // Media types in pure Swift (standard library and Foundation only, no C module):
+        // images, depth maps, EXIF, signal processing, JSON values, resampling, heatmaps.
+        .target(name: "RialMedia"),
+        // Everything that needs a C library or ZIPFoundation: JPEG and PNG decode and
+        // encode, SHA-256, the zlib and NumPy depth formats, and the readers built on them.
         .target(
-            name: "RialMedia",
+            name: "RialCodecs",
             dependencies: [
-                "CImageCodecs", "CSystemZlib", "COpenSSLCrypto",
+                "RialMedia", "CImageCodecs", "CSystemZlib", "COpenSSLCrypto",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),
-        // Detection methods and the aggregator: Foundation and our media types only,
-        // so the same code can run in the phone app.
+        // Detection methods and the aggregator: Foundation and the media core only, no C
+        // library, so the same code can run in the phone app.
         .target(name: "RialDetection", dependencies: ["RialMedia"]),
-        .target(name: "RialSynth", dependencies: ["RialMedia"]),
+        .target(name: "RialSynth", dependencies: ["RialMedia", "RialCodecs"]),
         .target(
             name: "RialEval",
-            dependencies: ["RialMedia", "RialDetection", "RialSynth", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "RialMedia", "RialCodecs", "RialDetection", "RialSynth",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         .executableTarget(
             name: "rial-bench",
             dependencies: [
-                "RialMedia", "RialSynth", "RialEval",
+                "RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialEval",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ]
@@ -64,9 +73,20 @@ let package = Package(
         // Test fixtures shared by every test target: mirror paths, seeded generator, mutations.
         .target(name: "RialTestSupport", dependencies: ["RialMedia"], path: "Tests/RialTestSupport"),
         .testTarget(name: "RialMediaTests", dependencies: ["RialMedia", "RialTestSupport"]),
-        .testTarget(name: "RialDetectionTests", dependencies: ["RialDetection", "RialSynth", "RialTestSupport"]),
-        .testTarget(name: "RialSynthTests", dependencies: ["RialSynth"]),
-        .testTarget(name: "RialEvalTests", dependencies: ["RialEval", "RialSynth", "RialTestSupport"]),
-        .testTarget(name: "RialBenchCLITests", dependencies: ["rial-bench", "RialTestSupport"]),
+        .testTarget(name: "RialCodecsTests", dependencies: ["RialMedia", "RialCodecs", "RialTestSupport"]),
+        .testTarget(
+            name: "RialDetectionTests",
+            dependencies: ["RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialTestSupport"]
+        ),
+        .testTarget(name: "RialSynthTests", dependencies: ["RialMedia", "RialSynth"]),
+        .testTarget(
+            name: "RialEvalTests",
+            dependencies: ["RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialEval", "RialTestSupport"]
+        ),
+        // `rial-bench` so that the binary the tests run is built first.
+        // Help/ holds the pinned `--help` texts the tests read from the source tree.
+        .testTarget(
+            name: "RialBenchCLITests", dependencies: ["rial-bench", "RialMedia", "RialTestSupport"], exclude: ["Help"]
+        ),
     ]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RialCodecs
 import RialMedia
 
 /// `rial-bench bench-decode FILE`: in-process JPEG decode latency.

@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialMedia
 import RialSynth
 import RialTestSupport
@@ -43,7 +44,7 @@ import Testing
     @Test func decisionRulesByHand() throws {
         let model = TextureModels.model(classes: [.realScene, .lcdScreen], biases: [0, log(4)])
         let image = TextureImages.noise(width: 256, height: 192, seed: 9)
-        let result = try TextureAnalyzer(model: model).analyze(image)
+        let result = try TextureAnalyzer(model: model, sha256: SHA256Digest.hash).analyze(image)
         #expect(abs(try #require(result.score) - 0.2) < 1e-12)
         #expect(result.classification == .lcdScreen)
         #expect(abs(try #require(result.confidence) - 0.8) < 1e-12)
@@ -53,7 +54,7 @@ import Testing
         var strict = TextureAnalyzer.Configuration()
         strict.minimumConfidence = 0.9
         strict.recaptureThreshold = 0.85
-        let unsure = try TextureAnalyzer(model: model, configuration: strict).analyze(image)
+        let unsure = try TextureAnalyzer(model: model, configuration: strict, sha256: SHA256Digest.hash).analyze(image)
         #expect(unsure.classification == .unknown)
         #expect(unsure.isLikelyRecaptured == false)
         #expect(unsure.score == result.score)
@@ -61,12 +62,12 @@ import Testing
 
     @Test func otherModelHasItsOwnDigest() throws {
         let model = TextureModels.model(classes: [.realScene, .printedPaper], biases: [0, 0])
-        let analyzer = try TextureAnalyzer(model: model)
+        let analyzer = try TextureAnalyzer(model: model, sha256: SHA256Digest.hash)
         #expect(analyzer.modelSHA256 == SHA256Digest.hash(try model.canonicalJSON()))
         #expect(analyzer.modelSHA256 != TextureAnalyzer().modelSHA256)
         var broken = model
         broken.featureStds[0] = -1
-        #expect(throws: TextureModelError.self) { try TextureAnalyzer(model: broken) }
+        #expect(throws: TextureModelError.self) { try TextureAnalyzer(model: broken, sha256: SHA256Digest.hash) }
     }
 
     @Test func configurationDecodesPartiallyAndValidates() throws {
@@ -90,7 +91,7 @@ import Testing
 
     @Test func resultJSONUsesSnakeCaseAndOmitsAbsentFields() throws {
         let model = TextureModels.model(classes: [.realScene, .lcdScreen], biases: [0, 0])
-        let analyzer = try TextureAnalyzer(model: model)
+        let analyzer = try TextureAnalyzer(model: model, sha256: SHA256Digest.hash)
         let completed = analyzer.analyze(TextureImages.noise(width: 200, height: 200, seed: 4))
         let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(completed)) as? [String: Any])
         for key in ["status", "algorithm_version", "analysis_time_ms", "score", "classification", "confidence",

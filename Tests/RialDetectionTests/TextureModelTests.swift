@@ -1,5 +1,5 @@
 import Foundation
-import RialMedia
+import RialCodecs
 import RialTestSupport
 import Testing
 @testable import RialDetection
@@ -44,7 +44,7 @@ enum TextureModels {
         // Canonical form: re-encoding gives the file back, so the digest is the file's.
         let file = try Data(contentsOf: Self.modelFile)
         #expect(try model.canonicalJSON() == file)
-        #expect(model.sha256 == SHA256Digest.hash(file))
+        #expect(TextureModel.defaultModelSHA256 == SHA256Digest.hash(file))
         #expect(TextureAnalyzer().modelSHA256 == SHA256Digest.hash(file))
         // Provenance of the committed model: validation on held-out synthetic captures.
         let validation = try #require(model.provenance.validation)

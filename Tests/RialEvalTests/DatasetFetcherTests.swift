@@ -1,5 +1,5 @@
 import Foundation
-import RialMedia
+import RialCodecs
 import Testing
 @testable import RialEval
 

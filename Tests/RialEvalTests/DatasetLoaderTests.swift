@@ -1,5 +1,6 @@
-import RialDetection
 import Foundation
+import RialCodecs
+import RialDetection
 import RialMedia
 import Testing
 @testable import RialEval

@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialDetection
 import RialMedia
 import RialSynth
@@ -220,5 +221,6 @@ import Testing
         // An empty line precedes the closing delimiter, so the value keeps the final newline.
         #expect(Data(String(source[open.upperBound..<close.lowerBound]).utf8) == json)
         #expect(source.contains("static let defaultModelJSON"))
+        #expect(source.contains("static let defaultModelSHA256 = \"\(SHA256Digest.hash(json))\""))
     }
 }

@@ -26,7 +26,7 @@ extension TextureAnalyzer {
         public var isLikelyRecaptured: Bool?
         /// The model's `model_id`, e.g. `texture-2`.
         public var modelID: String
-        /// SHA-256 of the model's canonical JSON (`TextureModel.sha256`).
+        /// SHA-256 of the model's canonical JSON (`TextureAnalyzer.modelSHA256`).
         public var modelSHA256: String
         /// Length of the feature vector (82 for feature set version 1).
         public var featureCount: Int?

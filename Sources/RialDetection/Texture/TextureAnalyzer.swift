@@ -27,14 +27,15 @@ public struct TextureAnalyzer: Sendable, Equatable {
 
     public let model: TextureModel
     public let configuration: Configuration
-    /// `model.sha256`, computed once.
+    /// SHA-256 of `model.canonicalJSON()` (64 lowercase hex digits), the model's identity
+    /// in results.
     public let modelSHA256: String
 
     /// The committed default model with the default configuration.
     public init() {
         model = .default
         configuration = .standard
-        modelSHA256 = Self.defaultModelSHA256
+        modelSHA256 = TextureModel.defaultModelSHA256
     }
 
     /// The default model with another configuration.
@@ -44,23 +45,26 @@ public struct TextureAnalyzer: Sendable, Equatable {
         try configuration.validate()
         model = .default
         self.configuration = configuration
-        modelSHA256 = Self.defaultModelSHA256
+        modelSHA256 = TextureModel.defaultModelSHA256
     }
 
     /// Another model (e.g. one loaded with `TextureModel(contentsOf:)`).
     ///
+    /// - Parameter sha256: SHA-256 of its argument as 64 lowercase hex digits, applied to
+    ///   `model.canonicalJSON()` for `modelSHA256`: the caller's hash (RialCodecs'
+    ///   `SHA256Digest.hash`), because this module links no crypto library.
     /// - Throws: `TextureModelError` when `model.validate()` refuses the model or it
     ///   cannot be encoded for its digest; `ConfigurationError` for the configuration.
-    public init(model: TextureModel, configuration: Configuration = .standard) throws {
+    public init(model: TextureModel, configuration: Configuration = .standard,
+                sha256: (Data) -> String) throws {
         try model.validate()
         try configuration.validate()
         let json = try model.canonicalJSON()
         self.model = model
         self.configuration = configuration
-        modelSHA256 = SHA256Digest.hash(json)
+        modelSHA256 = sha256(json)
     }
 
-    static let defaultModelSHA256: String = TextureModel.default.sha256 ?? ""
 
     /// The result for a descriptor, or for why there is none.
     func classify(_ features: Swift.Result<TextureFeatureVector, TextureFeatureError>) -> Result {

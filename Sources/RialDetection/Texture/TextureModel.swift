@@ -1,5 +1,4 @@
 import Foundation
-import RialMedia
 
 /// The trained weights of `texture/1`: which features, how they are standardised, the
 /// classifier, and where it came from. Stored as JSON (`rial-texture-model/1`, keys
@@ -187,7 +186,8 @@ public struct TextureModel: Sendable, Equatable, Codable {
 
     /// The canonical file form: pretty-printed JSON with sorted keys, unescaped slashes,
     /// and a final newline. `rial-bench train texture` writes exactly these bytes, and
-    /// `sha256` is their digest, so a model has one identity wherever it is stored.
+    /// their SHA-256 is the model's digest (`TextureAnalyzer.modelSHA256`), so a model
+    /// has one identity wherever it is stored.
     ///
     /// - Throws: `TextureModelError.invalidValue` when a number cannot be written as
     ///   JSON (NaN or infinity).
@@ -201,11 +201,6 @@ public struct TextureModel: Sendable, Equatable, Codable {
         } catch {
             throw .invalidValue("cannot encode the model as JSON: \(error)")
         }
-    }
-
-    /// SHA-256 (64 lowercase hex digits) of `canonicalJSON()`; nil when it cannot be encoded.
-    public var sha256: String? {
-        (try? canonicalJSON()).map { SHA256Digest.hash($0) }
     }
 
     /// The committed default model (`models/texture-2.json`, embedded in

@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialMedia
 
 /// Makes every file a manifest references available in its cache folder, verifying

@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialMedia
 
 /// Which file checks `DatasetLoader.resolve` performs beyond existence.

@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialMedia
 
 /// Checks a depth file against the size its manifest entry declares.

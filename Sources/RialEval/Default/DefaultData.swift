@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialMedia
 import RialSynth
 

@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialDetection
 import RialMedia
 

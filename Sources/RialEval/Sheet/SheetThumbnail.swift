@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialMedia
 
 /// Small RGB pictures of a sample's image, depth and right view, made without holding

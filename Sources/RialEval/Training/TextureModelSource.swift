@@ -1,14 +1,15 @@
 import Foundation
+import RialCodecs
 import RialDetection
-import RialMedia
 
 /// Writes a trained model as the Swift source that embeds it in RialDetection
 /// (`Sources/RialDetection/Texture/TextureModel+Default.swift`), so the default model
 /// needs no resource bundle at run time.
 public enum TextureModelSource {
-    /// The source file: a header naming the model, its digest and training data, and
+    /// The source file: `TextureModel.defaultModelSHA256`, the SHA-256 of `json`, and
     /// `TextureModel.defaultModelJSON` holding `json` byte for byte (a raw string literal;
-    /// JSON cannot contain its closing delimiter `"""#`).
+    /// JSON cannot contain its closing delimiter `"""#`), with a header naming the model
+    /// and its training data.
     ///
     /// - Parameters:
     ///   - json: the model's canonical JSON (`TextureModel.canonicalJSON()`), ending in a newline.
@@ -21,7 +22,11 @@ public enum TextureModelSource {
             "// The same bytes are committed as models/\(model.modelID).json (a test checks that they match).",
             "",
             "extension TextureModel {",
-            "    /// `\(model.modelID)`, the default `texture/1` model (SHA-256 \(SHA256Digest.hash(json))).",
+            "    /// SHA-256 of `defaultModelJSON`, the default model's digest: computed by the generator",
+            "    /// so that RialDetection needs no hashing library (a test checks it against the file).",
+            "    static let defaultModelSHA256 = \"\(SHA256Digest.hash(json))\"",
+            "",
+            "    /// `\(model.modelID)`, the default `texture/1` model.",
             "    ///",
             "    /// Trained on \(model.provenance.trainClassCounts.values.reduce(0, +)) samples of split(s) "
                 + "\(model.provenance.trainSplits.joined(separator: ", ")) from:",

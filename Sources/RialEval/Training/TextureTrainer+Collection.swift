@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RialCodecs
 import RialDetection
 import RialMedia
 

@@ -1,4 +1,5 @@
-/// How a depth map is stored on disk (`depth.format` in a dataset manifest).
+/// How a depth map is stored on disk (`depth.format` in a dataset manifest); RialCodecs'
+/// `DepthReader` and `DepthWriter` read and write every format.
 ///
 /// Raw values are the manifest spellings. Units and validity:
 ///

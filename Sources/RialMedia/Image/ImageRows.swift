@@ -7,7 +7,8 @@ import Foundation
 /// at once and `waitForRows` returns immediately.
 ///
 /// This is what lets a detection method read the first tiles of a 12 MP photo while
-/// libjpeg is still decoding the last ones (`JPEGDecoder.decodeReporting(_:options:source:whileDecoding:)`).
+/// libjpeg is still decoding the last ones (RialCodecs'
+/// `JPEGDecoder.decodeReporting(_:options:source:whileDecoding:)`).
 ///
 /// Reader slots: readers that run on their own threads while the image decodes should
 /// each run inside `withReaderSlot`. While the decoder runs, only `cores - 1` slot
@@ -31,7 +32,7 @@ public struct ImageRows: @unchecked Sendable {
     private var slotPriority: Int?
 
     /// Wraps `samples`; `progress` nil means every row is present.
-    init(width: Int, height: Int, channels: Int, samples: UnsafeBufferPointer<UInt8>, progress: RowProgress?) {
+    package init(width: Int, height: Int, channels: Int, samples: UnsafeBufferPointer<UInt8>, progress: RowProgress?) {
         precondition(width > 0 && height > 0 && (1...4).contains(channels)
                      && samples.count == width * height * channels, "ImageRows: samples do not fit the size")
         self.width = width
@@ -135,7 +136,9 @@ extension PixelImage where Sample == UInt8 {
 ///   when the smallest count awaited is reached;
 /// - a reader that has to block asks for a batch of rows beyond what it needs (`batch`,
 ///   about 1/12 of the image), so it then reads a band without blocking again.
-final class RowProgress: @unchecked Sendable {
+///
+/// The writer's side is `package`: the JPEG decoder in RialCodecs publishes the rows.
+package final class RowProgress: @unchecked Sendable {
     /// A reader waiting for a slot, and the rows it needs before it can use one.
     private struct SlotWaiter {
         var rows: Int
@@ -157,14 +160,14 @@ final class RowProgress: @unchecked Sendable {
     private var awaited = Int.max
 
     /// `readerSlots`: how many slot holders may compute while the writer writes.
-    init(height: Int, readerSlots: Int) {
+    package init(height: Int, readerSlots: Int) {
         self.height = height
         batch = Swift.max(16, height / 12)
         freeSlots = Swift.max(1, readerSlots)
     }
 
     /// Rows `0..<count` are written (`count` never decreases).
-    func publish(_ count: Int) {
+    package func publish(_ count: Int) {
         lock.lock()
         let grew = count > rows
         if grew {
@@ -177,7 +180,7 @@ final class RowProgress: @unchecked Sendable {
 
     /// The writer is done (every row readable, or zero-filled after a failure): its
     /// core becomes one more slot.
-    func finish() {
+    package func finish() {
         lock.lock()
         rows = height
         freeSlots += 1
@@ -187,7 +190,7 @@ final class RowProgress: @unchecked Sendable {
     }
 
     /// The rows published so far.
-    var published: Int {
+    package var published: Int {
         lock.lock()
         defer { lock.unlock() }
         return rows

@@ -43,9 +43,9 @@ public enum JPEGWarningPolicy: String, Sendable, Codable, CaseIterable, Equatabl
     case acceptAll = "accept_all"
 }
 
-/// Options for `JPEGDecoder.decode`. The defaults decode full size to RGB, refuse
-/// truncated files and images above 100 megapixels. Partial JSON is decoded over the
-/// defaults: `tree.decode(JPEGDecodeOptions.self, overlaying: JPEGDecodeOptions())`.
+/// Options for `JPEGDecoder.decode` (RialCodecs). The defaults decode full size to RGB,
+/// refuse truncated files and images above 100 megapixels. Partial JSON is decoded over
+/// the defaults: `tree.decode(JPEGDecodeOptions.self, overlaying: JPEGDecodeOptions())`.
 public struct JPEGDecodeOptions: Sendable, Equatable, Codable {
     /// Default `maxPixels`: 100 megapixels (10^8). A 100 MP RGB output is 300 MB, and a
     /// progressive file of that size also needs about 600 MB of coefficient buffers.

@@ -19,7 +19,7 @@ public enum JPEGColorSpace: String, Sendable, Codable, CaseIterable, Equatable {
 }
 
 /// What a JPEG's header says, read without decoding any pixels
-/// (`JPEGDecoder.readInfo`).
+/// (`JPEGDecoder.readInfo`, in RialCodecs).
 public struct JPEGInfo: Sendable, Equatable, Codable {
     /// Stored width in pixels (SOF). EXIF orientation is not applied.
     public var width: Int

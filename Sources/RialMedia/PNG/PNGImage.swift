@@ -1,4 +1,5 @@
-/// A decoded PNG: 8-bit samples, or 16-bit samples kept as `UInt16` in host order.
+/// A decoded PNG (`PNGDecoder`, in RialCodecs): 8-bit samples, or 16-bit samples kept
+/// as `UInt16` in host order.
 ///
 /// Channels follow `PixelImage`: 1 gray, 2 gray + alpha, 3 RGB, 4 RGBA. Palette images
 /// arrive as RGB (RGBA when the file has a `tRNS` chunk) and 1/2/4-bit gray as 8-bit

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RialCodecs
 import RialMedia
 
 /// What `rial-bench synth` generates: how many captures, of which classes, at what size.

@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialMedia
 
 /// Real photographs and material textures from the public data mirror, used by the

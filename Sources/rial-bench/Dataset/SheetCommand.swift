@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RialCodecs
 import RialEval
 import RialMedia
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RialCodecs
 import RialMedia
 
 /// `rial-bench inspect`: describe images and depth files.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RialCodecs
 import RialMedia
 
 extension DepthFormat: ExpressibleByArgument {}

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
+import RialCodecs
 import RialDetection
 import RialEval
-import RialMedia
 
 /// `rial-bench train`: fit the learned detection methods on labelled datasets.
 struct TrainCommand: ParsableCommand {

@@ -1,0 +1,224 @@
+import Foundation
+import RialMedia
+import RialTestSupport
+import Testing
+@testable import RialCodecs
+
+/// Streamed decoding: readers on other threads see each row only once it is final, the
+/// decode result is the plain decode's, and a failed decode never leaves a reader
+/// blocked or reading undefined bytes.
+@Suite struct ImageRowsTests {
+    /// A 640 x 480 RGB image with structure in every row (so a row read too early differs).
+    static let image: Image8 = {
+        var image = Image8(width: 640, height: 480, channels: 3)
+        var state: UInt32 = 12_345
+        for y in 0..<480 {
+            for x in 0..<640 {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let noise = UInt8(truncatingIfNeeded: state >> 27)
+                image[x, y, 0] = UInt8(truncatingIfNeeded: x / 3 + Int(noise))
+                image[x, y, 1] = UInt8(truncatingIfNeeded: y / 2 + (x * y) % 37)
+                image[x, y, 2] = UInt8(truncatingIfNeeded: (x ^ y) + Int(noise) * 2)
+            }
+        }
+        return image
+    }()
+    static let jpeg: Data = (try? JPEGEncoder.encode(image, quality: 90)) ?? Data()
+
+    /// Copies the rows band by band, each after `waitForRows` says it is final.
+    static func copyInBands(_ rows: ImageRows, band: Int) -> [UInt8] {
+        var copy = [UInt8](repeating: 0, count: rows.samples.count)
+        var y = 0
+        while y < rows.height {
+            let end = min(rows.height, y + band)
+            rows.waitForRows(end)
+            for i in (y * rows.rowStride)..<(end * rows.rowStride) { copy[i] = rows.samples[i] }
+            y = end
+        }
+        return copy
+    }
+
+    @Test func aReaderSeesEveryRowAsFinallyDecoded() throws {
+        let plain = try JPEGDecoder.decode(Self.jpeg)
+        for band in [1, 7, 64, 480] {
+            let (result, copy) = try JPEGDecoder.decodeReporting(Self.jpeg) { rows in
+                (rows.isStreamed, Self.copyInBands(rows, band: band))
+            }
+            #expect(result.image == plain, "band \(band)")
+            #expect(copy.0, "band \(band): a decode in progress is streamed")
+            #expect(copy.1 == plain.samples, "band \(band): a row was read before it was final")
+        }
+    }
+
+    @Test func readersInSlotsAllFinishWithTheRightRows() throws {
+        let plain = try JPEGDecoder.decode(Self.jpeg)
+        let (_, copies) = try JPEGDecoder.decodeReporting(Self.jpeg) { rows -> [[UInt8]] in
+            let results = Results(count: 4)
+            DispatchQueue.concurrentPerform(iterations: 4) { reader in
+                let copy = rows.withReaderSlot(priority: reader) { Self.copyInBands($0, band: 16 + 11 * reader) }
+                results.set(reader, copy)
+            }
+            return results.values
+        }
+        #expect(copies.count == 4)
+        for copy in copies { #expect(copy == plain.samples) }
+    }
+
+    @Test func aTruncatedFileFailsWithoutLeavingTheReaderBlocked() throws {
+        let cut = Self.jpeg.prefix(Self.jpeg.count * 6 / 10)
+        let finished = Flag()
+        #expect(throws: MediaError.self) {
+            _ = try JPEGDecoder.decodeReporting(cut, source: "cut.jpg") { rows in
+                let copy = Self.copyInBands(rows, band: 32)
+                finished.set()
+                return copy.count
+            }
+        }
+        #expect(finished.value, "the reader ran to its end")
+
+        // Accepting truncation: the bottom is libjpeg's filler, and the reader sees it too.
+        let options = JPEGDecodeOptions(warningPolicy: .acceptAll)
+        let (result, copy) = try JPEGDecoder.decodeReporting(cut, options: options) { Self.copyInBands($0, band: 32) }
+        #expect(result.isTruncated)
+        #expect(copy == result.image.samples)
+    }
+
+    @Test func garbageNeverReachesTheReader() {
+        for data in Mutations.garbage(lengths: [0, 3, 100, 5000], seed: 7) + Mutations.truncations(of: Self.jpeg, count: 12) {
+            let calls = Flag()
+            _ = try? JPEGDecoder.decodeReporting(data) { rows in
+                calls.set()
+                return Self.copyInBands(rows, band: 50).count
+            }
+            _ = calls.value  // reaching here without a hang or crash is the test
+        }
+    }
+
+    @Test func anImageInMemoryHasEveryRowAtOnce() throws {
+        let rows = Self.image.withRows { rows in
+            rows.waitForAllRows()  // returns at once
+            return (rows.isStreamed, rows.samples.count, rows.withReaderSlot { $0.samples.count })
+        }
+        #expect(rows.0 == false)
+        #expect(rows.1 == 640 * 480 * 3)
+        #expect(rows.2 == rows.1)
+
+        let png = try PNGEncoder.encode(Self.image)
+        let (loaded, copy) = try ImageReader.read(data: png) { rows in (rows.isStreamed, Self.copyInBands(rows, band: 100)) }
+        #expect(loaded.image == Self.image)
+        #expect(copy.0 == false)
+        #expect(copy.1 == Self.image.samples)
+    }
+
+    /// `concurrently` on a decode in progress: every task runs on its own thread and
+    /// reads exactly the final rows, also when the caller holds a slot (it lends it out
+    /// and has it back: with one core's worth of slots the tasks could not run otherwise).
+    @Test func concurrentTasksSeeFinalRows() throws {
+        let plain = try JPEGDecoder.decode(Self.jpeg)
+        for nested in [false, true] {
+            let (_, copies) = try JPEGDecoder.decodeReporting(Self.jpeg) { rows -> [[UInt8]] in
+                let results = Results(count: 3)
+                let run = { (rows: ImageRows) in
+                    rows.concurrently(3, priority: { $0 }) { task, reader in
+                        results.set(task, Self.copyInBands(reader, band: 24 + 40 * task))
+                    }
+                }
+                if nested { rows.withReaderSlot(priority: 5) { run($0) } } else { run(rows) }
+                return results.values
+            }
+            #expect(copies.count == 3, "nested \(nested)")
+            for copy in copies { #expect(copy == plain.samples, "nested \(nested)") }
+        }
+    }
+
+    /// On an image in memory the tasks run on the calling thread, one after another, in order.
+    @Test func concurrentTasksInMemoryRunInOrder() {
+        let order = Results(count: 1)
+        let caller = pthread_self()
+        let onCaller = Flag()
+        Self.image.withRows { rows in
+            rows.concurrently(4) { task, reader in
+                order.set(0, order.values[0] + [UInt8(task)])
+                if pthread_equal(pthread_self(), caller) != 0 && reader.samples.count == rows.samples.count { onCaller.set() }
+            }
+        }
+        #expect(order.values[0] == [0, 1, 2, 3])
+        #expect(onCaller.value)
+    }
+
+    /// A streamed decode into a buffer of the right size writes into that buffer (same
+    /// address, no new allocation) and gives the plain decode's pixels; a buffer of
+    /// another size is left alone; a failed decode leaves the buffer with its caller.
+    @Test func streamedDecodeReusesTheBuffer() throws {
+        let plain = try JPEGDecoder.decode(Self.jpeg)
+        var storage = [UInt8](repeating: 7, count: plain.samples.count)
+        let address = storage.withUnsafeBufferPointer { $0.baseAddress }
+        let (result, copy) = try JPEGDecoder.decodeReporting(Self.jpeg, reusing: &storage) { Self.copyInBands($0, band: 32) }
+        #expect(result.image == plain)
+        #expect(copy == plain.samples)
+        #expect(result.image.samples.withUnsafeBufferPointer { $0.baseAddress } == address)
+        #expect(storage.isEmpty, "the buffer moved into the image")
+
+        var other = [UInt8](repeating: 7, count: 10)
+        let fresh = try JPEGDecoder.decodeReporting(Self.jpeg, reusing: &other) { $0.height }
+        #expect(fresh.result.image == plain && fresh.consumed == 480)
+        #expect(other == [UInt8](repeating: 7, count: 10))
+
+        var kept = result.image.samples
+        let cut = Self.jpeg.prefix(Self.jpeg.count / 2)
+        #expect(throws: MediaError.self) {
+            _ = try JPEGDecoder.decodeReporting(cut, reusing: &kept) { Self.copyInBands($0, band: 32).count }
+        }
+        #expect(kept.count == plain.samples.count, "a failed decode hands the buffer back")
+
+        // ImageReader passes the buffer on (`kept` is uniquely held: the failed decode
+        // wrote into its own copy of the buffer `result` still shares).
+        let keptAddress = kept.withUnsafeBufferPointer { $0.baseAddress }
+        let reread = try ImageReader.read(data: Self.jpeg, reusing: &kept) { $0.width }
+        #expect(reread.image.image == plain && reread.consumed == 640)
+        #expect(reread.image.image.samples.withUnsafeBufferPointer { $0.baseAddress } == keptAddress)
+    }
+
+    @Test func imageReaderStreamsJPEGRowsInStoredOrientation() throws {
+        let (loaded, copy) = try ImageReader.read(data: Self.jpeg) { Self.copyInBands($0, band: 40) }
+        #expect(copy == loaded.image.samples)
+        #expect(loaded.format == .jpeg)
+    }
+}
+
+/// Results written by concurrent readers into their own slot.
+private final class Results: @unchecked Sendable {
+    private var storage: [[UInt8]]
+    private let lock = NSLock()
+
+    init(count: Int) { storage = Array(repeating: [], count: count) }
+
+    func set(_ index: Int, _ value: [UInt8]) {
+        lock.lock()
+        storage[index] = value
+        lock.unlock()
+    }
+
+    var values: [[UInt8]] {
+        lock.lock()
+        defer { lock.unlock() }
+        return storage
+    }
+}
+
+private final class Flag: @unchecked Sendable {
+    private var raised = false
+    private let lock = NSLock()
+
+    func set() {
+        lock.lock()
+        raised = true
+        lock.unlock()
+    }
+
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return raised
+    }
+}
