@@ -174,9 +174,7 @@ extension SceneRenderer {
     /// depth, normal facing the camera (3 values per cell), and light visibility V and
     /// ambient openness A (1 where nothing was hit).
     struct LightingCells {
-        let size: Int
-        let columns: Int
-        let rows: Int
+        let size: Int, columns: Int, rows: Int
         var index: [Int32]
         var depth: [Float]
         var normal: [Float]

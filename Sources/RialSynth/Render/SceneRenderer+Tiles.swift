@@ -18,8 +18,15 @@ extension SceneRenderer {
                 clampInt((xMax * view.focal + w2).rounded(.up)) + 1, clampInt((yMax * view.focal + h2).rounded(.up)) + 1)
     }
 
-    static func buildTiles(_ primitives: [Primitive], view: CameraView, tilesX: Int, tilesY: Int)
-        -> (start: [Int], list: [Int32], bound: [Float], casters: [Int32]) {
+    /// Which primitives the rays of each screen tile of `view` can hit, and every
+    /// primitive that casts a shadow.
+    ///
+    /// A primitive goes to the tiles its conservative screen bounds touch, with the
+    /// ray-parameter bound of its nearest point; an infinite plane to the tiles whose
+    /// corner rays show it can be hit, bounded by its nearest corner hit when all four
+    /// do; any other primitive without screen bounds (unbounded, or straddling the
+    /// camera plane) to every tile.
+    static func buildTiles(_ primitives: [Primitive], view: CameraView, tilesX: Int, tilesY: Int) -> TileTable {
         let n = tilesX * tilesY, ts = SceneRenderer.tileSize
         var lists = [[(Int32, Float)]](repeating: [], count: n)
         var casters = [Int32]()
@@ -60,7 +67,46 @@ extension SceneRenderer {
             for e in l.sorted(by: { $0.1 < $1.1 }) { list.append(e.0); bounds.append(e.1) }
             start.append(list.count)
         }
-        return (start, list, bounds, casters)
+        return TileTable(view: view, tilesX: tilesX, tilesY: tilesY, start: start, list: list, bound: bounds,
+                         casters: casters)
+    }
+
+    /// The screen tiles of one view and the primitives their rays can hit: tile t's
+    /// entries are `list[start[t]..<start[t + 1]]`, sorted by `bound`, a lower bound of
+    /// the ray parameter of any hit of that primitive in that tile (so the nearest-hit
+    /// search stops at the first bound beyond the best hit). `casters`: every
+    /// primitive that casts a shadow.
+    struct TileTable {
+        let view: CameraView
+        let tilesX: Int, tilesY: Int
+        let start: [Int]
+        let list: [Int32]
+        let bound: [Float]
+        let casters: [Int32]
+
+        /// Calls `body(tile, jacobian)` for every tile whose list holds `primitive`, in
+        /// row-major order, with the Jacobian (`planeJacobian`) of that primitive's
+        /// plane at the tile's centre, clamped to the last pixel centre of the image;
+        /// tiles where the plane is not in front of the camera are skipped.
+        func forEachTile(listing primitive: Int, of primitives: [Primitive],
+                         _ body: (Int, (Float, Float, Float, Float)) -> Void) {
+            func tileContains(_ tile: Int) -> Bool {
+                for k in start[tile]..<start[tile + 1] where Int(list[k]) == primitive { return true }
+                return false
+            }
+            let p = primitives[primitive]
+            let ts = Float(SceneRenderer.tileSize)
+            for j in 0..<tilesY {
+                for i in 0..<tilesX {
+                    let t = j * tilesX + i
+                    guard tileContains(t) else { continue }
+                    let cx = min((Float(i) + 0.5) * ts, Float(view.width) - 0.5)
+                    let cy = min((Float(j) + 0.5) * ts, Float(view.height) - 0.5)
+                    guard let h = SceneRenderer.planeJacobian(p, view: view, x: cx, y: cy) else { continue }
+                    body(t, h.j)
+                }
+            }
+        }
     }
 
     /// Jacobian d(s, t) / d(x, y) (surface metres per px) of the plane of `p` at pixel
@@ -78,31 +124,6 @@ extension SceneRenderer {
         guard let c = hit(x, y), let ex = hit(x + 0.5, y), let wx = hit(x - 0.5, y),
               let sy = hit(x, y + 0.5), let ny = hit(x, y - 0.5) else { return nil }
         return (c.0, c.1, (ex.0 - wx.0, sy.0 - ny.0, ex.1 - wx.1, sy.1 - ny.1))
-    }
-
-    /// Calls `body(tile, jacobian)` for every tile whose list holds `primitive`, in
-    /// row-major order, with the Jacobian (`planeJacobian`) of that primitive's plane
-    /// at the tile's centre, clamped to the last pixel centre of the image; tiles where
-    /// the plane is not in front of the camera are skipped.
-    static func forEachTile(listing primitive: Int, primitives: [Primitive], tileStart: [Int], tileList: [Int32],
-                            view: CameraView, tilesX tx: Int, tilesY ty: Int,
-                            _ body: (Int, (Float, Float, Float, Float)) -> Void) {
-        func tileContains(_ tile: Int) -> Bool {
-            for k in tileStart[tile]..<tileStart[tile + 1] where Int(tileList[k]) == primitive { return true }
-            return false
-        }
-        let p = primitives[primitive]
-        let ts = Float(SceneRenderer.tileSize)
-        for j in 0..<ty {
-            for i in 0..<tx {
-                let t = j * tx + i
-                guard tileContains(t) else { continue }
-                let cx = min((Float(i) + 0.5) * ts, Float(view.width) - 0.5)
-                let cy = min((Float(j) + 0.5) * ts, Float(view.height) - 0.5)
-                guard let h = SceneRenderer.planeJacobian(p, view: view, x: cx, y: cy) else { continue }
-                body(t, h.j)
-            }
-        }
     }
 
     /// The display's per-tile state: which filtered pattern table serves each tile and
@@ -125,13 +146,12 @@ extension SceneRenderer {
 
         init() {}
 
-        init(_ d: DisplaySurface, primitives: [Primitive], tileStart: [Int], tileList: [Int32], view: CameraView,
-             tilesX tx: Int, tilesY ty: Int) {
-            var dTable = [Int32](repeating: -1, count: tx * ty)
-            var dLod = [Float](repeating: 0, count: tx * ty)
+        init(_ d: DisplaySurface, primitives: [Primitive], tiles: TileTable) {
+            let n = tiles.tilesX * tiles.tilesY
+            var dTable = [Int32](repeating: -1, count: n)
+            var dLod = [Float](repeating: 0, count: n)
             let inv = 1 / d.pitchM
-            SceneRenderer.forEachTile(listing: d.primitive, primitives: primitives, tileStart: tileStart, tileList: tileList,
-                                      view: view, tilesX: tx, tilesY: ty) { t, j in
+            tiles.forEachTile(listing: d.primitive, of: primitives) { t, j in
                 let jac = (j.0 * inv, j.1 * inv, j.2 * inv, j.3 * inv)
                 dTable[t] = Int32(d.patterns.tableIndex(for: jac))
                 let det = abs(jac.0 * jac.3 - jac.1 * jac.2).squareRoot()
@@ -160,17 +180,15 @@ extension SceneRenderer {
 
         init() {}
 
-        init(_ pr: PrintSurface, primitives: [Primitive], tileStart: [Int], tileList: [Int32], view: CameraView,
-             tilesX tx: Int, tilesY ty: Int) {
-            let n = tx * ty
+        init(_ pr: PrintSurface, primitives: [Primitive], tiles: TileTable) {
+            let n = tiles.tilesX * tiles.tilesY
             let stride = HalftonePrinter.tileStride
             var pTile = [Float](repeating: 0, count: n * stride)
             var pLod = [Float](repeating: 0, count: n)
             var fLod = [Float](repeating: 0, count: n)
             let fibreScale = Float(pr.fibres.width) / pr.fibreTileM
             pTile.withUnsafeMutableBufferPointer { buf in
-                SceneRenderer.forEachTile(listing: pr.primitive, primitives: primitives, tileStart: tileStart,
-                                          tileList: tileList, view: view, tilesX: tx, tilesY: ty) { t, j in
+                tiles.forEachTile(listing: pr.primitive, of: primitives) { t, j in
                     pr.halftone?.prepareTile(jacobian: j, into: buf, at: t * stride)
                     let det = abs(j.0 * j.3 - j.1 * j.2).squareRoot()
                     pLod[t] = log2(max(det * max(pr.contentScaleU, pr.contentScaleV), 1e-6))

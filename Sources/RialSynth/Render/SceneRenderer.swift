@@ -135,14 +135,8 @@ final class SceneRenderer {
         tileList = tiles.list
         tileBound = tiles.bound
         shadowCasters = tiles.casters
-        displayTiles = scene.display.map {
-            DisplayTiles($0, primitives: scene.primitives, tileStart: tiles.start, tileList: tiles.list, view: view,
-                         tilesX: tx, tilesY: ty)
-        } ?? DisplayTiles()
-        printTiles = scene.print.map {
-            PrintTiles($0, primitives: scene.primitives, tileStart: tiles.start, tileList: tiles.list, view: view,
-                       tilesX: tx, tilesY: ty)
-        } ?? PrintTiles()
+        displayTiles = scene.display.map { DisplayTiles($0, primitives: scene.primitives, tiles: tiles) } ?? DisplayTiles()
+        printTiles = scene.print.map { PrintTiles($0, primitives: scene.primitives, tiles: tiles) } ?? PrintTiles()
     }
 
     // MARK: Per-pixel work
