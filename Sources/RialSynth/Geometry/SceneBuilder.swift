@@ -122,6 +122,8 @@ struct SceneBuilder {
         }
     }
 
+    /// RGB of (hue, saturation, value) by the hexcone model: hue in turns (its
+    /// fractional part counts), saturation in 0...1, value as given (may exceed 1).
     private func hsv(_ hue: Float, _ sat: Float, _ val: Float) -> Vec3 {
         let h6 = (hue - hue.rounded(.down)) * 6, f = h6 - h6.rounded(.down)
         let p = val * (1 - sat), q = val * (1 - sat * f), t = val * (1 - sat * (1 - f))
@@ -143,18 +145,10 @@ struct SceneBuilder {
         return scene.addMaterial(m)
     }
 
+    /// Any hue, saturation 0.1-0.8, value 0.15-0.85 (drawn in that order).
     private mutating func randomColour() -> Vec3 {
         let hue = rng.unit(), sat = rng.uniform(0.1...0.8), val = rng.uniform(0.15...0.85)
-        let h6 = hue * 6, f = h6 - h6.rounded(.down)
-        let p = val * (1 - sat), q = val * (1 - sat * f), t = val * (1 - sat * (1 - f))
-        switch Int(h6) % 6 {
-        case 0: return Vec3(val, t, p)
-        case 1: return Vec3(q, val, p)
-        case 2: return Vec3(p, val, t)
-        case 3: return Vec3(p, q, val)
-        case 4: return Vec3(t, p, val)
-        default: return Vec3(val, p, q)
-        }
+        return hsv(hue, sat, val)
     }
 
     // MARK: Lighting
