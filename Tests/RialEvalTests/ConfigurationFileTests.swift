@@ -34,6 +34,19 @@ import RialMedia
         #expect(c.aggregation.profiles["android"]?.weights[.parallax] == 0.30)
     }
 
+    /// Optional keys that are absent from the defaults (nil) are still known keys
+    /// (`MethodConfiguration.exemplar`): parallax/1's `max_depth_m` was refused as unknown.
+    @Test func optionalKeysAbsentFromTheDefaultsAreAccepted() throws {
+        let c = try ConfigurationFile.parse("""
+            parallax/1: {max_depth_m: 4.5}
+            depth/2:
+              intrinsics: {fx: 200, fy: 200, cx: 128, cy: 96}
+            """, path: "c.yaml")
+        #expect(c[ParallaxAnalyzer.self].maxDepthM == 4.5)
+        #expect(c[DepthAnalyzerV2.self].intrinsics?.fx == 200)
+        #expect(message("parallax/1: {max_depth_mm: 4.5}")?.contains("unknown key 'parallax/1.max_depth_mm'") == true)
+    }
+
     @Test func emptyFileIsTheDefaults() throws {
         #expect(try ConfigurationFile.parse("", path: "c.yaml") == .standard)
         #expect(try ConfigurationFile.parse("# only a comment\n", path: "c.yaml") == .standard)

@@ -81,4 +81,11 @@ extension DepthAnalyzerV2: DetectionMethod {
     }
 }
 
-extension DepthAnalyzerV2.Configuration: MethodConfiguration {}
+extension DepthAnalyzerV2.Configuration: MethodConfiguration {
+    /// With `intrinsics` set, so that its keys are known.
+    public static var exemplar: Self {
+        var c = Self()
+        c.intrinsics = DepthAnalyzerV2.CameraIntrinsics(fx: 1, fy: 1, cx: 0, cy: 0)
+        return c
+    }
+}

@@ -9,4 +9,12 @@ public protocol MethodConfiguration: Sendable, Equatable, Codable {
     init()
     /// - Throws: `ConfigurationError` naming the first offending key.
     func validate() throws(ConfigurationError)
+    /// The defaults with every optional value filled (an optional that is nil is not
+    /// encoded), so that the configuration-file reader knows all of the section's keys.
+    /// Default: `init()`, for a configuration without optional values.
+    static var exemplar: Self { get }
+}
+
+extension MethodConfiguration {
+    public static var exemplar: Self { Self() }
 }

@@ -10,11 +10,13 @@ public struct MethodRegistry: Sendable, Equatable {
 
     /// Registers `methods` in this order.
     ///
-    /// - Precondition: no identifier appears twice (a programming error in the list).
+    /// - Precondition: no identifier appears twice, and every identifier's name is a
+    ///   `MethodFamily` (programming errors in the list, caught when it is built).
     public init(_ methods: [any DetectionMethod.Type]) {
         var seen = Set<MethodIdentifier>()
         for method in methods {
             precondition(seen.insert(method.identifier).inserted, "\(method.identifier) is registered twice")
+            precondition(MethodFamily(method.identifier) != nil, "\(method.identifier): no MethodFamily '\(method.identifier.name)'")
         }
         self.methods = methods
     }

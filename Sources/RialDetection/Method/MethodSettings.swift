@@ -61,6 +61,15 @@ extension MethodSettings {
         }
     }
 
+    /// Every method of `registry` with its `MethodConfiguration.exemplar` (every optional
+    /// key present).
+    static func exemplars(of registry: MethodRegistry) -> MethodSettings {
+        var settings = MethodSettings()
+        func fill<M: DetectionMethod>(_ method: M.Type) { settings[method: method] = M.Configuration.exemplar }
+        for method in registry.methods { fill(method) }
+        return settings
+    }
+
     /// Validates each method of `registry`; the error's key starts with the identifier
     /// (`depth/2.sample_stride`).
     func validate(registry: MethodRegistry) throws(ConfigurationError) {

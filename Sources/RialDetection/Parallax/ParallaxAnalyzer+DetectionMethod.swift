@@ -44,4 +44,11 @@ extension ParallaxAnalyzer: DetectionMethod {
     public static func payloadScore(_ fields: JSONObject) -> Double? { nil }
 }
 
-extension ParallaxAnalyzer.Configuration: MethodConfiguration {}
+extension ParallaxAnalyzer.Configuration: MethodConfiguration {
+    /// With `max_depth_m` set, so that the key is known.
+    public static var exemplar: Self {
+        var c = Self()
+        c.maxDepthM = 10
+        return c
+    }
+}

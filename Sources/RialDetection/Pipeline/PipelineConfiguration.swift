@@ -51,6 +51,15 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         settings = Settings(methods: registry.identifiers, aggregateWith: registry.newestByFamily)
     }
 
+    /// The configuration with every optional value filled (`MethodConfiguration.exemplar`),
+    /// so that all of its keys are encoded: what the configuration-file reader checks
+    /// a file's keys against.
+    public static func exemplar(registry: MethodRegistry = .standard) -> PipelineConfiguration {
+        var c = PipelineConfiguration(registry: registry)
+        c.methodSettings = .exemplars(of: registry)
+        return c
+    }
+
     /// A section other than the methods' (`configuration.decision.threshold`).
     public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Settings, Value>) -> Value {
         get { settings[keyPath: keyPath] }

@@ -8,8 +8,7 @@ import RialMedia
 enum ConfigurationSchema {
     /// The defaults with every optional value filled, so their keys are known.
     static let exemplar: JSONValue = {
-        var c = PipelineConfiguration.standard
-        c[DepthAnalyzerV2.self].intrinsics = .init(fx: 1, fy: 1, cx: 0, cy: 0)
+        var c = PipelineConfiguration.exemplar()
         c.decision.methodThresholds = [:]
         return tree(of: c)
     }()
