@@ -80,32 +80,31 @@ public struct DatasetRunner: Sendable {
               let handle = FileHandle(forWritingAtPath: samplesPath) else {
             throw RunError("\(samplesPath): cannot be created")
         }
-        let writer = OrderedLineWriter(handle: handle)
-        let counter = WorkCounter()
+        let writer = Locked(OrderedLineWriter(handle: handle))
         let clock = ContinuousClock()
         let start = clock.now
         let total = items.count
         let names = datasets.map(\.name)
-        let work: @Sendable (Int) -> Void = { _ in
-            while let next = counter.next(limit: total) {
-                let item = items[next]
-                let record = self.record(for: item, loader: loaders[item.datasetIndex],
-                                         datasetName: names[item.datasetIndex])
-                let (done, failed) = writer.submit(position: next, line: record.jsonLine(), failed: record.status == "failed",
-                                                   dataset: item.datasetIndex)
-                progress(done, total, failed)
+        // Workers take the next sample as they finish one, so a slow sample never leaves a
+        // core idle; the writer puts the lines back in sample order.
+        _ = (0..<total).concurrentMap(workers: plan.jobs) { position in
+            let item = items[position]
+            let record = self.record(for: item, loader: loaders[item.datasetIndex],
+                                     datasetName: names[item.datasetIndex])
+            let line = record.jsonLine()
+            let (done, failed) = writer.withLock {
+                $0.submit(position: position, line: line, failed: record.status == "failed", dataset: item.datasetIndex)
             }
+            progress(done, total, failed)
         }
-        DispatchQueue.concurrentPerform(iterations: min(plan.jobs, max(total, 1)), execute: work)
-        writer.finish()
-        let counts = writer.countsByDataset
+        let written = writer.withLock { $0.finish() }
         for index in datasets.indices {
-            datasets[index].failed = counts[index]?.failed ?? 0
-            datasets[index].evaluated = (counts[index]?.done ?? 0) - datasets[index].failed
+            datasets[index].failed = written.countsByDataset[index]?.failed ?? 0
+            datasets[index].evaluated = (written.countsByDataset[index]?.done ?? 0) - datasets[index].failed
         }
         let elapsed = clock.now - start
         let seconds = elapsed.milliseconds / 1_000
-        return Outcome(datasets: datasets, evaluated: writer.done - writer.failed, failed: writer.failed, seconds: seconds)
+        return Outcome(datasets: datasets, evaluated: written.done - written.failed, failed: written.failed, seconds: seconds)
     }
 
     /// The record of one sample; never throws.
@@ -213,37 +212,22 @@ public struct DatasetRunner: Sendable {
     }
 }
 
-/// Hands out sample positions to workers.
-final class WorkCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func next(limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard value < limit else { return nil }
-        value += 1
-        return value - 1
-    }
-}
-
 /// Writes lines in position order as they complete: finished lines wait in a small
-/// buffer until every earlier position is written.
-final class OrderedLineWriter: @unchecked Sendable {
+/// buffer until every earlier position is written. Shared by the workers inside a
+/// `Locked`.
+struct OrderedLineWriter {
     private let handle: FileHandle
     private var pending: [Int: String] = [:]
     private var nextPosition = 0
-    private let lock = NSLock()
     private(set) var done = 0
     private(set) var failed = 0
     private(set) var countsByDataset: [Int: (done: Int, failed: Int)] = [:]
 
     init(handle: FileHandle) { self.handle = handle }
 
-    /// Queues `line` for `position`; returns the totals so far.
-    func submit(position: Int, line: String, failed isFailed: Bool, dataset: Int) -> (done: Int, failed: Int) {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Queues `line` for `position`, writes every line that is now in order, and
+    /// returns the totals so far.
+    mutating func submit(position: Int, line: String, failed isFailed: Bool, dataset: Int) -> (done: Int, failed: Int) {
         pending[position] = line
         done += 1
         if isFailed { failed += 1 }
@@ -260,10 +244,10 @@ final class OrderedLineWriter: @unchecked Sendable {
         return (done, failed)
     }
 
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Flushes and closes the file; returns the final counts.
+    func finish() -> Self {
         try? handle.synchronize()
         try? handle.close()
+        return self
     }
 }
