@@ -80,11 +80,7 @@ import Testing
                             ("minimum_luma_std", #"{"minimum_luma_std": -1}"#)] {
             let configuration = try JSONDecoder().decode(TextureAnalyzer.Configuration.self, from: Data(json.utf8))
             #expect(throws: ConfigurationError.self) { try TextureAnalyzer(configuration: configuration) }
-            do {
-                try configuration.validate()
-            } catch {
-                #expect(error.key == key)
-            }
+            #expect { try configuration.validate() } throws: { ($0 as? ConfigurationError)?.key == key }
         }
     }
 
