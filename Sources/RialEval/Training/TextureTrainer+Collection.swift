@@ -168,4 +168,3 @@ extension TextureTrainer {
         var message: String
     }
 }
-

@@ -231,4 +231,3 @@ struct SynthManifestSample: Encodable, Sendable {
     var license: String
     var synth: SynthParameters
 }
-
