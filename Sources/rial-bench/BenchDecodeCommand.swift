@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RialCodecs
+import RialEval
 import RialMedia
 
 /// `rial-bench bench-decode FILE`: in-process JPEG decode latency.
@@ -12,8 +13,8 @@ import RialMedia
 /// With `--reuse-output` each decode writes into the previous image's buffer instead
 /// (`JPEGDecoder.decode(_:into:)`), which removes the page faults of a fresh buffer —
 /// the figure to compare with tools that stream rows (djpeg) or reuse a buffer (tjbench).
-/// Summary: n, min, median (mean of the two middle values for even n), mean, max, in
-/// milliseconds. Timings from a debug build are meaningless, so it refuses to run there
+/// Summary: `LatencyStatistics`, the run reports' latency summary (n, min, mean,
+/// nearest-rank p50/p90/p95/p99, max, in milliseconds). Timings from a debug build are meaningless, so it refuses to run there
 /// unless `--allow-debug-build`.
 struct BenchDecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -127,7 +128,7 @@ struct BenchDecodeCommand: ParsableCommand {
             checksum &+= Int(image.samples[image.samples.count / 2])
             samples.append(elapsed.milliseconds)
         }
-        let summary = LatencySummary(samples)
+        let summary = LatencyStatistics(milliseconds: samples)
 
         let report = BenchDecodeReport(
             file: file, fileBytes: data.count, imageWidth: info.width, imageHeight: info.height,
@@ -151,31 +152,11 @@ struct BenchDecodeCommand: ParsableCommand {
             Terminal.out("decode  scale 1/\(scale.rawValue) -> \(image.width)x\(image.height) "
                          + "\(output.rawValue) (\(buffer) buffer), \(warmup) warm-up + "
                          + "\(iterations) measured, \(build) build, libjpeg-turbo \(libjpegTurboVersion)")
-            var table = TextTable(["n", "min_ms", "median_ms", "mean_ms", "max_ms"])
-            table.append([String(summary.n)] + [summary.min, summary.median, summary.mean, summary.max]
+            var table = TextTable(["n", "min_ms", "p50_ms", "mean_ms", "max_ms"])
+            table.append([String(summary.n)] + [summary.min, summary.p50, summary.mean, summary.max]
                 .map { String(format: "%.3f", $0) })
             Terminal.out(table.render())
         }
-    }
-}
-
-/// n, min, median, mean, max of a sample of latencies (milliseconds).
-/// Median of an even count is the mean of the two middle values.
-struct LatencySummary: Codable, Equatable {
-    var n: Int
-    var min: Double
-    var median: Double
-    var mean: Double
-    var max: Double
-
-    init(_ values: [Double]) {
-        precondition(!values.isEmpty, "LatencySummary needs at least one value")
-        let sorted = values.sorted()
-        n = sorted.count
-        min = sorted[0]
-        max = sorted[n - 1]
-        median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-        mean = sorted.reduce(0, +) / Double(n)
     }
 }
 
@@ -201,7 +182,7 @@ struct BenchDecodeReport: Codable {
     var host: String
     var cpuCount: Int
     var os: String
-    var latencyMs: LatencySummary
+    var latencyMs: LatencyStatistics
     var samplesMs: [Double]
     /// Sum of one sample per decode, so the work cannot be optimised away.
     var checksum: Int

@@ -74,10 +74,7 @@ import Testing
         let brick = try ImageReader.read(path: Fixtures.real("skimage/brick.png"))
         #expect(brick.format == .png && brick.image.width == 512 && brick.image.channels == 1)
         #expect(throws: MediaError.self) { try ImageReader.read(data: Data("not an image".utf8), source: "x.txt") }
-        do {
-            _ = try ImageReader.read(data: Data(), source: "empty.jpg")
-        } catch let error as MediaError {
-            #expect(error.kind == .corrupt && error.source == "empty.jpg")
-        }
+        let empty = #expect(throws: MediaError.self) { try ImageReader.read(data: Data(), source: "empty.jpg") }
+        #expect(empty?.kind == .corrupt && empty?.source == "empty.jpg")
     }
 }

@@ -51,6 +51,9 @@ import RialMedia
         #expect(payload?.outcomes.first?.summary.status == .failed)
     }
 
+    /// Mutated and cut payloads: each either throws `PayloadError` (typed) or parses into
+    /// outcomes that keep the documented promise: completed with a score in 0...1, or no
+    /// score at all.
     @Test func garbageNeverCrashes() {
         var generator = SplitMix64(seed: 7)
         let seed = #"{"moire": {"detected": true, "confidence": 0.5}, "texture": {"classification": "x", "confidence": 2}}"#
@@ -59,7 +62,15 @@ import RialMedia
             var mutated = bytes
             for _ in 0..<4 { mutated[Int(generator.next() % UInt64(mutated.count))] = UInt8(truncatingIfNeeded: generator.next()) }
             let cut = Int(generator.next() % UInt64(mutated.count + 1))
-            _ = try? DetectionPayload.parse(Data(mutated.prefix(cut)))
+            guard let payload = try? DetectionPayload.parse(Data(mutated.prefix(cut))) else { continue }
+            for outcome in payload.outcomes {
+                let summary = outcome.summary
+                if let score = summary.score {
+                    #expect(summary.status == .completed && (0...1).contains(score), "\(outcome.key): \(score)")
+                } else {
+                    #expect(summary.status != .completed, "\(outcome.key) completed without a score")
+                }
+            }
         }
     }
 }

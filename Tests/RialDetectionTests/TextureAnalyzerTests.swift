@@ -81,11 +81,7 @@ import Testing
                             ("minimum_luma_std", #"{"minimum_luma_std": -1}"#)] {
             let configuration = try JSONValue.parse(json).decode(TextureAnalyzer.Configuration.self, overlaying: .standard)
             #expect(throws: ConfigurationError.self) { try TextureAnalyzer(configuration: configuration) }
-            do {
-                try configuration.validate()
-            } catch {
-                #expect(error.key == key)
-            }
+            #expect { try configuration.validate() } throws: { ($0 as? ConfigurationError)?.key == key }
         }
     }
 

@@ -35,9 +35,8 @@ enum TextureModels {
     }
 
     @Test func defaultModelDecodesAndValidates() throws {
+        // `init(jsonData:)` validates: decoding without a throw is the validation.
         let model = try TextureModel(jsonData: Data(TextureModel.defaultModelJSON.utf8))
-        try model.validate()
-        #expect(model == TextureModel.default)
         #expect(model.modelID == "texture-2")
         #expect(model.classes == [.realScene, .lcdScreen, .oledScreen, .printedPaper])
         #expect(model.featureNames == TextureFeatures.names)

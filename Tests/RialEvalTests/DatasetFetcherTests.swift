@@ -1,20 +1,21 @@
 import Foundation
 import RialCodecs
+import RialMedia
 import Testing
 @testable import RialEval
 
 /// A downloader that serves fixed bytes per URL and records requests.
-final class FakeDownloader: FileDownloading, @unchecked Sendable {
-    private let lock = NSLock()
+struct FakeDownloader: FileDownloading {
     private let bodies: [String: Data]
-    private(set) var requested: [String] = []
+    private let log = Locked<[String]>([])
 
     init(_ bodies: [String: Data]) { self.bodies = bodies }
 
+    /// The URLs asked for so far, in order.
+    var requested: [String] { log.withLock { $0 } }
+
     func download(_ url: URL, to destination: String) throws {
-        lock.lock()
-        requested.append(url.absoluteString)
-        lock.unlock()
+        log.withLock { $0.append(url.absoluteString) }
         guard let body = bodies[url.absoluteString] else {
             throw DownloadError(url: url, reason: "HTTP status 404")
         }

@@ -72,19 +72,19 @@ enum RunFixture {
         #expect(one.count == 8)
         #expect(one.map(\.index) == Array(0..<8))
         #expect(Self.stripped(one) == Self.stripped(two))
-        #expect(one.allSatisfy { $0.status == "evaluated" && $0.data == "simulated" })
+        #expect(one.allSatisfy { $0.status == .evaluated && $0.data == .simulated })
         #expect(one.allSatisfy { $0.methods["depth/2"] != nil && $0.aggregate != nil && $0.sha256["image"]?.count == 64 })
     }
 
     @Test func failedSamplesAreRecordedAndTheRunGoesOn() throws {
         let records = try run(RunFixture.damaged())
         #expect(records.count == 8)
-        #expect(records[3].status == "failed")
-        #expect(records[3].failure?.stage == "load")
+        #expect(records[3].status == .failed)
+        #expect(records[3].failure?.stage == .load)
         #expect(records[3].failure?.reason.contains("images/") == true)
-        #expect(records[5].status == "failed")
-        #expect(records[5].failure?.stage == "resolve")
-        #expect(records.filter { $0.status == "evaluated" }.count == 6)
+        #expect(records[5].status == .failed)
+        #expect(records[5].failure?.stage == .resolve)
+        #expect(records.filter { $0.status == .evaluated }.count == 6)
     }
 
     @Test func shardsPartitionTheSelection() throws {
@@ -151,9 +151,9 @@ enum RunFixture {
         // sklearn's documented example as four records: y=[0,0,1,1], s=[.1,.4,.35,.8].
         let scores = [0.1, 0.4, 0.35, 0.8], truth = [false, false, true, true]
         let records = zip(scores, truth).enumerated().map { i, pair in
-            SampleRecord(id: "s\(i)", datasetIndex: 0, index: i, dataset: "d", label: pair.1 ? "real_scene" : "lcd_screen",
-                         bonaFide: pair.1, group: nil, tags: [], attestation: "none", split: "test", data: "real",
-                         status: "evaluated", failure: nil,
+            SampleRecord(id: "s\(i)", datasetIndex: 0, index: i, dataset: "d", label: .known(pair.1 ? .realScene : .lcdScreen),
+                         bonaFide: pair.1, group: nil, tags: [], attestation: .none, split: .test, data: .real,
+                         status: .evaluated, failure: nil,
                          methods: ["m/1": ["status": "completed", "score": .number(pair.0)]], aggregate: nil,
                          decision: nil, latencyMs: [:], sha256: [:])
         }

@@ -4,13 +4,25 @@ import Testing
 import RialSynth
 
 @Suite struct DefaultDataTests {
-    @Test func cacheKeyFollowsSpecAndTextures() {
+    /// The key is a folder-safe 16-digit hex name that depends on the spec's value (not
+    /// on how it was built), on every field of it and on the texture list.
+    @Test func cacheKeyFollowsSpecAndTextures() throws {
         let a = SynthDatasetSpec(count: 10, seed: 1, width: 128, height: 96)
-        var b = a
-        b.seed = 2
-        #expect(DefaultData.cacheKey(spec: a, textureSources: []) == DefaultData.cacheKey(spec: a, textureSources: []))
-        #expect(DefaultData.cacheKey(spec: a, textureSources: []) != DefaultData.cacheKey(spec: b, textureSources: []))
-        #expect(DefaultData.cacheKey(spec: a, textureSources: []) != DefaultData.cacheKey(spec: a, textureSources: ["x"]))
+        let key = DefaultData.cacheKey(spec: a, textureSources: [])
+        #expect(key.count == 16 && key.allSatisfy { "0123456789abcdef".contains($0) }, "\(key)")
+        let decoded = try JSONDecoder().decode(SynthDatasetSpec.self, from: JSONEncoder().encode(a))
+        #expect(DefaultData.cacheKey(spec: decoded, textureSources: []) == key)
+        let changes: [(String, (inout SynthDatasetSpec) -> Void)] = [
+            ("count", { $0.count = 11 }), ("seed", { $0.seed = 2 }), ("classes", { $0.classes = [.realScene] }),
+            ("width", { $0.width = 160 }), ("height", { $0.height = 120 }), ("secondView", { $0.secondView = true }),
+            ("trainFraction", { $0.trainFraction = 0.5 }), ("valFraction", { $0.valFraction = 0.3 }),
+        ]
+        for (field, change) in changes {
+            var b = a
+            change(&b)
+            #expect(DefaultData.cacheKey(spec: b, textureSources: []) != key, "\(field)")
+        }
+        #expect(DefaultData.cacheKey(spec: a, textureSources: ["x"]) != key)
     }
 
     /// First call generates, second reuses; a folder without a manifest (an interrupted

@@ -22,19 +22,20 @@ enum HTMLReportFixtures {
                 methods[key] = .object(["status": .string("unavailable")])
             }
         }
-        return SampleRecord(id: id, datasetIndex: 0, index: index, dataset: "fixture", label: label,
-                            bonaFide: label == "real_scene", group: group, tags: tags, attestation: "secure_enclave",
-                            split: "test", data: data, status: "evaluated", failure: nil, methods: methods,
+        return SampleRecord(id: id, datasetIndex: 0, index: index, dataset: "fixture",
+                            label: SampleRecord.Label(rawValue: label)!, bonaFide: label == "real_scene", group: group,
+                            tags: tags, attestation: .secureEnclave, split: .test,
+                            data: SampleRecord.DataKind(rawValue: data)!, status: .evaluated, failure: nil, methods: methods,
                             aggregate: .init(score: aggregate, level: .medium, flags: [], uncappedScore: aggregate,
                                              weights: [.lidar: 1], primaryMethod: "depth/2"),
-                            decision: aggregate >= 0.5 ? "bona_fide" : "attack", latencyMs: latency, sha256: [:])
+                            decision: aggregate >= 0.5 ? .bonaFide : .attack, latencyMs: latency, sha256: [:])
     }
 
     /// A failed record.
     static func failed(id: String, index: Int, reason: String) -> SampleRecord {
-        SampleRecord(id: id, datasetIndex: 0, index: index, dataset: "fixture", label: "lcd_screen", bonaFide: false,
-                     group: nil, tags: [], attestation: "none", split: "test", data: "real", status: "failed",
-                     failure: .init(stage: "load", reason: reason), methods: [:], aggregate: nil, decision: nil,
+        SampleRecord(id: id, datasetIndex: 0, index: index, dataset: "fixture", label: .known(.lcdScreen), bonaFide: false,
+                     group: nil, tags: [], attestation: .none, split: .test, data: .real, status: .failed,
+                     failure: .init(stage: .load, reason: reason), methods: [:], aggregate: nil, decision: nil,
                      latencyMs: [:], sha256: [:])
     }
 
@@ -78,8 +79,8 @@ enum HTMLReportFixtures {
         let dataset = RunDataset(path: "/data/fixture/manifest.json", name: "fixture <set>",
                                  manifestSHA256: String(repeating: "ab", count: 32),
                                  original: records.count + 10, selected: records.count,
-                                 evaluated: records.filter { $0.status == "evaluated" }.count,
-                                 failed: records.filter { $0.status == "failed" }.count, data: "mixed")
+                                 evaluated: records.filter { $0.status == .evaluated }.count,
+                                 failed: records.filter { $0.status == .failed }.count, data: "mixed")
         let context = RunResults.Context(configuration: PipelineConfiguration(), datasets: [dataset], limit: limit, seed: 42,
                                          resamples: 40, build: build, jobs: 2, runSeconds: 12.5, toolVersion: "0.0-test")
         return RunResults.build(records: records, context: context)

@@ -142,9 +142,14 @@ import Testing
         let bootstrap = ClusterBootstrap(samples: Self.grouped, threshold: 0.5)
         let settings = BootstrapSettings(resamples: 50, seed: 3)
         let narrow = bootstrap.replicates(settings), wide = bootstrap.replicates(settings, alwaysWide: true)
-        for metric in 0..<7 {
-            let a = narrow.values(of: metric), b = wide.values(of: metric)
-            #expect(zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }, "metric \(metric)")
+        #expect(narrow.count == 50 && wide.count == 50)
+        let metrics: [(String, KeyPath<ClusterBootstrap.Replicate, Double>)] = [
+            ("auc", \.auc), ("eer", \.eer), ("apcerMax", \.apcerMax), ("apcerPooled", \.apcerPooled),
+            ("bpcer", \.bpcer), ("acer", \.acer), ("truePositiveRate", \.truePositiveRate),
+        ]
+        for (name, metric) in metrics {
+            let a = narrow.map { $0[keyPath: metric] }, b = wide.map { $0[keyPath: metric] }
+            #expect(zip(a, b).allSatisfy { $0 == $1 || ($0.isNaN && $1.isNaN) }, "metric \(name)")
         }
         // 300 draws into 1 byte: the same counts as into 32 bits unless a count passes 255.
         var small = [UInt8](repeating: 0, count: 300), large = [Int32](repeating: 0, count: 300)

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import RialEval
 
-/// Nearest-rank latency statistics.
+/// Nearest-rank latency statistics; expectations are numpy 2.4's
+/// `np.percentile(values, q, method="inverted_cdf")`.
 @Suite struct MetricsLatencyTests {
     @Test func nearestRankOnOneToTwenty() {
         let stats = LatencyStatistics(milliseconds: (1...20).reversed().map(Double.init))
@@ -19,6 +20,15 @@ import Testing
         #expect(LatencyStatistics.nearestRank([10, 20, 30], percent: 0) == 10)
         #expect(LatencyStatistics.nearestRank([10, 20, 30], percent: 100) == 30)
         #expect(LatencyStatistics.nearestRank([10, 20, 30], percent: 101).isNaN)
+    }
+
+    /// An even count: p50 is the lower middle value (numpy inverted_cdf: 2, 30 and 10), not
+    /// the mean of the two middle values (2.5, 35 and 15) that `bench-decode` printed before.
+    @Test func medianOfAnEvenCountIsTheLowerMiddleValue() {
+        #expect(LatencyStatistics(milliseconds: [4, 1, 3, 2]).p50 == 2)
+        let stats = LatencyStatistics(milliseconds: [40, 10, 30, 20, 60, 50])
+        #expect(stats.p50 == 30 && stats.mean == 35)
+        #expect(LatencyStatistics(milliseconds: [10, 20]).p50 == 10)
     }
 
     @Test func singleEmptyAndNonFiniteValues() {

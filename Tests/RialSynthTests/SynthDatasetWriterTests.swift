@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 import Testing
 @testable import RialSynth
 
@@ -55,7 +56,9 @@ import Testing
 
     @Test func invalidSpecIsRefusedWithTheReason() {
         let spec = SynthDatasetSpec(count: 0, seed: 1, width: 10, height: 10)
-        #expect(spec.problems.count == 2)
-        #expect(throws: (any Error).self) { try SynthDatasetWriter(spec: spec).write(to: "/tmp/never") }
+        #expect(spec.problems == ["count must be at least 1, got 0", "image size must be at least 64x48, got 10x10"])
+        let error = #expect(throws: MediaError.self) { try SynthDatasetWriter(spec: spec).write(to: "/tmp/never") }
+        #expect(error?.kind == .invalidArgument)
+        #expect(error?.detail == "synth: count must be at least 1, got 0")
     }
 }

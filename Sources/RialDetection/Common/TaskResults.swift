@@ -1,26 +1,21 @@
-import Foundation
+import RialMedia
 
 /// One result slot per task for tasks that run on other threads
 /// (`ImageRows.concurrently`, `DispatchQueue.concurrentPerform`): each task sets its own
-/// index, the caller reads them once every task has ended.
-final class TaskResults<Value>: @unchecked Sendable {
-    private var storage: [Value?]
-    private let lock = NSLock()
+/// index, the caller reads them once every task has ended. Copies share the slots.
+struct TaskResults<Value: Sendable>: Sendable {
+    private let slots: Locked<[Value?]>
 
     init(count: Int) {
-        storage = Array(repeating: nil, count: count)
+        slots = Locked(Array(repeating: nil, count: count))
     }
 
     func set(_ index: Int, _ value: Value) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
+        slots.withLock { $0[index] = value }
     }
 
     /// The results set so far, in task order.
     var values: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage.compactMap { $0 }
+        slots.withLock { $0.compactMap { $0 } }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import RialMedia
 
 /// Downloads one URL to a file. `DatasetFetcher` uses it for upstream files;
 /// tests substitute a fake.
@@ -41,44 +42,26 @@ public struct URLSessionDownloader: FileDownloading {
         configuration.timeoutIntervalForResource = resourceTimeout
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
-        let box = ResultBox()
+        let box = Locked<Result<Data, DownloadError>>(
+            .failure(DownloadError(url: url, reason: "no response")))
         let semaphore = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: url) { data, response, error in
             if let error {
-                box.set(.failure(DownloadError(url: url, reason: error.localizedDescription)))
+                box.withLock { $0 = .failure(DownloadError(url: url, reason: error.localizedDescription)) }
             } else if let http = response as? HTTPURLResponse, http.statusCode != 200 {
-                box.set(.failure(DownloadError(url: url, reason: "HTTP status \(http.statusCode)")))
+                box.withLock { $0 = .failure(DownloadError(url: url, reason: "HTTP status \(http.statusCode)")) }
             } else {
-                box.set(.success(data ?? Data()))
+                box.withLock { $0 = .success(data ?? Data()) }
             }
             semaphore.signal()
         }
         task.resume()
         semaphore.wait()
-        let data = try box.get().get()
+        let data = try box.withLock { $0 }.get()
         do {
             try data.write(to: URL(fileURLWithPath: destination), options: .atomic)
         } catch {
             throw DownloadError(url: url, reason: "cannot write \(destination): \(error.localizedDescription)")
-        }
-    }
-
-    /// Hands the completion handler's result to the waiting thread.
-    private final class ResultBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var result: Result<Data, DownloadError> = .failure(
-            DownloadError(url: URL(fileURLWithPath: "/"), reason: "no response"))
-
-        func set(_ value: Result<Data, DownloadError>) {
-            lock.lock()
-            result = value
-            lock.unlock()
-        }
-
-        func get() -> Result<Data, DownloadError> {
-            lock.lock()
-            defer { lock.unlock() }
-            return result
         }
     }
 }

@@ -21,7 +21,7 @@ public struct RunComparison: Sendable {
                                second: (results: RunResults, records: [SampleRecord]),
                                settings: BootstrapSettings) -> RunComparison {
         func key(_ r: SampleRecord) -> String { "\(r.dataset)\u{1F}\(r.id)" }
-        let a = first.records.filter { $0.status == "evaluated" }, b = second.records.filter { $0.status == "evaluated" }
+        let a = first.records.filter { $0.status == .evaluated }, b = second.records.filter { $0.status == .evaluated }
         let aKeys = Set(a.map(key)), bKeys = Set(b.map(key))
         let shared = aKeys.intersection(bKeys)
         var rows: [Row] = []

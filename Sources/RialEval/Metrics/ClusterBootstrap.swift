@@ -68,33 +68,39 @@ public struct ClusterBootstrap: Sendable {
     /// The intervals for `settings`; nil when `settings.resamples == 0`.
     public func intervals(_ settings: BootstrapSettings = .standard) -> Intervals? {
         guard settings.resamples > 0 else { return nil }
-        let slots = replicates(settings)
-        return Intervals(auc: slots.interval(of: 0, settings: settings), eer: slots.interval(of: 1, settings: settings),
-                         apcerMax: slots.interval(of: 2, settings: settings),
-                         apcerPooled: slots.interval(of: 3, settings: settings),
-                         bpcer: slots.interval(of: 4, settings: settings),
-                         acer: slots.interval(of: 5, settings: settings),
-                         truePositiveRate: slots.interval(of: 6, settings: settings))
+        let replicates = replicates(settings)
+        func interval(_ metric: KeyPath<Replicate, Double>) -> ConfidenceInterval {
+            .bootstrapPercentile(replicates.map { $0[keyPath: metric] }, settings: settings)
+        }
+        return Intervals(auc: interval(\.auc), eer: interval(\.eer), apcerMax: interval(\.apcerMax),
+                         apcerPooled: interval(\.apcerPooled), bpcer: interval(\.bpcer), acer: interval(\.acer),
+                         truePositiveRate: interval(\.truePositiveRate))
     }
 
-    /// Per-resample values: metric 0 AUC, 1 EER, 2 APCER max, 3 APCER pooled, 4 BPCER,
-    /// 5 ACER, 6 TPR.
-    func replicates(_ settings: BootstrapSettings, alwaysWide: Bool = false) -> ResampleSlots {
-        let slots = ResampleSlots(metrics: 7, resamples: settings.resamples)
+    /// The metrics of one resample (NaN where undefined).
+    struct Replicate: Sendable, Equatable {
+        var auc: Double
+        var eer: Double
+        var apcerMax: Double
+        var apcerPooled: Double
+        var bpcer: Double
+        /// `(apcerMax + bpcer) / 2`.
+        var acer: Double
+        /// `1 - bpcer`.
+        var truePositiveRate: Double
+    }
+
+    /// The metrics of every resample, in resample order.
+    func replicates(_ settings: BootstrapSettings, alwaysWide: Bool = false) -> [Replicate] {
         let curve = curve, tally = tally
         let resampler = ClusterResampler(clusterCount: curve.clusterCount, settings: settings, alwaysWide: alwaysWide)
-        resampler.forEachResample { r, weights in
+        return resampler.map { _, weights in
             let rates = tally.rates(weights: weights)
             let (auc, eer) = curve.aucAndEER(weights: weights, totals: (rates.bonaFide, rates.attacks))
-            slots.store(auc, metric: 0, resample: r)
-            slots.store(eer, metric: 1, resample: r)
-            slots.store(rates.apcerMax, metric: 2, resample: r)
-            slots.store(rates.apcerPooled, metric: 3, resample: r)
-            slots.store(rates.bpcer, metric: 4, resample: r)
-            slots.store((rates.apcerMax + rates.bpcer) / 2, metric: 5, resample: r)
-            slots.store(1 - rates.bpcer, metric: 6, resample: r)
+            return Replicate(auc: auc, eer: eer, apcerMax: rates.apcerMax, apcerPooled: rates.apcerPooled,
+                             bpcer: rates.bpcer, acer: (rates.apcerMax + rates.bpcer) / 2,
+                             truePositiveRate: 1 - rates.bpcer)
         }
-        return slots
     }
 }
 

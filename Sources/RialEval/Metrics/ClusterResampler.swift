@@ -18,36 +18,34 @@ struct ClusterResampler: Sendable {
     /// Always use 32-bit multiplicities (for testing the fallback path).
     var alwaysWide = false
 
-    /// Calls `statistic(r, weights)` for every resample `r` in `0..<settings.resamples`
-    /// (concurrently when `settings.parallel`); `weights` has `clusterCount` elements.
-    func forEachResample(_ statistic: @escaping @Sendable (Int, ResampleWeights) -> Void) {
+    /// `statistic(r, weights)` for every resample `r` in `0..<settings.resamples`, in
+    /// resample order (computed concurrently when `settings.parallel`); `weights` has
+    /// `clusterCount` elements and is valid only during the call.
+    func map<T: Sendable>(_ statistic: @Sendable (Int, ResampleWeights) -> T) -> [T] {
         let resamples = settings.resamples
-        guard resamples > 0 else { return }
+        guard resamples > 0 else { return [] }
         var seeder = SplitMix64(seed: settings.seed)
         let seeds = (0..<resamples).map { _ in seeder.next() }
         let clusters = clusterCount, alwaysWide = alwaysWide
-        let workers = settings.parallel ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, resamples)) : 1
-        let work: @Sendable (Int) -> Void = { worker in
-            var narrow = [UInt8](repeating: 0, count: alwaysWide ? 0 : clusters)
-            var wide: [Int32] = []
-            for r in stride(from: worker, to: resamples, by: workers) {
-                let fits = !alwaysWide && narrow.withUnsafeMutableBufferPointer { w in
-                    guard Self.draw(into: w, seed: seeds[r]) else { return false }
-                    statistic(r, .narrow(UnsafeBufferPointer(w)))
-                    return true
+        // One-byte buffers are reused across resamples (one per worker at most), so a large
+        // cluster count costs no allocation per resample.
+        let spareNarrow = Locked<[[UInt8]]>([])
+        let workers = settings.parallel ? ProcessInfo.processInfo.activeProcessorCount : 1
+        return (0..<resamples).concurrentMap(workers: workers) { r in
+            if !alwaysWide {
+                var narrow = spareNarrow.withLock { $0.popLast() } ?? [UInt8](repeating: 0, count: clusters)
+                defer { spareNarrow.withLock { $0.append(narrow) } }
+                let result = narrow.withUnsafeMutableBufferPointer { w -> T? in
+                    guard Self.draw(into: w, seed: seeds[r]) else { return nil }
+                    return statistic(r, .narrow(UnsafeBufferPointer(w)))
                 }
-                guard !fits else { continue }
-                if wide.isEmpty { wide = [Int32](repeating: 0, count: clusters) }
-                wide.withUnsafeMutableBufferPointer { w in
-                    _ = Self.draw(into: w, seed: seeds[r])
-                    statistic(r, .wide(UnsafeBufferPointer(w)))
-                }
+                if let result { return result }
             }
-        }
-        if workers > 1 {
-            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
-        } else {
-            work(0)
+            var wide = [Int32](repeating: 0, count: clusters)
+            return wide.withUnsafeMutableBufferPointer { w in
+                _ = Self.draw(into: w, seed: seeds[r])
+                return statistic(r, .wide(UnsafeBufferPointer(w)))
+            }
         }
     }
 
@@ -81,34 +79,18 @@ enum ResampleWeights {
     case wide(UnsafeBufferPointer<Int32>)
 }
 
-/// Per-resample results written by concurrent workers, each into its own slots.
-final class ResampleSlots: @unchecked Sendable {
-    /// `values[metric * resamples + r]`.
-    private let values: UnsafeMutableBufferPointer<Double>
-    let metrics: Int
-    let resamples: Int
-
-    init(metrics: Int, resamples: Int) {
-        self.metrics = metrics
-        self.resamples = resamples
-        values = .allocate(capacity: max(1, metrics * resamples))
-        values.initialize(repeating: .nan)
-    }
-
-    deinit { values.deallocate() }
-
-    func store(_ value: Double, metric: Int, resample r: Int) { values[metric * resamples + r] = value }
-
-    /// The values of `metric` over all resamples, in resample order.
-    func values(of metric: Int) -> [Double] { Array(values[(metric * resamples)..<((metric + 1) * resamples)]) }
-
-    /// The percentile interval of `metric` over its defined (non-NaN) resamples.
-    func interval(of metric: Int, settings: BootstrapSettings) -> ConfidenceInterval {
-        let defined = values(of: metric).filter { !$0.isNaN }.sorted()
+extension ConfidenceInterval {
+    /// The percentile interval of bootstrap `replicates` (one value per resample, NaN
+    /// where the statistic was undefined): the `(1 - level)/2` and `(1 + level)/2`
+    /// quantiles (`quantile(sorted:_:)`) of the defined values, with the settings'
+    /// resample count and seed and the number of undefined resamples. NaN bounds when
+    /// no resample is defined.
+    static func bootstrapPercentile(_ replicates: [Double], settings: BootstrapSettings) -> ConfidenceInterval {
+        let defined = replicates.filter { !$0.isNaN }.sorted()
         let tail = (1 - settings.confidenceLevel) / 2
-        return ConfidenceInterval(lower: ConfidenceInterval.quantile(sorted: defined, tail),
-                                  upper: ConfidenceInterval.quantile(sorted: defined, 1 - tail),
+        return ConfidenceInterval(lower: quantile(sorted: defined, tail), upper: quantile(sorted: defined, 1 - tail),
                                   level: settings.confidenceLevel, method: .clusterBootstrapPercentile,
-                                  resamples: resamples, seed: settings.seed, undefinedResamples: resamples - defined.count)
+                                  resamples: settings.resamples, seed: settings.seed,
+                                  undefinedResamples: settings.resamples - defined.count)
     }
 }

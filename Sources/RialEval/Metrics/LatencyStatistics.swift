@@ -1,8 +1,13 @@
-/// Summary of per-sample latencies in milliseconds: n, min, mean, p50, p90, p95, p99, max.
+/// Summary of latencies in milliseconds: n, min, mean, p50, p90, p95, p99, max. The one
+/// latency summary of the package: run results, `Benchmark` and `bench-decode` use it.
 ///
 /// Percentiles are nearest-rank: the p-th percentile of `n` sorted values is the value
 /// at 1-based rank `ceil(p/100 · n)` (at least 1), always an observed value; e.g. of 10
-/// values p90 is the 9th smallest, p95 and p99 the 10th. NaN and infinite values are
+/// values p90 is the 9th smallest, p95 and p99 the 10th. This is definition 1 of
+/// Hyndman and Fan (1996), "Sample quantiles in statistical packages" (the inverse of
+/// the empirical distribution function), numpy's `percentile(..., method="inverted_cdf")`.
+/// So p50 of an even count is the lower of the two middle values, not their mean
+/// (p50 of 1, 2, 3, 4 is 2). NaN and infinite values are
 /// excluded and counted in `excludedCount`; without values every statistic is NaN
 /// (JSON `null`) and `n` is 0.
 ///

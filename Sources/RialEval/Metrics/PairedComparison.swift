@@ -66,15 +66,12 @@ public struct PairedAUCComparison: Sendable, Equatable {
         let curveSecond = WeightedCurve(ranked: rankedSecond,
                                         clusterOfSorted: rankedSecond.order.map { numbering.indexOfItem[Int($0)] },
                                         clusterCount: numbering.count)
-        let slots = ResampleSlots(metrics: 1, resamples: settings.resamples)
-        ClusterResampler(clusterCount: numbering.count, settings: settings).forEachResample { r, weights in
-            let a = curveFirst.aucAndEER(weights: weights).auc
-            let b = curveSecond.aucAndEER(weights: weights).auc
-            slots.store(b - a, metric: 0, resample: r)
+        let differences = ClusterResampler(clusterCount: numbering.count, settings: settings).map { _, weights in
+            curveSecond.aucAndEER(weights: weights).auc - curveFirst.aucAndEER(weights: weights).auc
         }
-        let interval = slots.interval(of: 0, settings: settings)
+        let interval = ConfidenceInterval.bootstrapPercentile(differences, settings: settings)
         self.interval = interval
-        let defined = slots.values(of: 0).filter { !$0.isNaN }
+        let defined = differences.filter { !$0.isNaN }
         if defined.isEmpty {
             pValue = .nan
         } else {

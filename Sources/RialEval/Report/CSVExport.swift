@@ -7,7 +7,7 @@ public enum CSVExport {
     /// `method,threshold,fpr,tpr` with `inf` for the first threshold.
     public static func roc(results: RunResults, records: [SampleRecord]) -> String {
         var lines = ["method,threshold,fpr,tpr"]
-        let evaluated = records.filter { $0.status == "evaluated" }
+        let evaluated = records.filter { $0.status == .evaluated }
         for key in results.methods {
             let pairs = evaluated.compactMap { r in r.score(key).map { ($0, r.bonaFide) } }
             let curve = ROCCurve(scores: pairs.map(\.0), bonaFide: pairs.map(\.1))
@@ -21,8 +21,8 @@ public enum CSVExport {
     /// `scores.csv`: one row per evaluated sample, one column per method (empty = not scored).
     public static func scores(results: RunResults, records: [SampleRecord]) -> String {
         var lines = [(["id", "dataset", "label", "bona_fide", "data", "group"] + results.methods).map(field).joined(separator: ",")]
-        for r in records where r.status == "evaluated" {
-            let cells = [r.id, r.dataset, r.label, r.bonaFide ? "1" : "0", r.data, r.group ?? ""].map(field)
+        for r in records where r.status == .evaluated {
+            let cells = [r.id, r.dataset, r.label.rawValue, r.bonaFide ? "1" : "0", r.data.rawValue, r.group ?? ""].map(field)
                 + results.methods.map { r.score($0).map(value) ?? "" }
             lines.append(cells.joined(separator: ","))
         }

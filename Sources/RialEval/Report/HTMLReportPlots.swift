@@ -27,7 +27,7 @@ struct HTMLReportPlots {
     init(results: RunResults, records: [SampleRecord]) {
         let keys = HTMLReport.methodKeys(results)
         self.keys = keys
-        let evaluated = records.filter { $0.status == "evaluated" }
+        let evaluated = records.filter { $0.status == .evaluated }
         roc = Self.rocPlot(title: "ROC — all evaluated samples", keys: keys, records: evaluated, metrics: results.metrics)
         precisionRecall = Self.precisionRecallPlot(keys: keys, records: evaluated, metrics: results.metrics)
         let stems = HTMLReport.fileStems(keys)
@@ -39,10 +39,11 @@ struct HTMLReportPlots {
                                confusion: metric.map { Self.confusion(key: key, metric: $0) })
         }
         latency = Self.latencyPlot(results)
-        let kinds = Set(evaluated.map(\.data)).sorted()
+        let kinds = Set(evaluated.map(\.data)).sorted { $0.rawValue < $1.rawValue }
         rocByData = kinds.count < 2 ? [] : kinds.map { kind in
-            (kind, Self.rocPlot(title: "ROC — \(kind) data only", keys: keys, records: evaluated.filter { $0.data == kind },
-                                metrics: results.metricsByData[kind] ?? [:]))
+            (kind.rawValue, Self.rocPlot(title: "ROC — \(kind.rawValue) data only", keys: keys,
+                                         records: evaluated.filter { $0.data == kind },
+                                         metrics: results.metricsByData[kind.rawValue] ?? [:]))
         }
     }
 
@@ -145,8 +146,8 @@ struct HTMLReportPlots {
 
     /// Histogram strips of `key`'s scores, one per label present in `records`.
     static func histogram(key: String, records: [SampleRecord], threshold: Double) -> SVGDocument {
-        let groups = SVGPalette.orderedLabels(records.map(\.label)).map { label in
-            let scores = records.filter { $0.label == label }.map { $0.score(key) ?? .nan }
+        let groups = SVGPalette.orderedLabels(records.map(\.label.rawValue)).map { label in
+            let scores = records.filter { $0.label.rawValue == label }.map { $0.score(key) ?? .nan }
             let finite = scores.filter(\.isFinite)
             return SVGScoreHistogram.Group(label: label, colour: SVGPalette.colour(label: label), scores: finite,
                                            unscored: scores.count - finite.count)

@@ -46,7 +46,7 @@ public struct DatasetRunner: Sendable {
             let loader: DatasetLoader
             do { loader = try DatasetLoader(contentsOf: path) } catch { throw RunError(error.description) }
             let hash = (try? SHA256Digest.hash(fileAt: path)) ?? ""
-            var selected = 0, kinds = Set<String>()
+            var selected = 0, kinds = Set<SampleRecord.DataKind>()
             for entry in loader.entries {
                 if let split = plan.split, case .success(let sample) = entry.result, sample.split != split { continue }
                 defer { position += 1 }
@@ -63,7 +63,7 @@ public struct DatasetRunner: Sendable {
             let name = loader.name ?? URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
             datasets.append(RunDataset(path: path, name: name, manifestSHA256: hash, original: loader.sampleCount,
                                        selected: selected, evaluated: 0, failed: 0,
-                                       data: kinds.count == 1 ? kinds.first! : kinds.isEmpty ? "none" : "mixed"))
+                                       data: kinds.count == 1 ? kinds.first!.rawValue : kinds.isEmpty ? "none" : "mixed"))
             loaders.append(loader)
         }
         return (loaders, datasets, items)
@@ -81,32 +81,31 @@ public struct DatasetRunner: Sendable {
               let handle = FileHandle(forWritingAtPath: samplesPath) else {
             throw RunError("\(samplesPath): cannot be created")
         }
-        let writer = OrderedLineWriter(handle: handle)
-        let counter = WorkCounter()
+        let writer = Locked(OrderedLineWriter(handle: handle))
         let clock = ContinuousClock()
         let start = clock.now
         let total = items.count
         let names = datasets.map(\.name)
-        let work: @Sendable (Int) -> Void = { _ in
-            while let next = counter.next(limit: total) {
-                let item = items[next]
-                let record = self.record(for: item, loader: loaders[item.datasetIndex],
-                                         datasetName: names[item.datasetIndex])
-                let (done, failed) = writer.submit(position: next, line: record.jsonLine(), failed: record.status == "failed",
-                                                   dataset: item.datasetIndex)
-                progress(done, total, failed)
+        // Workers take the next sample as they finish one, so a slow sample never leaves a
+        // core idle; the writer puts the lines back in sample order.
+        _ = (0..<total).concurrentMap(workers: plan.jobs) { position in
+            let item = items[position]
+            let record = self.record(for: item, loader: loaders[item.datasetIndex],
+                                     datasetName: names[item.datasetIndex])
+            let line = record.jsonLine()
+            let (done, failed) = writer.withLock {
+                $0.submit(position: position, line: line, failed: record.status == .failed, dataset: item.datasetIndex)
             }
+            progress(done, total, failed)
         }
-        DispatchQueue.concurrentPerform(iterations: min(plan.jobs, max(total, 1)), execute: work)
-        writer.finish()
-        let counts = writer.countsByDataset
+        let written = writer.withLock { $0.finish() }
         for index in datasets.indices {
-            datasets[index].failed = counts[index]?.failed ?? 0
-            datasets[index].evaluated = (counts[index]?.done ?? 0) - datasets[index].failed
+            datasets[index].failed = written.countsByDataset[index]?.failed ?? 0
+            datasets[index].evaluated = (written.countsByDataset[index]?.done ?? 0) - datasets[index].failed
         }
         let elapsed = clock.now - start
         let seconds = elapsed.milliseconds / 1_000
-        return Outcome(datasets: datasets, evaluated: writer.done - writer.failed, failed: writer.failed, seconds: seconds)
+        return Outcome(datasets: datasets, evaluated: written.done - written.failed, failed: written.failed, seconds: seconds)
     }
 
     /// The record of one sample; never throws.
@@ -114,28 +113,28 @@ public struct DatasetRunner: Sendable {
         let sample: DatasetSample
         if let failure = item.failure {
             return Self.failedRecord(id: failure.sampleID ?? "samples[\(item.index)]", item: item, dataset: datasetName,
-                                     stage: "manifest", reason: failure.reason)
+                                     stage: .manifest, reason: failure.reason)
         }
         switch loader.sample(at: item.index) {
         case .failure(let failure):
             return Self.failedRecord(id: failure.sampleID ?? "samples[\(item.index)]", item: item, dataset: datasetName,
-                                     stage: "manifest", reason: failure.reason)
+                                     stage: .manifest, reason: failure.reason)
         case .success(let s): sample = s
         }
         var record = Self.baseRecord(sample, item: item, dataset: datasetName)
         let resolved: ResolvedSample
         switch loader.resolve(sample, index: item.index, checks: []) {
         case .failure(let failure):
-            record.status = "failed"
-            record.failure = .init(stage: "resolve", reason: failure.reason)
+            record.status = .failed
+            record.failure = .init(stage: .resolve, reason: failure.reason)
             return record
         case .success(let r): resolved = r
         }
         let files = Self.files(resolved, loader: loader)
         let loaded: LoadedCapture
         do { loaded = try CaptureLoader.load(files) } catch {
-            record.status = "failed"
-            record.failure = .init(stage: "load", reason: error.description)
+            record.status = .failed
+            record.failure = .init(stage: .load, reason: error.description)
             return record
         }
         record.sha256 = loaded.sha256
@@ -143,15 +142,15 @@ public struct DatasetRunner: Sendable {
             for (role, want, path) in [("image", expected.image, resolved.imagePath), ("depth", expected.depth, resolved.depthPath),
                                        ("right", expected.right, resolved.rightPath)] {
                 guard let want, let got = loaded.sha256[role], want.lowercased() != got else { continue }
-                record.status = "failed"
-                record.failure = .init(stage: "load", reason: "\(path ?? role): SHA-256 \(got) does not match the manifest's \(want)")
+                record.status = .failed
+                record.failure = .init(stage: .load, reason: "\(path ?? role): SHA-256 \(got) does not match the manifest's \(want)")
                 return record
             }
         }
         let analysis: CaptureAnalysis
         do { analysis = try analyzer.analyze(loaded.input, concurrent: false) } catch {
-            record.status = "failed"
-            record.failure = .init(stage: "analyze", reason: error.description)
+            record.status = .failed
+            record.failure = .init(stage: .analyze, reason: error.description)
             return record
         }
         var methods = JSONObject()
@@ -161,7 +160,7 @@ public struct DatasetRunner: Sendable {
         record.aggregate = .init(score: a.confidenceScore, level: a.confidenceLevel, flags: a.flags,
                                  uncappedScore: a.uncappedScore, weights: a.weightsUsed,
                                  primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod)
-        record.decision = a.confidenceScore >= plan.configuration.decision.threshold(for: nil) ? "bona_fide" : "attack"
+        record.decision = a.confidenceScore >= plan.configuration.decision.threshold(for: nil) ? .bonaFide : .attack
         var latency = analysis.evidence.latencyMs
         for (key, value) in loaded.latencyMs { latency[key] = value }
         record.latencyMs = latency
@@ -170,22 +169,23 @@ public struct DatasetRunner: Sendable {
 
     static func baseRecord(_ sample: DatasetSample, item: WorkItem, dataset: String) -> SampleRecord {
         SampleRecord(id: sample.id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset,
-                     label: sample.label.rawValue, bonaFide: sample.label.isBonaFide, group: sample.group,
-                     tags: sample.tags, attestation: sample.attestation.rawValue, split: sample.split.rawValue,
-                     data: dataKind(sample), status: "evaluated", failure: nil, methods: [:], aggregate: nil,
+                     label: .known(sample.label), bonaFide: sample.label.isBonaFide, group: sample.group,
+                     tags: sample.tags, attestation: sample.attestation, split: sample.split,
+                     data: dataKind(sample), status: .evaluated, failure: nil, methods: [:], aggregate: nil,
                      decision: nil, latencyMs: [:], sha256: [:])
     }
 
-    static func failedRecord(id: String, item: WorkItem, dataset: String, stage: String, reason: String) -> SampleRecord {
-        SampleRecord(id: id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset, label: "unknown",
-                     bonaFide: false, group: nil, tags: [], attestation: "none", split: "test", data: "unknown",
-                     status: "failed", failure: .init(stage: stage, reason: reason), methods: [:], aggregate: nil,
+    static func failedRecord(id: String, item: WorkItem, dataset: String, stage: SampleRecord.Failure.Stage,
+                             reason: String) -> SampleRecord {
+        SampleRecord(id: id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset, label: .unknown,
+                     bonaFide: false, group: nil, tags: [], attestation: .none, split: .test, data: .unknown,
+                     status: .failed, failure: .init(stage: stage, reason: reason), methods: [:], aggregate: nil,
                      decision: nil, latencyMs: [:], sha256: [:])
     }
 
     /// `simulated` for RialSynth renders (a `synth` block or tag `synthetic`), else `real`.
-    static func dataKind(_ sample: DatasetSample) -> String {
-        sample.extensions["synth"] != nil || sample.tags.contains("synthetic") ? "simulated" : "real"
+    static func dataKind(_ sample: DatasetSample) -> SampleRecord.DataKind {
+        sample.extensions["synth"] != nil || sample.tags.contains("synthetic") ? .simulated : .real
     }
 
     static func files(_ resolved: ResolvedSample, loader: DatasetLoader) -> CaptureFiles {
@@ -214,37 +214,22 @@ public struct DatasetRunner: Sendable {
     }
 }
 
-/// Hands out sample positions to workers.
-final class WorkCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func next(limit: Int) -> Int? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard value < limit else { return nil }
-        value += 1
-        return value - 1
-    }
-}
-
 /// Writes lines in position order as they complete: finished lines wait in a small
-/// buffer until every earlier position is written.
-final class OrderedLineWriter: @unchecked Sendable {
+/// buffer until every earlier position is written. Shared by the workers inside a
+/// `Locked`.
+struct OrderedLineWriter {
     private let handle: FileHandle
     private var pending: [Int: String] = [:]
     private var nextPosition = 0
-    private let lock = NSLock()
     private(set) var done = 0
     private(set) var failed = 0
     private(set) var countsByDataset: [Int: (done: Int, failed: Int)] = [:]
 
     init(handle: FileHandle) { self.handle = handle }
 
-    /// Queues `line` for `position`; returns the totals so far.
-    func submit(position: Int, line: String, failed isFailed: Bool, dataset: Int) -> (done: Int, failed: Int) {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Queues `line` for `position`, writes every line that is now in order, and
+    /// returns the totals so far.
+    mutating func submit(position: Int, line: String, failed isFailed: Bool, dataset: Int) -> (done: Int, failed: Int) {
         pending[position] = line
         done += 1
         if isFailed { failed += 1 }
@@ -261,10 +246,10 @@ final class OrderedLineWriter: @unchecked Sendable {
         return (done, failed)
     }
 
-    func finish() {
-        lock.lock()
-        defer { lock.unlock() }
+    /// Flushes and closes the file; returns the final counts.
+    func finish() -> Self {
         try? handle.synchronize()
         try? handle.close()
+        return self
     }
 }

@@ -145,7 +145,7 @@ public struct RunResults: Sendable, Equatable, Codable {
 
     /// Computes every metric from `records`.
     public static func build(records: [SampleRecord], context: Context) -> RunResults {
-        let evaluated = records.filter { $0.status == "evaluated" }
+        let evaluated = records.filter { $0.status == .evaluated }
         var methodKeys: [String] = []
         for record in evaluated {
             for key in record.methods.keys where !methodKeys.contains(key) { methodKeys.append(key) }
@@ -180,10 +180,10 @@ public struct RunResults: Sendable, Equatable, Codable {
 
         var byData: [String: [String: MethodMetrics]] = [:]
         var countsByData: [String: [String: Int]] = [:]
-        for kind in Set(evaluated.map(\.data)).sorted() {
+        for kind in Set(evaluated.map(\.data)).sorted(by: { $0.rawValue < $1.rawValue }) {
             let subset = evaluated.filter { $0.data == kind }
-            byData[kind] = metrics(subset)
-            for record in subset { countsByData[kind, default: [:]][record.label, default: 0] += 1 }
+            byData[kind.rawValue] = metrics(subset)
+            for record in subset { countsByData[kind.rawValue, default: [:]][record.label.rawValue, default: 0] += 1 }
         }
 
         var latency: [String: LatencyEntry] = [:]
@@ -197,8 +197,9 @@ public struct RunResults: Sendable, Equatable, Codable {
             latency[key] = LatencyEntry(statistics: stats, targetMs: target, verdict: verdict)
         }
 
-        let failures = records.filter { $0.status == "failed" }.map {
-            FailureEntry(id: $0.id, dataset: $0.dataset, stage: $0.failure?.stage ?? "?", reason: $0.failure?.reason ?? "?")
+        let failures = records.filter { $0.status == .failed }.map {
+            FailureEntry(id: $0.id, dataset: $0.dataset, stage: $0.failure?.stage.rawValue ?? "?",
+                         reason: $0.failure?.reason ?? "?")
         }
         let seeds: [String: UInt64] = ["bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed]
         let formatter = ISO8601DateFormatter()

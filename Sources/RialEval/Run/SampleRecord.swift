@@ -15,31 +15,100 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     /// Dataset name (manifest `name`, else its folder).
     public var dataset: String
     /// Manifest label (`real_scene`, `lcd_screen`, ...); the attack species.
-    public var label: String
+    public var label: Label
     /// `label == real_scene`.
     public var bonaFide: Bool
     public var group: String?
     public var tags: [String]
-    public var attestation: String
-    public var split: String
-    /// `real` (a photo of the world) or `simulated` (RialSynth render: a `synth` block or tag `synthetic`).
-    public var data: String
-    /// `evaluated` or `failed`.
-    public var status: String
-    /// Why the sample failed (stage `resolve`, `load` or `analyze`, and the message).
+    public var attestation: AttestationMethod
+    public var split: DatasetSplit
+    public var data: DataKind
+    public var status: Status
+    /// Why the sample failed (the stage and the message).
     public var failure: Failure?
     /// Breakdown key -> the method's full result (with `score`, `status`, ...).
     public var methods: JSONObject
     public var aggregate: Aggregate?
-    /// `bona_fide` when the aggregate score >= the decision threshold, else `attack`.
-    public var decision: String?
+    /// Set when the sample was analysed.
+    public var decision: Decision?
     /// Milliseconds: `decode`, `sha256`, each method, `aggregation`, `total`.
     public var latencyMs: [String: Double]
     /// SHA-256 of the files read, by role.
     public var sha256: [String: String]
 
+    /// A record's label: the manifest's, or `unknown` when the manifest entry itself
+    /// could not be read (JSON: the label's raw value, or `"unknown"`).
+    public enum Label: Sendable, Hashable, Codable, RawRepresentable, CustomStringConvertible {
+        case known(SampleLabel)
+        case unknown
+
+        public init?(rawValue: String) {
+            if rawValue == "unknown" {
+                self = .unknown
+            } else if let label = SampleLabel(rawValue: rawValue) {
+                self = .known(label)
+            } else {
+                return nil
+            }
+        }
+
+        public var rawValue: String {
+            switch self {
+            case .known(let label): label.rawValue
+            case .unknown: "unknown"
+            }
+        }
+
+        public var description: String { rawValue }
+    }
+
+    /// Where the sample's data comes from.
+    public enum DataKind: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+        /// A photo of the world.
+        case real
+        /// A RialSynth render (a `synth` block or tag `synthetic` in the manifest).
+        case simulated
+        /// Not known: the manifest entry could not be read.
+        case unknown
+
+        public var description: String { rawValue }
+    }
+
+    /// Whether the pipeline produced a result for the sample.
+    public enum Status: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+        case evaluated
+        /// See `failure`.
+        case failed
+
+        public var description: String { rawValue }
+    }
+
+    /// The aggregate decision at the configured threshold.
+    public enum Decision: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+        /// Aggregate score >= the decision threshold.
+        case bonaFide = "bona_fide"
+        /// Aggregate score below it.
+        case attack
+
+        public var description: String { rawValue }
+    }
+
     public struct Failure: Sendable, Equatable, Codable {
-        public var stage: String
+        /// The step of `DatasetRunner` that failed.
+        public enum Stage: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+            /// The manifest entry could not be decoded.
+            case manifest
+            /// A file of the sample could not be found.
+            case resolve
+            /// A file could not be read or decoded, or its SHA-256 differs from the manifest's.
+            case load
+            /// The pipeline threw.
+            case analyze
+
+            public var description: String { rawValue }
+        }
+
+        public var stage: Stage
         public var reason: String
     }
 
@@ -96,8 +165,8 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     /// The record as a metrics sample for breakdown key `key` (NaN when it did not
     /// score, so metrics count it as excluded), under `id` (default: the sample id).
     public func scoredSample(_ key: String, id: String? = nil) -> ScoredSample {
-        ScoredSample(id: id ?? self.id, score: score(key) ?? .nan, bonaFide: bonaFide, species: label, group: group,
-                     tags: tags, attestation: attestation)
+        ScoredSample(id: id ?? self.id, score: score(key) ?? .nan, bonaFide: bonaFide, species: label.rawValue,
+                     group: group, tags: tags, attestation: attestation.rawValue)
     }
 
     /// The record with each method's result cut to what metrics and reports read

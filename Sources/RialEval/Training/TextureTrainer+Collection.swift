@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import RialCodecs
 import RialDetection
@@ -76,18 +75,15 @@ extension TextureTrainer {
         }
 
         let jobsToRun = work
-        let results = ExtractionSlots(count: jobsToRun.count)
-        let next = JobCounter()
-        let workers = max(1, min(jobs, jobsToRun.count))
         let total = jobsToRun.count
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = next.take(below: total) {
-                results.store(Self.describe(jobsToRun[index]), at: index)
-                progress(results.finishedCount, total)
-            }
+        let finished = Locked(0)
+        let results = (0..<total).concurrentMap(workers: jobs) { index in
+            let result = Self.describe(jobsToRun[index])
+            progress(finished.withLock { $0 += 1; return $0 }, total)
+            return result
         }
-        for (index, job) in jobsToRun.enumerated() {
-            switch results.result(at: index) {
+        for (job, result) in zip(jobsToRun, results) {
+            switch result {
             case .success(let features):
                 described.examples.append(TextureExample(features: features, label: job.label, id: job.id,
                                                          split: job.split, manifest: job.manifest))
@@ -171,43 +167,5 @@ extension TextureTrainer {
 
     struct ExtractionFailure: Error, Sendable {
         var message: String
-    }
-}
-
-/// Result slots filled concurrently by index.
-private final class ExtractionSlots: @unchecked Sendable {
-    private var slots: [Result<[Double], TextureTrainer.ExtractionFailure>?]
-    private var finished = 0
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func store(_ result: Result<[Double], TextureTrainer.ExtractionFailure>, at index: Int) {
-        lock.lock(); defer { lock.unlock() }
-        slots[index] = result
-        finished += 1
-    }
-
-    var finishedCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return finished
-    }
-
-    func result(at index: Int) -> Result<[Double], TextureTrainer.ExtractionFailure> {
-        lock.lock(); defer { lock.unlock() }
-        return slots[index] ?? .failure(.init(message: "sample \(index) was not processed"))
-    }
-}
-
-/// A shared "next index" counter for work stealing.
-private final class JobCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func take(below limit: Int) -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard value < limit else { return nil }
-        defer { value += 1 }
-        return value
     }
 }

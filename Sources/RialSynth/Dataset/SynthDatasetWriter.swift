@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import RialCodecs
 import RialMedia
@@ -107,23 +106,15 @@ public struct SynthDatasetWriter: Sendable {
             }
         }
 
-        let results = SampleSlots(count: spec.count)
-        let workers = max(1, min(jobs, spec.count))
-        // Workers take the next index from a shared counter, so a slow capture never
-        // leaves a core idle; the result slot is fixed by the index.
-        let next = IndexCounter()
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while let index = next.take(below: spec.count) {
-                results.store(Result { try writeSample(index, root: root) }, at: index)
-                progress(results.finishedCount)
-            }
+        // Workers take the next index as they finish one, so a slow capture never leaves
+        // a core idle; the results come back in index order.
+        let finished = Locked(0)
+        let results = (0..<spec.count).concurrentMap(workers: jobs) { index in
+            let result = Result { try writeSample(index, root: root) }
+            progress(finished.withLock { $0 += 1; return $0 })
+            return result
         }
-
-        var samples: [SynthManifestSample] = []
-        samples.reserveCapacity(spec.count)
-        for index in 0..<spec.count {
-            samples.append(try results.result(at: index).get())
-        }
+        let samples = try results.map { try $0.get() }
         let manifest = SynthManifest(
             name: "synthetic-seed\(spec.seed)-n\(spec.count)",
             description: "Physically based synthetic captures from rial-bench synth "
@@ -240,42 +231,4 @@ struct SynthManifestSample: Encodable, Sendable {
     var source: String
     var license: String
     var synth: SynthParameters
-}
-
-/// Result slots filled concurrently by index.
-private final class SampleSlots: @unchecked Sendable {
-    private var slots: [Result<SynthManifestSample, Error>?]
-    private var finished = 0
-    private let lock = NSLock()
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func store(_ result: Result<SynthManifestSample, Error>, at index: Int) {
-        lock.lock(); defer { lock.unlock() }
-        slots[index] = result
-        finished += 1
-    }
-
-    var finishedCount: Int {
-        lock.lock(); defer { lock.unlock() }
-        return finished
-    }
-
-    func result(at index: Int) -> Result<SynthManifestSample, Error> {
-        lock.lock(); defer { lock.unlock() }
-        return slots[index] ?? .failure(MediaError(.writeFailed, source: "sample \(index)", "was not generated"))
-    }
-}
-
-/// A shared "next index" counter for work stealing.
-private final class IndexCounter: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-
-    func take(below limit: Int) -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard value < limit else { return nil }
-        defer { value += 1 }
-        return value
-    }
 }
