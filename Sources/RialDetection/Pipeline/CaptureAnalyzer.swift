@@ -121,9 +121,10 @@ public struct CaptureAnalyzer: Sendable {
         let methods = localMethods(payload: payload).filter {
             instances[$0].map { type(of: $0).readsRowsWhileDecoding } ?? false
         }
-        let slots = TaskResults<MethodOutcome>(count: methods.count)
+        let slots = Locked([MethodOutcome?](repeating: nil, count: methods.count))
         @Sendable func one(_ index: Int, _ reader: ImageRows) {
-            slots.set(index, outcome(of: methods[index], on: capture.reading(reader)))
+            let outcome = outcome(of: methods[index], on: capture.reading(reader))
+            slots.withLock { $0[index] = outcome }
         }
         if concurrent && methods.count > 1 && rows.isStreamed {
             // Depth first: it needs no rows to begin with. Slot priority: the longest
@@ -143,7 +144,8 @@ public struct CaptureAnalyzer: Sendable {
                 for index in methods.indices { one(index, reader) }
             }
         }
-        return RowAnalysis(outcomes: Dictionary(uniqueKeysWithValues: zip(methods, slots.values)), start: start)
+        let outcomes = slots.withLock { $0.compactMap { $0 } }
+        return RowAnalysis(outcomes: Dictionary(uniqueKeysWithValues: zip(methods, outcomes)), start: start)
     }
 
     /// Runs `methods` (in order), concurrently when asked. Results keep the order of `methods`.
@@ -152,17 +154,11 @@ public struct CaptureAnalyzer: Sendable {
     /// methods, a long method started last would finish alone while the other cores idle
     /// (greedy longest-processing-time scheduling). Which method runs first changes no result.
     func run(_ methods: [MethodIdentifier], on capture: MethodCapture, concurrent: Bool) -> [MethodOutcome] {
-        let slots = TaskResults<MethodOutcome>(count: methods.count)
-        if concurrent && methods.count > 1 {
-            let order = longestFirst(methods, on: capture)
-            DispatchQueue.concurrentPerform(iterations: order.count) { task in
-                let index = order[task]
-                slots.set(index, outcome(of: methods[index], on: capture))
-            }
-        } else {
-            for index in methods.indices { slots.set(index, outcome(of: methods[index], on: capture)) }
-        }
-        return slots.values
+        guard concurrent && methods.count > 1 else { return methods.map { outcome(of: $0, on: capture) } }
+        // The workers take methods in this order, each the next one as soon as it is free.
+        let order = longestFirst(methods, on: capture)
+        let computed = order.indices.concurrentMap { outcome(of: methods[order[$0]], on: capture) }
+        return zip(order, computed).sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     /// Indices of `methods`, longest `expectedCost` first (ties in their given order).
