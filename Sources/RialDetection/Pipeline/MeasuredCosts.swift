@@ -1,3 +1,4 @@
+// swift-format-ignore-file
 // Written by scripts/update-method-costs from `rial-bench bench --json`; do not edit.
 // Release build, 2-core benchmark machine, the benchmark's 12 MP capture (parallax: its
 // 1600x1200 pair).
