@@ -14,8 +14,8 @@ import RialMedia
 /// (`JPEGDecoder.decode(_:into:)`), which removes the page faults of a fresh buffer —
 /// the figure to compare with tools that stream rows (djpeg) or reuse a buffer (tjbench).
 /// Summary: `LatencyStatistics`, the run reports' latency summary (n, min, mean,
-/// nearest-rank p50/p90/p95/p99, max, in milliseconds). Timings from a debug build are meaningless, so it refuses to run there
-/// unless `--allow-debug-build`.
+/// nearest-rank p50/p90/p95/p99, max, in milliseconds). Timings from a debug build are
+/// meaningless, so it refuses to run there unless `--allow-debug-build`.
 struct BenchDecodeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-decode",

@@ -53,12 +53,12 @@ import Testing
     @Test func readersInSlotsAllFinishWithTheRightRows() throws {
         let plain = try JPEGDecoder.decode(Self.jpeg)
         let (_, copies) = try JPEGDecoder.decodeReporting(Self.jpeg) { rows -> [[UInt8]] in
-            let results = Results(count: 4)
+            let results = Locked([[UInt8]](repeating: [], count: 4))
             DispatchQueue.concurrentPerform(iterations: 4) { reader in
                 let copy = rows.withReaderSlot(priority: reader) { Self.copyInBands($0, band: 16 + 11 * reader) }
-                results.set(reader, copy)
+                results.withLock { $0[reader] = copy }
             }
-            return results.values
+            return results.withLock { $0 }
         }
         #expect(copies.count == 4)
         for copy in copies { #expect(copy == plain.samples) }
@@ -66,15 +66,15 @@ import Testing
 
     @Test func aTruncatedFileFailsWithoutLeavingTheReaderBlocked() throws {
         let cut = Self.jpeg.prefix(Self.jpeg.count * 6 / 10)
-        let finished = Flag()
+        let finished = Locked(false)
         #expect(throws: MediaError.self) {
             _ = try JPEGDecoder.decodeReporting(cut, source: "cut.jpg") { rows in
                 let copy = Self.copyInBands(rows, band: 32)
-                finished.set()
+                finished.withLock { $0 = true }
                 return copy.count
             }
         }
-        #expect(finished.value, "the reader ran to its end")
+        #expect(finished.withLock { $0 }, "the reader ran to its end")
 
         // Accepting truncation: the bottom is libjpeg's filler, and the reader sees it too.
         let options = JPEGDecodeOptions(warningPolicy: .acceptAll)
@@ -85,12 +85,12 @@ import Testing
 
     @Test func garbageNeverReachesTheReader() {
         for data in Mutations.garbage(lengths: [0, 3, 100, 5000], seed: 7) + Mutations.truncations(of: Self.jpeg, count: 12) {
-            let calls = Flag()
+            let calls = Locked(false)
             _ = try? JPEGDecoder.decodeReporting(data) { rows in
-                calls.set()
+                calls.withLock { $0 = true }
                 return Self.copyInBands(rows, band: 50).count
             }
-            _ = calls.value  // reaching here without a hang or crash is the test
+            _ = calls.withLock { $0 }  // reaching here without a hang or crash is the test
         }
     }
 
@@ -117,14 +117,15 @@ import Testing
         let plain = try JPEGDecoder.decode(Self.jpeg)
         for nested in [false, true] {
             let (_, copies) = try JPEGDecoder.decodeReporting(Self.jpeg) { rows -> [[UInt8]] in
-                let results = Results(count: 3)
+                let results = Locked([[UInt8]](repeating: [], count: 3))
                 let run = { (rows: ImageRows) in
                     rows.concurrently(3, priority: { $0 }) { task, reader in
-                        results.set(task, Self.copyInBands(reader, band: 24 + 40 * task))
+                        let copy = Self.copyInBands(reader, band: 24 + 40 * task)
+                        results.withLock { $0[task] = copy }
                     }
                 }
                 if nested { rows.withReaderSlot(priority: 5) { run($0) } } else { run(rows) }
-                return results.values
+                return results.withLock { $0 }
             }
             #expect(copies.count == 3, "nested \(nested)")
             for copy in copies { #expect(copy == plain.samples, "nested \(nested)") }
@@ -133,17 +134,19 @@ import Testing
 
     /// On an image in memory the tasks run on the calling thread, one after another, in order.
     @Test func concurrentTasksInMemoryRunInOrder() {
-        let order = Results(count: 1)
+        let order = Locked([Int]())
         let caller = pthread_self()
-        let onCaller = Flag()
+        let onCaller = Locked(false)
         Self.image.withRows { rows in
             rows.concurrently(4) { task, reader in
-                order.set(0, order.values[0] + [UInt8(task)])
-                if pthread_equal(pthread_self(), caller) != 0 && reader.samples.count == rows.samples.count { onCaller.set() }
+                order.withLock { $0.append(task) }
+                if pthread_equal(pthread_self(), caller) != 0 && reader.samples.count == rows.samples.count {
+                    onCaller.withLock { $0 = true }
+                }
             }
         }
-        #expect(order.values[0] == [0, 1, 2, 3])
-        #expect(onCaller.value)
+        #expect(order.withLock { $0 } == [0, 1, 2, 3])
+        #expect(onCaller.withLock { $0 })
     }
 
     /// A streamed decode into a buffer of the right size writes into that buffer (same
@@ -183,42 +186,5 @@ import Testing
         let (loaded, copy) = try ImageReader.read(data: Self.jpeg) { Self.copyInBands($0, band: 40) }
         #expect(copy == loaded.image.samples)
         #expect(loaded.format == .jpeg)
-    }
-}
-
-/// Results written by concurrent readers into their own slot.
-private final class Results: @unchecked Sendable {
-    private var storage: [[UInt8]]
-    private let lock = NSLock()
-
-    init(count: Int) { storage = Array(repeating: [], count: count) }
-
-    func set(_ index: Int, _ value: [UInt8]) {
-        lock.lock()
-        storage[index] = value
-        lock.unlock()
-    }
-
-    var values: [[UInt8]] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
-}
-
-private final class Flag: @unchecked Sendable {
-    private var raised = false
-    private let lock = NSLock()
-
-    func set() {
-        lock.lock()
-        raised = true
-        lock.unlock()
-    }
-
-    var value: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return raised
     }
 }

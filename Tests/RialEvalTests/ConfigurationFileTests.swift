@@ -82,15 +82,29 @@ import RialMedia
         }
     }
 
-    /// Truncated and bit-flipped configurations give an error or a valid value, never a crash.
-    @Test func fuzzedFilesNeverCrash() {
+    /// Truncated, corrupted and garbage files: each is either refused with a message that
+    /// names the file, or accepted as a configuration the printer writes back to an equal
+    /// one (an accepted file has no value the printed YAML cannot carry).
+    @Test func fuzzedFilesAreRefusedByNameOrRoundTrip() throws {
         let yaml = Data(ConfigurationPrinter.yaml(.standard).utf8)
         var inputs = Mutations.truncations(of: yaml, count: 40)
         inputs += Mutations.corruptions(of: yaml, count: 60, seed: 11)
         inputs += Mutations.garbage(lengths: [0, 1, 7, 100, 4096], seed: 12)
-        for data in inputs {
+        var accepted = 0, refused = 0
+        for (k, data) in inputs.enumerated() {
             let text = String(decoding: data, as: UTF8.self)
-            if let c = try? ConfigurationFile.parse(text, path: "f.yaml") { #expect((try? c.validate()) != nil) }
+            switch Result(catching: { () throws(ConfigurationFileError) in try ConfigurationFile.parse(text, path: "f.yaml") }) {
+            case .success(let configuration):
+                accepted += 1
+                let printed = ConfigurationPrinter.yaml(configuration)
+                #expect(try ConfigurationFile.parse(printed, path: "printed.yaml") == configuration, "input \(k)")
+            case .failure(let error):
+                refused += 1
+                #expect(error.path == "f.yaml", "input \(k): \(error)")
+                #expect(error.description.hasPrefix("f.yaml: ") && !error.message.isEmpty, "input \(k): \(error)")
+            }
         }
+        // The empty file (all defaults) is accepted; garbage is not.
+        #expect(accepted > 0 && refused > 0, "accepted \(accepted), refused \(refused)")
     }
 }

@@ -52,7 +52,7 @@ struct ClusterResampler: Sendable {
     /// Fills `weights` with the multiplicities of `weights.count` uniform draws; false
     /// when a multiplicity does not fit `W` (then `weights` is garbage). One byte
     /// overflows only for more than 255 clusters and then with probability below
-    /// `G / 256!`: practically never, but `forEachResample` redraws wide if it happens.
+    /// `G / 256!`: practically never, but `map` redraws wide if it happens.
     @discardableResult
     static func draw<W: FixedWidthInteger>(into weights: UnsafeMutableBufferPointer<W>, seed: UInt64) -> Bool {
         let g = UInt64(weights.count)

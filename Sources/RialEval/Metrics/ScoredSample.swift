@@ -6,7 +6,7 @@
 /// (`MetricsWarning.nonFiniteScoresExcluded`).
 public struct ScoredSample: Sendable, Equatable, Codable {
     /// Unique sample identifier; the cluster of a sample without `group`, and the key
-    /// that pairs two score sets in `PairedComparison`.
+    /// that pairs two score sets in `PairedAUCComparison`.
     public var id: String
     public var score: Double
     /// True for the positive class of every ROC (`real_scene`).

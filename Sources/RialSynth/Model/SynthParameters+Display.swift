@@ -186,7 +186,7 @@ public struct CoverGlassParameters: Codable, Sendable, Equatable {
     }
 }
 
-/// How a panel's emission changes off-axis (see `CoverGlass.viewed`), with
+/// How a panel's emission changes off-axis (see `CoverGlass.emitted`), with
 /// s = sin^2(theta) of the viewing angle: black level rises to
 /// black + leak s, mid-tones wash out e' = e + wash s (e (2 - e) - e), colour
 /// multiplies by 1 + s tint.

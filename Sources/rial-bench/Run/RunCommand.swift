@@ -92,10 +92,8 @@ enum RunExecution {
         do {
             try RunOutput.prepare(folder: out)
             let samplesPath = URL(fileURLWithPath: out).appendingPathComponent(RunOutput.samplesFile).path
-            let reporter = SampleProgress()
-            let outcome = try runner.run(samplesPath: samplesPath) { done, total, failed in
-                reporter.update(done: done, total: total, failed: failed)
-            }
+            let progress = ProgressReporter.Deferred(label: "samples")
+            let outcome = try runner.run(samplesPath: samplesPath) { done, total, _ in progress.update(done, of: total) }
             let records = try SampleRecord.readLines(path: samplesPath, slim: true)
             let context = RunResults.Context(
                 configuration: plan.configuration, datasets: outcome.datasets, limit: plan.limit, seed: plan.seed,
@@ -113,20 +111,6 @@ enum RunExecution {
         } catch let error as RunError {
             throw CLIError.badInput(error.description)
         }
-    }
-}
-
-/// Progress of the sample loop (lazily created once the total is known).
-final class SampleProgress: @unchecked Sendable {
-    private var reporter: ProgressReporter?
-    private let lock = NSLock()
-
-    func update(done: Int, total: Int, failed: Int) {
-        lock.lock()
-        if reporter == nil { reporter = ProgressReporter(label: "samples", total: total) }
-        let reporter = self.reporter!
-        lock.unlock()
-        reporter.update(done)
     }
 }
 

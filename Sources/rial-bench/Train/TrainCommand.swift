@@ -92,8 +92,8 @@ extension TrainCommand {
 
             let collection: TextureTrainer.Collection
             do {
-                let progress = ProgressReporterBox()
-                collection = try trainer.collect(manifests: dataset) { done, total in progress.update(done, total) }
+                let progress = ProgressReporter.Deferred(label: "texture features")
+                collection = try trainer.collect(manifests: dataset) { done, total in progress.update(done, of: total) }
             } catch {
                 throw inputError(error)
             }
@@ -229,19 +229,5 @@ extension TrainCommand {
             }
             return lines.joined(separator: "\n")
         }
-    }
-}
-
-/// Progress of feature extraction, created when the total is first known.
-private final class ProgressReporterBox: @unchecked Sendable {
-    private var reporter: ProgressReporter?
-    private let lock = NSLock()
-
-    func update(_ done: Int, _ total: Int) {
-        lock.lock()
-        if reporter == nil { reporter = ProgressReporter(label: "texture features", total: total) }
-        let reporter = self.reporter
-        lock.unlock()
-        reporter?.update(done)
     }
 }
