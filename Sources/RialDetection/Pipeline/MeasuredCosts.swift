@@ -1,18 +1,18 @@
 // swift-format-ignore-file
 // Written by scripts/update-method-costs from `rial-bench bench --json`; do not edit.
-// Release build, 2-core benchmark machine, the benchmark's 12 MP capture (parallax: its
-// 1600x1200 pair).
+// Release build, AMD EPYC; the benchmark's
+// 12 MP capture (parallax: its 1600x1200 pair).
 
 /// The median single-core time of each detection method in `rial-bench bench`,
 /// milliseconds: the analyzer's scheduling order (longest first). Only their order
 /// matters; a method missing here is scheduled last.
 enum MeasuredCosts {
     static let milliseconds: [String: Double] = [
-        "depth/1": 0.4,
-        "depth/2": 3.2,
-        "parallax/1": 9,
-        "moire/1": 7.1,
-        "texture/1": 1.9,
-        "artifacts/1": 6,
+        "depth/1": 0.36,
+        "depth/2": 4.23,
+        "parallax/1": 14.41,
+        "moire/1": 7.75,
+        "texture/1": 1.88,
+        "artifacts/1": 6.20,
     ]
 }
