@@ -80,13 +80,14 @@ struct BenchDecodeCommand: ParsableCommand {
 
     func run() throws {
         #if DEBUG
-        let build = "debug"
-        if !allowDebugBuild {
-            throw CLIError.usage("refusing to benchmark a debug build; build with `swift build -c release` "
-                                 + "or pass --allow-debug-build")
-        }
+            let build = "debug"
+            if !allowDebugBuild {
+                throw CLIError.usage(
+                    "refusing to benchmark a debug build; build with `swift build -c release` "
+                        + "or pass --allow-debug-build")
+            }
         #else
-        let build = "release"
+            let build = "release"
         #endif
 
         let options = JPEGDecodeOptions(scale: scale.jpegScale, output: output.format)
@@ -146,15 +147,19 @@ struct BenchDecodeCommand: ParsableCommand {
             encoder.outputFormatting = [.sortedKeys]
             Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            Terminal.out("file    \(file) (\(data.count) bytes, \(info.width)x\(info.height), "
-                         + "\(info.isProgressive ? "progressive" : "baseline"))")
+            Terminal.out(
+                "file    \(file) (\(data.count) bytes, \(info.width)x\(info.height), "
+                    + "\(info.isProgressive ? "progressive" : "baseline"))")
             let buffer = reuse ? "reused" : "fresh"
-            Terminal.out("decode  scale 1/\(scale.rawValue) -> \(image.width)x\(image.height) "
-                         + "\(output.rawValue) (\(buffer) buffer), \(warmup) warm-up + "
-                         + "\(iterations) measured, \(build) build, libjpeg-turbo \(libjpegTurboVersion)")
+            Terminal.out(
+                "decode  scale 1/\(scale.rawValue) -> \(image.width)x\(image.height) "
+                    + "\(output.rawValue) (\(buffer) buffer), \(warmup) warm-up + "
+                    + "\(iterations) measured, \(build) build, libjpeg-turbo \(libjpegTurboVersion)")
             var table = TextTable(["n", "min_ms", "p50_ms", "mean_ms", "max_ms"])
-            table.append([String(summary.n)] + [summary.min, summary.p50, summary.mean, summary.max]
-                .map { String(format: "%.3f", $0) })
+            table.append(
+                [String(summary.n)]
+                    + [summary.min, summary.p50, summary.mean, summary.max]
+                    .map { String(format: "%.3f", $0) })
             Terminal.out(table.render())
         }
     }

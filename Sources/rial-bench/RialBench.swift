@@ -6,9 +6,11 @@ struct RialBench: ParsableCommand {
         commandName: "rial-bench",
         abstract: "Evaluate the rial. provenance-camera detection pipeline on labelled captures.",
         version: RialBenchVersion.string,
-        subcommands: [Run.self, Report.self, Merge.self, Compare.self, Gate.self, Bench.self, Methodology.self,
-                      Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self,
-                      TrainCommand.self, BenchDecodeCommand.self]
+        subcommands: [
+            Run.self, Report.self, Merge.self, Compare.self, Gate.self, Bench.self, Methodology.self,
+            Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self,
+            TrainCommand.self, BenchDecodeCommand.self,
+        ]
     )
 
     /// Parses the command line and runs the command. The one place where a failure

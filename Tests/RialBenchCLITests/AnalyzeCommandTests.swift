@@ -1,13 +1,15 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
 
 @Suite struct AnalyzeCommandTests {
     static let image = Fixtures.real("promptda/image.jpg")
     static let depth = Fixtures.real("promptda/arkit_depth.png")
 
     @Test func jsonEvidencePackageHasEveryMethod() throws {
-        let outcome = try CLIRunner.run(["analyze", Self.image, "--depth", Self.depth, "--attestation", "secure_enclave", "--json"])
+        let outcome = try CLIRunner.run([
+            "analyze", Self.image, "--depth", Self.depth, "--attestation", "secure_enclave", "--json",
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let package = try JSONValue.parse(Data(outcome.stdout.utf8))
         let breakdown = try #require(package["scene_analysis"]?["breakdown"]?.objectValue)

@@ -23,17 +23,21 @@ struct CLIRunner {
         // argv[0] is .build/<config>/rial-benchPackageTests.xctest (Linux) or inside it (macOS).
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("rial-bench").path),
-              dir.path != "/" {
+            dir.path != "/"
+        {
             dir.deleteLastPathComponent()
         }
         return dir.appendingPathComponent("rial-bench")
     }
 
     /// Runs `rial-bench ARGUMENTS`; see `run(executable:_:currentDirectory:environment:timeout:)`.
-    static func run(_ arguments: [String], currentDirectory: URL? = nil, environment: [String: String] = [:],
-                    timeout: Duration = .seconds(900)) throws -> Outcome {
-        try run(executable: executableURL, arguments, currentDirectory: currentDirectory, environment: environment,
-                timeout: timeout)
+    static func run(
+        _ arguments: [String], currentDirectory: URL? = nil, environment: [String: String] = [:],
+        timeout: Duration = .seconds(900)
+    ) throws -> Outcome {
+        try run(
+            executable: executableURL, arguments, currentDirectory: currentDirectory, environment: environment,
+            timeout: timeout)
     }
 
     /// Runs `executable` with `arguments` and the test process's environment overlaid with
@@ -43,8 +47,10 @@ struct CLIRunner {
     /// a child that fills one pipe (64 KiB on Linux) while the other is being read cannot
     /// block. When the child is still running after `timeout`, it is terminated and
     /// `Timeout` is thrown, so a hang fails the test instead of stopping the suite.
-    static func run(executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
-                    environment: [String: String] = [:], timeout: Duration = .seconds(900)) throws -> Outcome {
+    static func run(
+        executable: URL, _ arguments: [String], currentDirectory: URL? = nil,
+        environment: [String: String] = [:], timeout: Duration = .seconds(900)
+    ) throws -> Outcome {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -61,13 +67,15 @@ struct CLIRunner {
         let deadline = DispatchTime.now() + Double(seconds) + Double(attoseconds) * 1e-18
         guard stdout.wait(until: deadline) == .success, stderr.wait(until: deadline) == .success else {
             process.terminate()
-            throw Timeout(command: [executable.lastPathComponent] + arguments,
-                          seconds: Double(seconds) + Double(attoseconds) * 1e-18)
+            throw Timeout(
+                command: [executable.lastPathComponent] + arguments,
+                seconds: Double(seconds) + Double(attoseconds) * 1e-18)
         }
         process.waitUntilExit()
-        return Outcome(status: process.terminationStatus,
-                       stdout: String(decoding: stdout.data, as: UTF8.self),
-                       stderr: String(decoding: stderr.data, as: UTF8.self))
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdout.data, as: UTF8.self),
+            stderr: String(decoding: stderr.data, as: UTF8.self))
     }
 }
 

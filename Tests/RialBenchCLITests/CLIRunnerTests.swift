@@ -32,8 +32,9 @@ import Testing
     @Test func aChildThatOutlivesItsTimeoutIsTerminated() throws {
         let start = ContinuousClock.now
         #expect(throws: CLIRunner.Timeout.self) {
-            try CLIRunner.run(executable: URL(fileURLWithPath: "/bin/sh"), ["-c", "exec sleep 30"],
-                              timeout: .milliseconds(300))
+            try CLIRunner.run(
+                executable: URL(fileURLWithPath: "/bin/sh"), ["-c", "exec sleep 30"],
+                timeout: .milliseconds(300))
         }
         #expect(ContinuousClock.now - start < .seconds(20))
     }

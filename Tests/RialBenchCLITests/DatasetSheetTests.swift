@@ -11,7 +11,7 @@ import Testing
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         try #require(data.count > 24)
         #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
-        func be32(_ offset: Int) -> Int { data[offset ..< offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        func be32(_ offset: Int) -> Int { data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
         return (be32(16), be32(20))
     }
 
@@ -21,8 +21,11 @@ import Testing
         try FileManager.default.copyItem(
             at: Fixtures.packageRoot.appendingPathComponent("datasets/real-public/manifest.json"),
             to: folder.appendingPathComponent("manifest.json"))
-        let fetch = try CLIRunner.run(["dataset", "fetch", "manifest.json", "--mirror", Fixtures.realMirror.path,
-                                       "--no-download"], currentDirectory: folder)
+        let fetch = try CLIRunner.run(
+            [
+                "dataset", "fetch", "manifest.json", "--mirror", Fixtures.realMirror.path,
+                "--no-download",
+            ], currentDirectory: folder)
         #expect(fetch.status == 0, "\(fetch.stderr)")
         return folder
     }
@@ -30,7 +33,8 @@ import Testing
     @Test func realPublicSheet() throws {
         let folder = try Self.fetchedRealPublic()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let run = try CLIRunner.run(["dataset", "sheet", "manifest.json", "--out", "sheet.png"], currentDirectory: folder)
+        let run = try CLIRunner.run(
+            ["dataset", "sheet", "manifest.json", "--out", "sheet.png"], currentDirectory: folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
         // 26 tiles, default ceil(sqrt(1.6 * 26 * 205 / 338)) = 6 columns, 5 rows; header
@@ -38,8 +42,9 @@ import Testing
         let size = try Self.pngSize(folder.appendingPathComponent("sheet.png").path)
         #expect(size.width == 8 + 6 * (338 + 8))
         #expect(size.height == 84 + 5 * (205 + 8))
-        #expect(run.stdout.contains("wrote sheet.png: 2084x1149 pixels, 26 tiles in 6 columns, 0 with failures"),
-                "\(run.stdout)")
+        #expect(
+            run.stdout.contains("wrote sheet.png: 2084x1149 pixels, 26 tiles in 6 columns, 0 with failures"),
+            "\(run.stdout)")
     }
 
     @Test func limitColumnsAndTileSize() throws {
@@ -50,8 +55,11 @@ import Testing
         // 8 + 2*226 = 460 wide, so the 118-character depth line wraps at (444 + 1) / 6 = 74
         // characters; header lines: legend, depth (2), "first 5 of 26 samples" ->
         // 8 + 20 + 48 + 8 = 84.
-        let run = try CLIRunner.run(["dataset", "sheet", "manifest.json", "--out", "out/five.png", "--limit", "5",
-                                     "--columns", "2", "--tile", "100"], currentDirectory: folder)
+        let run = try CLIRunner.run(
+            [
+                "dataset", "sheet", "manifest.json", "--out", "out/five.png", "--limit", "5",
+                "--columns", "2", "--tile", "100",
+            ], currentDirectory: folder)
         #expect(run.status == 0, "\(run.stderr)")
         let size = try Self.pngSize(folder.appendingPathComponent("out/five.png").path)
         #expect(size.width == 8 + 2 * (218 + 8))
@@ -60,8 +68,11 @@ import Testing
 
         // A label filter: the three printed_paper samples, one column: 8 + 338 + 8 = 354
         // is below the 360 px minimum width that keeps the header readable.
-        let printed = try CLIRunner.run(["dataset", "sheet", "manifest.json", "--out", "printed.png", "--label",
-                                         "printed_paper", "--columns", "1"], currentDirectory: folder)
+        let printed = try CLIRunner.run(
+            [
+                "dataset", "sheet", "manifest.json", "--out", "printed.png", "--label",
+                "printed_paper", "--columns", "1",
+            ], currentDirectory: folder)
         #expect(printed.status == 0, "\(printed.stderr)")
         #expect(printed.stdout.contains("3 matching (label printed_paper) of 26"), "\(printed.stdout)")
         #expect(try Self.pngSize(folder.appendingPathComponent("printed.png").path).width == 360)
@@ -77,7 +88,8 @@ import Testing
             ]}
             """
         try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
-        let run = try CLIRunner.run(["dataset", "sheet", "manifest.json", "--out", "sheet.png"], currentDirectory: folder)
+        let run = try CLIRunner.run(
+            ["dataset", "sheet", "manifest.json", "--out", "sheet.png"], currentDirectory: folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("warning: manifest.json: samples[0] (id \"gone\"):"), "\(run.stderr)")
         #expect(run.stderr.contains("gone.jpg"), "\(run.stderr)")
@@ -97,8 +109,10 @@ import Testing
         #expect(lines.first?.hasPrefix("rial-bench: error: \(path):") == true, "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("s.png").path))
 
-        let missing = try CLIRunner.run(["dataset", "sheet", folder.appendingPathComponent("none.json").path,
-                                         "--out", "s.png"])
+        let missing = try CLIRunner.run([
+            "dataset", "sheet", folder.appendingPathComponent("none.json").path,
+            "--out", "s.png",
+        ])
         #expect(missing.status == 65)
         #expect(missing.stderr.contains("none.json: no such file"), "\(missing.stderr)")
     }

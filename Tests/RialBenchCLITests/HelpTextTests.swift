@@ -39,7 +39,9 @@ import Testing
         return paths
     }
 
-    static func fileName(_ path: [String]) -> String { (path.isEmpty ? "rial-bench" : path.joined(separator: "-")) + ".txt" }
+    static func fileName(_ path: [String]) -> String {
+        (path.isEmpty ? "rial-bench" : path.joined(separator: "-")) + ".txt"
+    }
 
     @Test func everyCommandsHelpMatchesItsCommittedText() throws {
         let paths = try Self.commandPaths()
@@ -58,10 +60,13 @@ import Testing
                 try Data(help.stdout.utf8).write(to: file)
                 rewritten.append(file.lastPathComponent)
             } else if expected == nil {
-                Issue.record("no committed help for `\(command)`: \(file.path) (regenerate with RIAL_BENCH_UPDATE_HELP=1)")
+                Issue.record(
+                    "no committed help for `\(command)`: \(file.path) (regenerate with RIAL_BENCH_UPDATE_HELP=1)")
             } else {
-                #expect(help.stdout == expected,
-                        "`\(command) --help` differs from \(file.lastPathComponent) (regenerate with RIAL_BENCH_UPDATE_HELP=1)")
+                #expect(
+                    help.stdout == expected,
+                    "`\(command) --help` differs from \(file.lastPathComponent) (regenerate with RIAL_BENCH_UPDATE_HELP=1)"
+                )
             }
         }
         let known = Set(paths.map(Self.fileName))
@@ -75,7 +80,8 @@ import Testing
             }
         }
         if !rewritten.isEmpty {
-            Issue.record("RIAL_BENCH_UPDATE_HELP=1: rewrote \(rewritten.joined(separator: ", ")); review and commit them")
+            Issue.record(
+                "RIAL_BENCH_UPDATE_HELP=1: rewrote \(rewritten.joined(separator: ", ")); review and commit them")
         }
     }
 }

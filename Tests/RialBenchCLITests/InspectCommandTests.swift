@@ -101,7 +101,9 @@ import Testing
 
     @Test func everyMirrorFileInspectsInOneCall() throws {
         let csv = try String(contentsOf: Self.mirror.appendingPathComponent("SOURCES.csv"), encoding: .utf8)
-        let rows = csv.split(whereSeparator: \.isNewline).dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        let rows = csv.split(whereSeparator: \.isNewline).dropFirst().map {
+            $0.split(separator: ",", omittingEmptySubsequences: false)
+        }
         let paths = rows.map { Self.real(String($0[0])) }
         let hashes = Dictionary(uniqueKeysWithValues: zip(paths, rows.map { String($0[5]) }))
         #expect(paths.count >= 30)
@@ -120,7 +122,9 @@ import Testing
     }
 
     @Test func tableIsTheDefault() throws {
-        let result = try CLIRunner.run(["inspect", Self.real("promptda/image.jpg"), Self.real("promptda/arkit_depth.png")])
+        let result = try CLIRunner.run([
+            "inspect", Self.real("promptda/image.jpg"), Self.real("promptda/arkit_depth.png"),
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("1920x1440"))
         #expect(result.stdout.contains("256x192"))

@@ -1,19 +1,23 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
 
 /// `run`, `report`, `merge`, `compare` and `gate` through the built binary.
 @Suite(.serialized) struct RunCommandTests {
     static let dataset: String = {
         let folder = (try? Fixtures.makeTemporaryFolder("rial-cli-run")) ?? URL(fileURLWithPath: NSTemporaryDirectory())
-        _ = try? CLIRunner.run(["synth", "--out", folder.path, "--count", "8", "--width", "256", "--height", "192",
-                                "--second-view", "--seed", "5"])
+        _ = try? CLIRunner.run([
+            "synth", "--out", folder.path, "--count", "8", "--width", "256", "--height", "192",
+            "--second-view", "--seed", "5",
+        ])
         return folder.appendingPathComponent("manifest.json").path
     }()
 
     @Test func runWritesEveryOutputAndMarksTestRuns() throws {
         let out = try Fixtures.makeTemporaryFolder("rial-cli-out").path
-        let outcome = try CLIRunner.run(["run", "--dataset", Self.dataset, "--out", out, "--limit", "6", "--resamples", "20"])
+        let outcome = try CLIRunner.run([
+            "run", "--dataset", Self.dataset, "--out", out, "--limit", "6", "--resamples", "20",
+        ])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(outcome.stdout.hasSuffix("report: \(out)/report.html\n"))
         for file in ["results.json", "samples.jsonl", "report.md", "roc.csv", "scores.csv", "metrics.csv"] {
@@ -36,11 +40,16 @@ import RialMedia
 
     @Test func shardsMergeIntoTheUnshardedRun() throws {
         let whole = try Fixtures.makeTemporaryFolder("rial-whole").path
-        let a = try Fixtures.makeTemporaryFolder("rial-shard-a").path, b = try Fixtures.makeTemporaryFolder("rial-shard-b").path
+        let a = try Fixtures.makeTemporaryFolder("rial-shard-a").path,
+            b = try Fixtures.makeTemporaryFolder("rial-shard-b").path
         let merged = try Fixtures.makeTemporaryFolder("rial-merged").path
         #expect(try CLIRunner.run(["run", "--dataset", Self.dataset, "--out", whole, "--resamples", "30"]).status == 0)
-        #expect(try CLIRunner.run(["run", "--dataset", Self.dataset, "--out", a, "--shard", "1/2", "--resamples", "30"]).status == 0)
-        #expect(try CLIRunner.run(["run", "--dataset", Self.dataset, "--out", b, "--shard", "2/2", "--resamples", "30"]).status == 0)
+        #expect(
+            try CLIRunner.run(["run", "--dataset", Self.dataset, "--out", a, "--shard", "1/2", "--resamples", "30"])
+                .status == 0)
+        #expect(
+            try CLIRunner.run(["run", "--dataset", Self.dataset, "--out", b, "--shard", "2/2", "--resamples", "30"])
+                .status == 0)
         let outcome = try CLIRunner.run(["merge", a, b, "--out", merged])
         #expect(outcome.status == 0, "\(outcome.stderr)")
         let wholeResults = try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: "\(whole)/results.json")))
@@ -56,7 +65,9 @@ import RialMedia
         // itself passes; a doctored baseline fails with exit 2; no baseline is exit 4.
         let policy = "\(whole)/policy.yaml"
         try Data("latency: null\n".utf8).write(to: URL(fileURLWithPath: policy))
-        let same = try CLIRunner.run(["gate", "--baseline", "\(whole)/results.json", "--current", merged, "--policy", policy])
+        let same = try CLIRunner.run([
+            "gate", "--baseline", "\(whole)/results.json", "--current", merged, "--policy", policy,
+        ])
         #expect(same.status == 0, "\(same.stdout)\(same.stderr)")
         var doctored = wholeResults.objectValue!
         var metrics = doctored["metrics"]!.objectValue!
@@ -67,8 +78,10 @@ import RialMedia
         let doctoredPath = "\(whole)/doctored.json"
         try JSONValue.object(doctored).serializedData().write(to: URL(fileURLWithPath: doctoredPath))
         let junit = "\(whole)/gate.xml"
-        let gate = try CLIRunner.run(["gate", "--baseline", doctoredPath, "--current", merged, "--junit", junit,
-                                      "--policy", policy])
+        let gate = try CLIRunner.run([
+            "gate", "--baseline", doctoredPath, "--current", merged, "--junit", junit,
+            "--policy", policy,
+        ])
         #expect(gate.status == 2)
         #expect(gate.stdout.contains("aggregate.auc"))
         #expect(try String(contentsOfFile: junit, encoding: .utf8).contains("<failure"))
@@ -78,13 +91,18 @@ import RialMedia
     @Test func badManifestAndStrictFailures() throws {
         let folder = try Fixtures.makeTemporaryFolder("rial-cli-bad")
         let manifest = folder.appendingPathComponent("manifest.json")
-        try Data(#"{"format": "rial-bench-dataset/1", "samples": [{"id": "a", "image": "missing.jpg", "label": "real_scene"}]}"#.utf8)
-            .write(to: manifest)
+        try Data(
+            #"{"format": "rial-bench-dataset/1", "samples": [{"id": "a", "image": "missing.jpg", "label": "real_scene"}]}"#
+                .utf8
+        )
+        .write(to: manifest)
         let out = folder.appendingPathComponent("out").path
         let lenient = try CLIRunner.run(["run", "--dataset", manifest.path, "--out", out, "--resamples", "0"])
         #expect(lenient.status == 0, "\(lenient.stderr)")
         #expect(lenient.stderr.contains("missing.jpg"))
-        let strict = try CLIRunner.run(["run", "--dataset", manifest.path, "--out", out, "--resamples", "0", "--strict"])
+        let strict = try CLIRunner.run([
+            "run", "--dataset", manifest.path, "--out", out, "--resamples", "0", "--strict",
+        ])
         #expect(strict.status == 3)
         try Data("{not json".utf8).write(to: manifest)
         let broken = try CLIRunner.run(["run", "--dataset", manifest.path, "--out", out])

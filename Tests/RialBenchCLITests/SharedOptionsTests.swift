@@ -6,8 +6,10 @@ import Testing
     static let depth = Fixtures.real("promptda/arkit_depth.png")
 
     /// `--jobs` is validated by its group, with the same message, in every command.
-    @Test(arguments: [["run"], ["synth", "--out", "/tmp/x", "--count", "2"], ["dataset", "default"],
-                      ["train", "texture", "--dataset", "m.json", "--out", "x"]])
+    @Test(arguments: [
+        ["run"], ["synth", "--out", "/tmp/x", "--count", "2"], ["dataset", "default"],
+        ["train", "texture", "--dataset", "m.json", "--out", "x"],
+    ])
     func jobsBelowOneIsAUsageError(_ command: [String]) throws {
         let outcome = try CLIRunner.run(command + ["--jobs", "0"])
         #expect(outcome.status == 64, "\(command): \(outcome.stderr)")
@@ -18,18 +20,24 @@ import Testing
     /// 1/1000 m per unit gives PromptDA's millimetre depth (numpy: min 1.566 m).
     @Test func depthOptionAliasesReadTheSameWay() throws {
         let short = try CLIRunner.run(["inspect", Self.depth, "--depth-format", "u16_png_scaled", "--scale", "0.001"])
-        let long = try CLIRunner.run(["inspect", Self.depth, "--depth-format", "u16_png_scaled", "--depth-scale", "0.001"])
+        let long = try CLIRunner.run([
+            "inspect", Self.depth, "--depth-format", "u16_png_scaled", "--depth-scale", "0.001",
+        ])
         #expect(short.status == 0, "\(short.stderr)")
         #expect(short.stdout == long.stdout)
         #expect(short.stdout.contains("1.566"))
     }
 
-    @Test(arguments: [["inspect", "d.bin", "--width", "0"], ["inspect", "d.bin", "--depth-height", "0"],
-                      ["analyze", "i.jpg", "--depth", "d.bin", "--depth-scale", "nan"]])
+    @Test(arguments: [
+        ["inspect", "d.bin", "--width", "0"], ["inspect", "d.bin", "--depth-height", "0"],
+        ["analyze", "i.jpg", "--depth", "d.bin", "--depth-scale", "nan"],
+    ])
     func depthOptionsAreValidatedByTheirGroup(_ arguments: [String]) throws {
         let outcome = try CLIRunner.run(arguments)
         #expect(outcome.status == 64, "\(arguments): \(outcome.stderr)")
-        #expect(outcome.stderr.contains("must be a positive") || outcome.stderr.contains("must be positive"), "\(arguments): \(outcome.stderr)")
+        #expect(
+            outcome.stderr.contains("must be a positive") || outcome.stderr.contains("must be positive"),
+            "\(arguments): \(outcome.stderr)")
     }
 
     @Test func depthOptionsWithoutDepthAreAUsageErrorInAnalyze() throws {
@@ -46,16 +54,23 @@ import Testing
         let missing = folder.appendingPathComponent("missing.json").path
         let gate = try CLIRunner.run(["gate", "--baseline", missing, "--current", folder.path])
         #expect(gate.status == 4)
-        #expect(gate.stderr == "rial-bench: error: \(missing): baseline missing (create one with `cp RUN/results.json \(missing)`)\n")
+        #expect(
+            gate.stderr
+                == "rial-bench: error: \(missing): baseline missing (create one with `cp RUN/results.json \(missing)`)\n"
+        )
 
         let report = try CLIRunner.run(["report", "--from", folder.path])
         #expect(report.status == 65)
         #expect(report.stderr.split(separator: "\n").count == 1, "\(report.stderr)")
         #expect(report.stderr.hasPrefix("rial-bench: error: \(folder.path)/results.json"), "\(report.stderr)")
 
-        let synth = try CLIRunner.run(["synth", "--out", folder.appendingPathComponent("set").path, "--count", "1",
-                                       "--mirror", folder.appendingPathComponent("no-mirror").path])
+        let synth = try CLIRunner.run([
+            "synth", "--out", folder.appendingPathComponent("set").path, "--count", "1",
+            "--mirror", folder.appendingPathComponent("no-mirror").path,
+        ])
         #expect(synth.status == 65)
-        #expect(synth.stderr == "rial-bench: error: \(folder.path)/no-mirror: no such folder (the data mirror for textures)\n")
+        #expect(
+            synth.stderr
+                == "rial-bench: error: \(folder.path)/no-mirror: no such folder (the data mirror for textures)\n")
     }
 }

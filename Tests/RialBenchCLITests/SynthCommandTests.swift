@@ -7,8 +7,10 @@ import Testing
         let dir = try Fixtures.makeTemporaryFolder("rial-bench-synth")
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("set").path
-        let synth = try CLIRunner.run(["synth", "--out", out, "--count", "4", "--width", "128", "--height", "96",
-                                       "--seed", "5", "--procedural-only"])
+        let synth = try CLIRunner.run([
+            "synth", "--out", out, "--count", "4", "--width", "128", "--height", "96",
+            "--seed", "5", "--procedural-only",
+        ])
         #expect(synth.status == 0, "\(synth.stderr)")
         #expect(synth.stdout.contains("4 captures"))
         let validate = try CLIRunner.run(["dataset", "validate", out + "/manifest.json"])

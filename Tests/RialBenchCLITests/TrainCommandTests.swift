@@ -11,8 +11,10 @@ import Testing
         let set = dir.appendingPathComponent("set")
         // Six captures (one per class round-robin, then real and LCD again), 160x128: above
         // the 128 px minimum and cheap to render in a debug build.
-        let synth = try CLIRunner.run(["synth", "--out", set.path, "--count", "6", "--width", "160", "--height", "128",
-                                       "--seed", "3", "--procedural-only"])
+        let synth = try CLIRunner.run([
+            "synth", "--out", set.path, "--count", "6", "--width", "160", "--height", "128",
+            "--seed", "3", "--procedural-only",
+        ])
         #expect(synth.status == 0, "\(synth.stderr)")
 
         let manifestURL = set.appendingPathComponent("manifest.json")
@@ -35,14 +37,17 @@ import Testing
 
         let modelPath = dir.appendingPathComponent("out/model.json").path
         let swiftPath = dir.appendingPathComponent("out/Default.swift").path
-        let run = try CLIRunner.run(["train", "texture", "--dataset", manifestURL.path, "--out", modelPath,
-                                     "--seed", "5", "--jobs", "2", "--swift-out", swiftPath])
+        let run = try CLIRunner.run([
+            "train", "texture", "--dataset", manifestURL.path, "--out", modelPath,
+            "--seed", "5", "--jobs", "2", "--swift-out", swiftPath,
+        ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("validation accuracy"))
         #expect(run.stderr.contains("extra/corrupt"))
 
-        let model = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: modelPath)))
-                                 as? [String: Any])
+        let model = try #require(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: modelPath)))
+                as? [String: Any])
         #expect(model["format"] as? String == "rial-texture-model/1")
         let provenance = try #require(model["provenance"] as? [String: Any])
         #expect(provenance["seed"] as? Int == 5)
@@ -75,8 +80,11 @@ import Testing
         let dir = try Fixtures.makeTemporaryFolder("rial-bench-train")
         defer { try? FileManager.default.removeItem(at: dir) }
         let manifest = dir.appendingPathComponent("manifest.json").path
-        try Data("{ \"format\": \"rial-bench-dataset/1\", \"samples\": [".utf8).write(to: URL(fileURLWithPath: manifest))
-        let run = try CLIRunner.run(["train", "texture", "--dataset", manifest, "--out", dir.appendingPathComponent("m.json").path])
+        try Data("{ \"format\": \"rial-bench-dataset/1\", \"samples\": [".utf8).write(
+            to: URL(fileURLWithPath: manifest))
+        let run = try CLIRunner.run([
+            "train", "texture", "--dataset", manifest, "--out", dir.appendingPathComponent("m.json").path,
+        ])
         #expect(run.status == 65)
         let lines = run.stderr.split(separator: "\n")
         #expect(lines.count == 1)
@@ -87,8 +95,12 @@ import Testing
     @Test func missingArgumentsAreUsageErrors() throws {
         #expect(try CLIRunner.run(["train", "texture", "--out", "/tmp/x.json"]).status == 64)
         #expect(try CLIRunner.run(["train", "texture", "--dataset", "m.json"]).status == 64)
-        #expect(try CLIRunner.run(["train", "texture", "--dataset", "m.json", "--out", "x", "--jobs", "0"]).status == 64)
-        #expect(try CLIRunner.run(["train", "texture", "--dataset", "m.json", "--out", "x",
-                                   "--train-split", "val"]).status == 64)
+        #expect(
+            try CLIRunner.run(["train", "texture", "--dataset", "m.json", "--out", "x", "--jobs", "0"]).status == 64)
+        #expect(
+            try CLIRunner.run([
+                "train", "texture", "--dataset", "m.json", "--out", "x",
+                "--train-split", "val",
+            ]).status == 64)
     }
 }

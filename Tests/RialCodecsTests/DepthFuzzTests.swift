@@ -1,14 +1,17 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 /// Every mutated depth payload must read or throw `MediaError`; a trap or a hang
 /// fails the run.
 @Suite("Depth fuzz")
 struct DepthFuzzTests {
-    private func survive(_ inputs: [Data], format: DepthFormat, width: Int? = nil, height: Int? = nil,
-                         array: String? = nil) -> (read: Int, rejected: Int) {
+    private func survive(
+        _ inputs: [Data], format: DepthFormat, width: Int? = nil, height: Int? = nil,
+        array: String? = nil
+    ) -> (read: Int, rejected: Int) {
         var read = 0, rejected = 0
         for input in inputs {
             do {
@@ -28,7 +31,8 @@ struct DepthFuzzTests {
     @Test("gzip and zlib depth payloads", arguments: [DepthFormat.f32leGzip, .f32leZlib])
     func compressed(format: DepthFormat) throws {
         let data = try DepthWriter.encode(Self.map, format: format)
-        let inputs = Mutations.truncations(of: data, count: 300)
+        let inputs =
+            Mutations.truncations(of: data, count: 300)
             + Mutations.corruptions(of: data, count: 1500, seed: format == .f32leGzip ? 11 : 12)
             + Mutations.garbage(lengths: Array(0..<100), seed: 13)
         let result = survive(inputs, format: format, width: 37, height: 23)
@@ -42,7 +46,8 @@ struct DepthFuzzTests {
         let ours = try DepthWriter.encode(Self.map, format: .npy)
         let numpy = try #require(DepthFixtures.npy.first { $0.name == "f8_be_fortran" }).data
         for (index, data) in [ours, numpy].enumerated() {
-            let inputs = Mutations.truncations(of: data, count: 300)
+            let inputs =
+                Mutations.truncations(of: data, count: 300)
                 + Mutations.corruptions(of: data, count: 1500, seed: 20 + UInt64(index))
             let result = survive(inputs, format: .npy)
             #expect(result.read + result.rejected == inputs.count)
@@ -57,7 +62,8 @@ struct DepthFuzzTests {
     func npz() throws {
         let ours = try DepthWriter.encode(Self.map, format: .npz)
         for (index, (data, array)) in [(DepthFixtures.npzTwoArrays, "depth"), (ours, "arr_0")].enumerated() {
-            let inputs = Mutations.truncations(of: data, count: 300)
+            let inputs =
+                Mutations.truncations(of: data, count: 300)
                 + Mutations.corruptions(of: data, count: 1500, seed: 30 + UInt64(index))
             let named = survive(inputs, format: .npz, array: array)
             let unnamed = survive(Array(inputs.prefix(500)), format: .npz)
@@ -71,7 +77,8 @@ struct DepthFuzzTests {
     @Test("16-bit depth PNGs")
     func depthPNG() throws {
         let data = try DepthWriter.encode(Self.map, format: .u16PngMm)
-        let inputs = Mutations.truncations(of: data, count: 200)
+        let inputs =
+            Mutations.truncations(of: data, count: 200)
             + Mutations.corruptions(of: data, count: 800, seed: 40).map(PNGTestBytes.repairingCRCs)
         let result = survive(inputs, format: .u16PngMm)
         #expect(result.read + result.rejected == inputs.count)

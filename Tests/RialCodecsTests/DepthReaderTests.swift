@@ -1,11 +1,14 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 /// Checks `map` against row-major expectations, `nil` meaning "must be NaN".
-private func expectValues(_ map: DepthMap, _ expected: [Float?], _ label: String,
-                          sourceLocation: SourceLocation = #_sourceLocation) {
+private func expectValues(
+    _ map: DepthMap, _ expected: [Float?], _ label: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
     #expect(map.metres.count == expected.count, "\(label)", sourceLocation: sourceLocation)
     for (i, value) in expected.enumerated() where i < map.metres.count {
         if let value {
@@ -45,11 +48,12 @@ struct DepthReaderTests {
 
     @Test("ARKitScenes depth (u16_png_mm): 256x192, 0.408...0.736 m, zero pixels counted by numpy: 0")
     func arkitScenes() throws {
-        let map = try DepthReader.read(path: Fixtures.real("arkitscenes/41069021_305.244_depth.png"),
-                                       format: .u16PngMm, width: 256, height: 192)
+        let map = try DepthReader.read(
+            path: Fixtures.real("arkitscenes/41069021_305.244_depth.png"),
+            format: .u16PngMm, width: 256, height: 192)
         #expect(map.width == 256 && map.height == 192)
         let stats = map.statistics()
-        #expect(stats.pixelCount - stats.validCount == 0)   // numpy: (a == 0).sum() == 0
+        #expect(stats.pixelCount - stats.validCount == 0) // numpy: (a == 0).sum() == 0
         #expect(abs(try #require(stats.min) - 0.408) < 5e-7)
         #expect(abs(try #require(stats.max) - 0.736) < 5e-7)
         #expect(abs(try #require(stats.median) - 0.676) < 5e-7)
@@ -71,8 +75,8 @@ struct DepthReaderTests {
         #expect(map.width == 741 && map.height == 500)
         let stats = map.statistics()
         #expect(stats.pixelCount - stats.validCount == 27226)
-        #expect(abs(stats.validFraction - (1 - 27226.0 / 370_500.0)) < 1e-12)   // 7.35% unknown
-        #expect(map[0, 0].isNaN)   // +inf in the file
+        #expect(abs(stats.validFraction - (1 - 27226.0 / 370_500.0)) < 1e-12) // 7.35% unknown
+        #expect(map[0, 0].isNaN) // +inf in the file
         #expect(map[2, 0] == Float(9.38233757019043))
         #expect(map[3, 0] == Float(9.327709197998047))
         #expect(map[740, 499] == Float(56.57497787475586))
@@ -97,16 +101,18 @@ struct DepthReaderTests {
         let fixture = try #require(DepthFixtures.npy.first { $0.name == "u2_le" })
         let map = try DepthReader.read(data: fixture.data, format: .npy, scale: 0.001)
         #expect(map[1, 0] == Float(1000.0 * 0.001))
-        #expect(map[3, 0] == Float(1566 * 0.001))   // one rounding of the Double product
+        #expect(map[3, 0] == Float(1566 * 0.001)) // one rounding of the Double product
         #expect(map[0, 0].isNaN)
     }
 
     @Test("npz with two deflated arrays: choose by name, refuse to guess")
     func npzNamedArrays() throws {
         let data = DepthFixtures.npzTwoArrays
-        expectValues(try DepthReader.read(data: data, format: .npz, array: "depth"), DepthFixtures.baseExpected, "depth")
-        expectValues(try DepthReader.read(data: data, format: .npz, array: "confidence.npy"),
-                     DepthFixtures.npzConfidence, "confidence")
+        expectValues(
+            try DepthReader.read(data: data, format: .npz, array: "depth"), DepthFixtures.baseExpected, "depth")
+        expectValues(
+            try DepthReader.read(data: data, format: .npz, array: "confidence.npy"),
+            DepthFixtures.npzConfidence, "confidence")
         let ambiguous = #expect(throws: MediaError.self) { try DepthReader.read(data: data, format: .npz) }
         #expect(ambiguous?.kind == .invalidArgument)
         #expect(ambiguous?.detail.contains("depth") == true && ambiguous?.detail.contains("confidence") == true)
@@ -118,7 +124,8 @@ struct DepthReaderTests {
 
     @Test("npz with one stored (uncompressed) array")
     func npzStored() throws {
-        expectValues(try DepthReader.read(data: DepthFixtures.npzStored, format: .npz), DepthFixtures.baseExpected, "arr_0")
+        expectValues(
+            try DepthReader.read(data: DepthFixtures.npzStored, format: .npz), DepthFixtures.baseExpected, "arr_0")
     }
 
     @Test("gzip, concatenated gzip members and zlib payloads made by Python")
@@ -139,7 +146,7 @@ struct DepthReaderTests {
         let payload = Data(count: 4 * 256 * 192)
         let map = try DepthReader.read(data: payload, format: .f32le)
         #expect(map.width == 256 && map.height == 192)
-        #expect(map.validCount == 0)   // zeros are invalid in float formats
+        #expect(map.validCount == 0) // zeros are invalid in float formats
     }
 }
 
@@ -167,7 +174,8 @@ struct DepthReaderErrorTests {
         #expect(tooMuch?.kind == .sizeMismatch)
         #expect(tooMuch?.detail.contains("more than 16 bytes") == true)
         let tooLittle = #expect(throws: MediaError.self) {
-            try DepthReader.read(data: DepthFixtures.zlib, format: .f32leZlib, width: 5, height: 3, source: "small.zlib")
+            try DepthReader.read(
+                data: DepthFixtures.zlib, format: .f32leZlib, width: 5, height: 3, source: "small.zlib")
         }
         #expect(tooLittle?.kind == .sizeMismatch)
         #expect(tooLittle?.detail.contains("48") == true && tooLittle?.detail.contains("60") == true)
@@ -213,12 +221,27 @@ struct DepthReaderErrorTests {
         }
         let cases: [(String, Data, MediaError.Kind)] = [
             ("magic", Data("NUMPY!".utf8) + good.dropFirst(6), .corrupt),
-            ("version", { var d = good; d[6] = 4; return d }(), .unsupported),
+            (
+                "version",
+                {
+                    var d = good
+                    d[6] = 4
+                    return d
+                }(), .unsupported
+            ),
             ("dtype", replacing("'<f4'", "'<c8'"), .unsupported),
             ("structured", replacing("'descr': '<f4'", "'descr': [1, 2]"), .corrupt),
             ("shape", replacing("(3, 4)", "(12,) "), .unsupported),
             ("unterminated", replacing("'shape'", "'shape "), .corrupt),
-            ("header length", { var d = good; d[8] = 0xFF; d[9] = 0xFF; return d }(), .corrupt),
+            (
+                "header length",
+                {
+                    var d = good
+                    d[8] = 0xFF
+                    d[9] = 0xFF
+                    return d
+                }(), .corrupt
+            ),
             ("data length", good.dropLast(4), .sizeMismatch),
             ("empty", Data(), .corrupt),
         ]
@@ -244,18 +267,19 @@ struct DepthReaderErrorTests {
     @Test("Bad arguments are .invalidArgument")
     func badArguments() {
         let cases: [(DepthFormat, Int?, Int?, Double?)] = [
-            (.u16PngScaled, nil, nil, nil),       // scale missing
-            (.u16PngScaled, nil, nil, 0),         // scale not positive
-            (.u16PngMm, nil, nil, 0.001),         // scale not applicable
-            (.f32le, 0, 10, nil),                 // width not positive
-            (.f32le, 100_000, 100_000, nil),      // over the pixel limit
+            (.u16PngScaled, nil, nil, nil), // scale missing
+            (.u16PngScaled, nil, nil, 0), // scale not positive
+            (.u16PngMm, nil, nil, 0.001), // scale not applicable
+            (.f32le, 0, 10, nil), // width not positive
+            (.f32le, 100_000, 100_000, nil), // over the pixel limit
             (.npy, nil, nil, .nan),
         ]
         for (format, width, height, scale) in cases {
             let error = #expect(throws: MediaError.self) {
                 try DepthReader.read(data: Data(), format: format, width: width, height: height, scale: scale)
             }
-            #expect(error?.kind == .invalidArgument, "\(format) \(String(describing: width)) \(String(describing: scale))")
+            #expect(
+                error?.kind == .invalidArgument, "\(format) \(String(describing: width)) \(String(describing: scale))")
         }
     }
 

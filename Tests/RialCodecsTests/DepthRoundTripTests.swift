@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 @Suite("Depth round trips")
@@ -35,11 +36,12 @@ struct DepthRoundTripTests {
         try DepthWriter.write(map, to: path, format: format, scale: scale)
         let back = try DepthReader.read(path: path, format: format, width: 37, height: 23, scale: scale)
         #expect(back.width == 37 && back.height == 23)
-        let tolerance: Float = switch format {
-        case .u16PngMm: 0.0005
-        case .u16PngScaled: 0.5 / 256
-        default: 0
-        }
+        let tolerance: Float =
+            switch format {
+            case .u16PngMm: 0.0005
+            case .u16PngScaled: 0.5 / 256
+            default: 0
+            }
         for i in map.metres.indices {
             let a = map.metres[i], b = back.metres[i]
             if a.isNaN {
@@ -92,7 +94,9 @@ struct DepthRoundTripTests {
         let map = Self.seededMap(seed: 1)
         let noScale = #expect(throws: MediaError.self) { try DepthWriter.encode(map, format: .u16PngScaled) }
         #expect(noScale?.kind == .invalidArgument)
-        let badLevel = #expect(throws: MediaError.self) { try DepthWriter.encode(map, format: .f32leGzip, compressionLevel: 11) }
+        let badLevel = #expect(throws: MediaError.self) {
+            try DepthWriter.encode(map, format: .f32leGzip, compressionLevel: 11)
+        }
         #expect(badLevel?.kind == .invalidArgument)
         let badScale = #expect(throws: MediaError.self) { try DepthWriter.encode(map, format: .npy, scale: -1) }
         #expect(badScale?.kind == .invalidArgument)
@@ -100,7 +104,8 @@ struct DepthRoundTripTests {
 
     @Test("Raw values match the manifest spelling")
     func rawValues() {
-        #expect(DepthFormat.allCases.map(\.rawValue)
+        #expect(
+            DepthFormat.allCases.map(\.rawValue)
                 == ["f32le_gzip", "f32le_zlib", "f32le", "u16_png_mm", "u16_png_scaled", "npy", "npz"])
         #expect(DepthFormat(rawValue: "u16_png_scaled") == .u16PngScaled)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 @Suite struct ImageReaderTests {
@@ -8,11 +9,11 @@ import Testing
     /// (little-endian TIFF, one IFD0 entry 0x0112 SHORT) spliced in right after SOI.
     static func jpegWithOrientation(_ value: UInt16, image: Image8) throws -> Data {
         let encoded = try JPEGEncoder.encode(image, quality: 95, progressive: false, subsampling: .yuv444)
-        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]  // "II", 42, IFD0 at 8
-        tiff += [0x01, 0x00]                                                   // one entry
-        tiff += [0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00]               // 0x0112 SHORT x1
-        tiff += [UInt8(value & 0xFF), UInt8(value >> 8), 0x00, 0x00]           // inline value
-        tiff += [0x00, 0x00, 0x00, 0x00]                                       // no next IFD
+        var tiff: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00] // "II", 42, IFD0 at 8
+        tiff += [0x01, 0x00] // one entry
+        tiff += [0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00] // 0x0112 SHORT x1
+        tiff += [UInt8(value & 0xFF), UInt8(value >> 8), 0x00, 0x00] // inline value
+        tiff += [0x00, 0x00, 0x00, 0x00] // no next IFD
         let payload = Array("Exif".utf8) + [0, 0] + tiff
         let length = payload.count + 2
         let app1: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
@@ -54,7 +55,7 @@ import Testing
         let data = try Self.jpegWithOrientation(6, image: Self.quadrants)
         let upright = try ImageReader.read(data: data, options: .init(applyOrientation: true)).image
         #expect(upright.width == 8 && upright.height == 16)
-        #expect(upright[7, 0, 0] > 200 && upright[7, 0, 1] < 60)  // red
+        #expect(upright[7, 0, 0] > 200 && upright[7, 0, 1] < 60) // red
         // Rotating 90 degrees clockwise: stored bottom-left (blue) -> top-left, stored
         // top-right (green) -> bottom-right, stored bottom-right (white) -> bottom-left.
         #expect(upright[0, 0, 2] > 200 && upright[0, 0, 0] < 60)
@@ -63,8 +64,9 @@ import Testing
     }
 
     @Test func realPhotoWithOrientationSixIsUprightWhenAsked() throws {
-        let upright = try ImageReader.read(path: Fixtures.real("silentface/image_T1.jpg"),
-                                           options: .init(applyOrientation: true))
+        let upright = try ImageReader.read(
+            path: Fixtures.real("silentface/image_T1.jpg"),
+            options: .init(applyOrientation: true))
         // Pillow: size (640, 480); exiftool: Orientation 6 -> displayed 480 x 640.
         #expect(upright.image.width == 480 && upright.image.height == 640)
         #expect(upright.storedWidth == 640 && upright.storedHeight == 480)

@@ -2,6 +2,7 @@ import Foundation
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialCodecs
 
 /// Streamed decoding: readers on other threads see each row only once it is final, the
@@ -84,19 +85,21 @@ import Testing
     }
 
     @Test func garbageNeverReachesTheReader() {
-        for data in Mutations.garbage(lengths: [0, 3, 100, 5000], seed: 7) + Mutations.truncations(of: Self.jpeg, count: 12) {
+        for data in Mutations.garbage(lengths: [0, 3, 100, 5000], seed: 7)
+            + Mutations.truncations(of: Self.jpeg, count: 12)
+        {
             let calls = Locked(false)
             _ = try? JPEGDecoder.decodeReporting(data) { rows in
                 calls.withLock { $0 = true }
                 return Self.copyInBands(rows, band: 50).count
             }
-            _ = calls.withLock { $0 }  // reaching here without a hang or crash is the test
+            _ = calls.withLock { $0 } // reaching here without a hang or crash is the test
         }
     }
 
     @Test func anImageInMemoryHasEveryRowAtOnce() throws {
         let rows = Self.image.withRows { rows in
-            rows.waitForAllRows()  // returns at once
+            rows.waitForAllRows() // returns at once
             return (rows.isStreamed, rows.samples.count, rows.withReaderSlot { $0.samples.count })
         }
         #expect(rows.0 == false)
@@ -104,7 +107,9 @@ import Testing
         #expect(rows.2 == rows.1)
 
         let png = try PNGEncoder.encode(Self.image)
-        let (loaded, copy) = try ImageReader.read(data: png) { rows in (rows.isStreamed, Self.copyInBands(rows, band: 100)) }
+        let (loaded, copy) = try ImageReader.read(data: png) { rows in
+            (rows.isStreamed, Self.copyInBands(rows, band: 100))
+        }
         #expect(loaded.image == Self.image)
         #expect(copy.0 == false)
         #expect(copy.1 == Self.image.samples)
@@ -156,7 +161,9 @@ import Testing
         let plain = try JPEGDecoder.decode(Self.jpeg)
         var storage = [UInt8](repeating: 7, count: plain.samples.count)
         let address = storage.withUnsafeBufferPointer { $0.baseAddress }
-        let (result, copy) = try JPEGDecoder.decodeReporting(Self.jpeg, reusing: &storage) { Self.copyInBands($0, band: 32) }
+        let (result, copy) = try JPEGDecoder.decodeReporting(Self.jpeg, reusing: &storage) {
+            Self.copyInBands($0, band: 32)
+        }
         #expect(result.image == plain)
         #expect(copy == plain.samples)
         #expect(result.image.samples.withUnsafeBufferPointer { $0.baseAddress } == address)

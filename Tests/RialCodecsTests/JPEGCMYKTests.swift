@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 /// CMYK and YCCK JPEGs are converted to RGB with the Adobe convention.
@@ -27,14 +28,15 @@ import Testing
     /// `.convert("L")` = 255, 179, 151, 106. Every pixel of each quadrant is identical.
     /// `djpeg -pnm` (libjpeg-turbo 2.1.5, whose PPM writer also assumes Adobe inversion)
     /// prints the same four RGB values.
-    static let pillowCMYK = Data(base64Encoded: """
-        /9j/7gAOQWRvYmUAZAAAAAAA/9sAQwACAQEBAQECAQEBAgICAgIEAwICAgIFBAQDBAYFBgYGBQYGBgcJCAYHCQcG\
-        BggLCAkKCgoKCgYICwwLCgwJCgoK/8AAFAgAEAAQBEMRAE0RAFkRAEsRAP/EAB8AAAEFAQEBAQEBAAAAAAAAAAAB\
-        AgMEBQYHCAkKC//EALUQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNi\
-        coIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SV\
-        lpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+v/aAA4E\
-        QwBNAFkASwAAPwD9/K/fyv38r9/K/gDooor+/wAr+f8Ar+AOivB6/RCv6lK/B+v/2Q==
-        """)!
+    static let pillowCMYK = Data(
+        base64Encoded: """
+            /9j/7gAOQWRvYmUAZAAAAAAA/9sAQwACAQEBAQECAQEBAgICAgIEAwICAgIFBAQDBAYFBgYGBQYGBgcJCAYHCQcG\
+            BggLCAkKCgoKCgYICwwLCgwJCgoK/8AAFAgAEAAQBEMRAE0RAFkRAEsRAP/EAB8AAAEFAQEBAQEBAAAAAAAAAAAB\
+            AgMEBQYHCAkKC//EALUQAAIBAwMCBAMFBQQEAAABfQECAwAEEQUSITFBBhNRYQcicRQygZGhCCNCscEVUtHwJDNi\
+            coIJChYXGBkaJSYnKCkqNDU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6g4SFhoeIiYqSk5SV\
+            lpeYmZqio6Slpqeoqaqys7S1tre4ubrCw8TFxsfIycrS09TV1tfY2drh4uPk5ebn6Onq8fLz9PX29/j5+v/aAA4E\
+            QwBNAFkASwAAPwD9/K/fyv38r9/K/gDooor+/wAr+f8Ar+AOivB6/RCv6lK/B+v/2Q==
+            """)!
 
     @Test func pillowCMYKFileDecodesToPillowsRGB() throws {
         let info = try JPEGDecoder.readInfo(Self.pillowCMYK)
@@ -76,14 +78,17 @@ import Testing
         let data: Data
         switch variant {
         case .adobeInvertedCMYK:
-            data = try JPEGEncoder.encodeCMYK(Self.quadrants(inverted), width: 16, height: 16,
-                                              quality: 100, asYCCK: false, adobeMarker: true)
+            data = try JPEGEncoder.encodeCMYK(
+                Self.quadrants(inverted), width: 16, height: 16,
+                quality: 100, asYCCK: false, adobeMarker: true)
         case .plainCMYKWithoutMarker:
-            data = try JPEGEncoder.encodeCMYK(Self.quadrants(Self.inks), width: 16, height: 16,
-                                              quality: 100, asYCCK: false, adobeMarker: false)
+            data = try JPEGEncoder.encodeCMYK(
+                Self.quadrants(Self.inks), width: 16, height: 16,
+                quality: 100, asYCCK: false, adobeMarker: false)
         case .adobeInvertedYCCK:
-            data = try JPEGEncoder.encodeCMYK(Self.quadrants(inverted), width: 16, height: 16,
-                                              quality: 100, asYCCK: true, adobeMarker: true)
+            data = try JPEGEncoder.encodeCMYK(
+                Self.quadrants(inverted), width: 16, height: 16,
+                quality: 100, asYCCK: true, adobeMarker: true)
         }
         let info = try JPEGDecoder.readInfo(data)
         #expect(info.components == 4)

@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 /// Encode -> decode round trips. Bounds, not goldens: the encoder's output bytes depend
@@ -51,7 +52,10 @@ import Testing
         var samePlane = true
         for i in 0..<(rgb.width * rgb.height) {
             let r = rgb.samples[3 * i], g = rgb.samples[3 * i + 1], b = rgb.samples[3 * i + 2]
-            if r != g || g != b || r != decoded.samples[i] { samePlane = false; break }
+            if r != g || g != b || r != decoded.samples[i] {
+                samePlane = false
+                break
+            }
         }
         #expect(samePlane)
     }

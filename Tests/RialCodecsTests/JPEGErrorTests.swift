@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 /// Failures: each one a `MediaError` with the right kind, the source, and libjpeg's text.
@@ -9,8 +10,10 @@ import Testing
 @Suite struct JPEGErrorTests {
     static let label = "photos/x.jpg"
 
-    func expectError(kind: MediaError.Kind, containing text: String, source: String = label,
-                     _ body: () throws -> Void) {
+    func expectError(
+        kind: MediaError.Kind, containing text: String, source: String = label,
+        _ body: () throws -> Void
+    ) {
         do {
             try body()
             Issue.record("expected \(kind) error containing \"\(text)\", got success")
@@ -36,8 +39,10 @@ import Testing
     @Test func pngBytesAreNotAJPEG() throws {
         // djpeg on a PNG: "Not a JPEG file: starts with 0x89 0x50".
         let path = Fixtures.real("promptda/arkit_depth.png")
-        expectError(kind: .corrupt, containing: "corrupt JPEG: Not a JPEG file: starts with 0x89 0x50",
-                    source: path) {
+        expectError(
+            kind: .corrupt, containing: "corrupt JPEG: Not a JPEG file: starts with 0x89 0x50",
+            source: path
+        ) {
             _ = try JPEGDecoder.decode(contentsOf: path)
         }
         expectError(kind: .corrupt, containing: "Not a JPEG file", source: path) {
@@ -99,20 +104,25 @@ import Testing
         #expect(result.firstWarning?.contains("extraneous bytes before marker 0xd9") == true)
         #expect(result.isTruncated == false)
         expectError(kind: .corrupt, containing: "extraneous bytes before marker 0xd9") {
-            _ = try JPEGDecoder.decode(junk, options: JPEGDecodeOptions(warningPolicy: .rejectAll),
-                                       source: Self.label)
+            _ = try JPEGDecoder.decode(
+                junk, options: JPEGDecodeOptions(warningPolicy: .rejectAll),
+                source: Self.label)
         }
     }
 
     @Test func imagesAboveThePixelLimitAreRefusedBeforeDecoding() throws {
         let data = try MediaFile.read(Fixtures.real("promptda/image.jpg"))
-        expectError(kind: .unsupported, containing: "image is 1920x1440 (2.8 megapixels), above the decode limit of 1.0 megapixels") {
+        expectError(
+            kind: .unsupported,
+            containing: "image is 1920x1440 (2.8 megapixels), above the decode limit of 1.0 megapixels"
+        ) {
             _ = try JPEGDecoder.decode(data, options: JPEGDecodeOptions(maxPixels: 1_000_000), source: Self.label)
         }
         // The limit is on the stored size, whatever the scale.
         expectError(kind: .unsupported, containing: "megapixels") {
-            _ = try JPEGDecoder.decode(data, options: JPEGDecodeOptions(scale: .eighth, maxPixels: 1_000_000),
-                                       source: Self.label)
+            _ = try JPEGDecoder.decode(
+                data, options: JPEGDecodeOptions(scale: .eighth, maxPixels: 1_000_000),
+                source: Self.label)
         }
     }
 
@@ -123,14 +133,18 @@ import Testing
         // SOF layout: FF Cn, length(2), precision(1), height(2), width(2).
         let forged = JPEGTestSupport.patch(clean, at: sof + 5, with: [0xEA, 0x60, 0xEA, 0x60])
         #expect(try JPEGDecoder.readInfo(forged).width == 60000)
-        expectError(kind: .unsupported, containing: "60000x60000 (3600.0 megapixels), above the decode limit of 100.0 megapixels") {
+        expectError(
+            kind: .unsupported,
+            containing: "60000x60000 (3600.0 megapixels), above the decode limit of 100.0 megapixels"
+        ) {
             _ = try JPEGDecoder.decode(forged, source: Self.label)
         }
     }
 
     @Test func progressiveScanLimitIsEnforced() throws {
-        let progressive = try JPEGEncoder.encode(JPEGTestSupport.gradient(width: 32, height: 32),
-                                                 quality: 80, progressive: true)
+        let progressive = try JPEGEncoder.encode(
+            JPEGTestSupport.gradient(width: 32, height: 32),
+            quality: 80, progressive: true)
         // jpeg_simple_progression writes 10 scans for YCbCr.
         expectError(kind: .unsupported, containing: "more than 3 scans") {
             _ = try JPEGDecoder.decode(progressive, options: JPEGDecodeOptions(maxScans: 3), source: Self.label)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialCodecs
 @testable import RialMedia
 
@@ -41,8 +42,9 @@ import Testing
         // Only the complete file decodes under the default (reject-truncated) policy.
         #expect(decoded == 0)
         // With warnings accepted, the longer prefixes decode (bottom rows gray) or fail cleanly.
-        survive(Array(inputs.suffix(150)),
-                options: JPEGDecodeOptions(scale: .eighth, warningPolicy: .acceptAll, maxPixels: 4_000_000))
+        survive(
+            Array(inputs.suffix(150)),
+            options: JPEGDecodeOptions(scale: .eighth, warningPolicy: .acceptAll, maxPixels: 4_000_000))
     }
 
     @Test(arguments: [JPEGWarningPolicy.rejectTruncated, .acceptAll])
@@ -83,10 +85,12 @@ import Testing
         var gray = Image8(width: 40, height: 24, channels: 1)
         for i in gray.samples.indices { gray.samples[i] = UInt8(i * 7 % 251) }
         let grayData = try JPEGEncoder.encode(gray, quality: 70)
-        survive(Mutations.corruptions(of: grayData, count: 400, seed: 5),
-                options: JPEGDecodeOptions(output: .gray))
-        survive(Mutations.corruptions(of: JPEGCMYKTests.pillowCMYK, count: 400, seed: 6),
-                options: JPEGDecodeOptions(output: .rgb, warningPolicy: .acceptAll))
+        survive(
+            Mutations.corruptions(of: grayData, count: 400, seed: 5),
+            options: JPEGDecodeOptions(output: .gray))
+        survive(
+            Mutations.corruptions(of: JPEGCMYKTests.pillowCMYK, count: 400, seed: 6),
+            options: JPEGDecodeOptions(output: .rgb, warningPolicy: .acceptAll))
     }
 
     @Test func randomGarbage() {

@@ -1,5 +1,6 @@
 import Foundation
 import RialMedia
+
 @testable import RialCodecs
 
 /// Helpers shared by the JPEG suites.

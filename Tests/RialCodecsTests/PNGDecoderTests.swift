@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 @Suite("PNG decoding")
@@ -43,8 +44,11 @@ struct PNGDecoderTests {
     func brick() throws {
         let path = Fixtures.real("skimage/brick.png")
         let info = try PNGDecoder.readInfo(contentsOf: path)
-        #expect(info == PNGInfo(width: 512, height: 512, bitDepth: 8, colorType: .gray, interlaced: false,
-                                hasTransparency: false, decodedChannels: 1, decodedBitDepth: 8))
+        #expect(
+            info
+                == PNGInfo(
+                    width: 512, height: 512, bitDepth: 8, colorType: .gray, interlaced: false,
+                    hasTransparency: false, decodedChannels: 1, decodedBitDepth: 8))
         let image = try #require(try PNGDecoder.decode(contentsOf: path).image8)
         #expect(image.width == 512 && image.height == 512 && image.channels == 1)
         #expect(image[0, 0, 0] == 99)
@@ -84,8 +88,8 @@ struct PNGDecoderTests {
         let info = try PNGDecoder.readInfo(contentsOf: path)
         #expect(info.bitDepth == 16 && info.colorType == .gray && info.decodedBitDepth == 16)
         let image = try #require(try PNGDecoder.decode(contentsOf: path).image16)
-        #expect(image[0, 0, 0] == 3000)        // Pillow: 3000
-        #expect(image[255, 191, 0] == 1729)    // Pillow: 1729
+        #expect(image[0, 0, 0] == 3000) // Pillow: 3000
+        #expect(image[255, 191, 0] == 1729) // Pillow: 1729
     }
 
     @Test("Missing file is .notFound naming the path")
@@ -119,7 +123,7 @@ struct PNGDecoderTests {
     @Test("A bad signature reports libpng's own words")
     func signatureMessage() {
         var bytes = [UInt8](PNGFixtures.all[0].data)
-        bytes[1] = 0x51   // 'Q' instead of 'P'
+        bytes[1] = 0x51 // 'Q' instead of 'P'
         let error = #expect(throws: MediaError.self) { try PNGDecoder.decode(Data(bytes)) }
         #expect(error?.detail.lowercased().contains("png") == true)
         #expect(error?.source == inMemorySource)
@@ -158,7 +162,9 @@ enum PNGTestBytes {
         return c ^ 0xFFFF_FFFF
     }
 
-    static func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)] }
+    static func bigEndian(_ v: UInt32) -> [UInt8] {
+        [UInt8(v >> 24), UInt8((v >> 16) & 0xFF), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF)]
+    }
 
     static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
         let typeBytes = Array(type.utf8)
@@ -178,7 +184,8 @@ enum PNGTestBytes {
         var bytes = [UInt8](data)
         var offset = 8
         while offset + 12 <= bytes.count {
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16
+            let length =
+                Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16
                 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             guard length <= bytes.count - offset - 12 else { break }
             let crc = crc32(bytes[(offset + 4)..<(offset + 8 + length)])

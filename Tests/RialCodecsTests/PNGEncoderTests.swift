@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 @Suite("PNG encoding")
@@ -28,7 +29,7 @@ struct PNGEncoderTests {
             #expect(try PNGDecoder.decode(data) == .eight(image))
         } else {
             var samples = (0..<count).map { _ in UInt16.random(in: 0...65535, using: &rng) }
-            samples[0] = 0x0102   // byte order canary
+            samples[0] = 0x0102 // byte order canary
             let image = try #require(Image16(width: width, height: height, channels: layout.channels, samples: samples))
             data = try PNGEncoder.encode(image, compressionLevel: level)
             #expect(try PNGDecoder.decode(data) == .sixteen(image))

@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialCodecs
 
 /// Truncated, bit-flipped and random inputs must decode or throw `MediaError`; a trap
@@ -52,7 +53,8 @@ struct PNGFuzzTests {
     @Test("Every Pillow fixture survives corruption")
     func fixtureMutations() {
         for (index, fixture) in PNGFixtures.all.enumerated() {
-            let inputs = Mutations.corruptions(of: fixture.data, count: 150, seed: UInt64(1000 + index))
+            let inputs =
+                Mutations.corruptions(of: fixture.data, count: 150, seed: UInt64(1000 + index))
                 .map(PNGTestBytes.repairingCRCs)
                 + Mutations.truncations(of: fixture.data, count: 40)
             let result = survive(inputs)

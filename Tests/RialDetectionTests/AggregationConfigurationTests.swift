@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 /// `AggregationConfiguration`: the spec defaults, validation naming the key, Codable.
@@ -12,11 +13,15 @@ import Testing
     /// The defaults of methods.md section 7.
     @Test func referenceDefaults() {
         let c = AggregationConfiguration.reference
-        #expect(c.profiles["ios_pro"] == AggregationProfile(
-            primary: .lidar, weights: [.lidar: 0.55, .moire: 0.15, .texture: 0.15, .supporting: 0.15]))
-        #expect(c.profiles["android"] == AggregationProfile(
-            primary: .parallax,
-            weights: [.attestation: 0.20, .parallax: 0.30, .moire: 0.15, .texture: 0.20, .supporting: 0.15]))
+        #expect(
+            c.profiles["ios_pro"]
+                == AggregationProfile(
+                    primary: .lidar, weights: [.lidar: 0.55, .moire: 0.15, .texture: 0.15, .supporting: 0.15]))
+        #expect(
+            c.profiles["android"]
+                == AggregationProfile(
+                    primary: .parallax,
+                    weights: [.attestation: 0.20, .parallax: 0.30, .moire: 0.15, .texture: 0.20, .supporting: 0.15]))
         #expect(c.profiles.count == 2)
         #expect(c.agreementBoost == 0.05 && c.realThreshold == 0.5 && c.minMethodsForAgreement == 2)
         let b = c.levelBoundaries
@@ -39,9 +44,12 @@ import Testing
         return [
             ("profiles.ios_pro.weights.moire", changed { $0.profiles["ios_pro"]!.weights[.moire] = -1 }),
             ("profiles.android.weights.texture", changed { $0.profiles["android"]!.weights[.texture] = .infinity }),
-            ("profiles.ios_pro.weights", changed {
-                $0.profiles["ios_pro"]!.weights = [.lidar: 0, .moire: 0]
-            }),
+            (
+                "profiles.ios_pro.weights",
+                changed {
+                    $0.profiles["ios_pro"]!.weights = [.lidar: 0, .moire: 0]
+                }
+            ),
             ("profiles.ios_pro.primary", changed { $0.profiles["ios_pro"]!.weights[.lidar] = 0 }),
             ("profiles.ios_pro.primary", changed { $0.profiles["ios_pro"]!.primary = .parallax }),
             ("profiles.ios_pro.primary", changed { $0.profiles["ios_pro"]!.primary = nil }),
@@ -55,7 +63,7 @@ import Testing
             ("level_boundaries.low", changed { $0.levelBoundaries.low = 0 }),
             ("ambiguity_band", changed { $0.ambiguityBand = -1 }),
             ("capped_score_margin", changed { $0.cappedScoreMargin = 0 }),
-            ("capped_score_margin", changed { $0.cappedScoreMargin = 0.2 }),  // narrowest band 0.90 - 0.75 = 0.15
+            ("capped_score_margin", changed { $0.cappedScoreMargin = 0.2 }), // narrowest band 0.90 - 0.75 = 0.15
         ]
     }()
 
@@ -95,12 +103,14 @@ import Testing
         custom.ambiguityBand = 0
         let data = try JSONEncoder().encode(custom)
         #expect(try JSONDecoder().decode(AggregationConfiguration.self, from: data) == custom)
-        #expect(try keys(custom) == [
-            "profiles", "agreement_boost", "real_threshold", "min_methods_for_agreement", "level_boundaries",
-            "ambiguity_band", "capped_score_margin", "level_caps", "attestation_caps",
-        ])
+        #expect(
+            try keys(custom) == [
+                "profiles", "agreement_boost", "real_threshold", "min_methods_for_agreement", "level_boundaries",
+                "ambiguity_band", "capped_score_margin", "level_caps", "attestation_caps",
+            ])
         #expect(try keys(custom.levelBoundaries) == ["very_high", "high", "medium", "low"])
-        #expect(try keys(custom.attestationCaps) == ["secure_enclave", "strongbox", "tee", "software", "none", "failed"])
+        #expect(
+            try keys(custom.attestationCaps) == ["secure_enclave", "strongbox", "tee", "software", "none", "failed"])
         #expect(try keys(custom.levelCaps) == ["disagreement", "screen", "print"])
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         let profiles = object["profiles"] as! [String: [String: Any]]
@@ -112,7 +122,8 @@ import Testing
     @Test func decodesPartiallyOverDefaults() throws {
         let decode = { (json: String) in
             try JSONValue.parse(json)
-                .decode(AggregationConfiguration.self, overlaying: .reference, rules: AggregationConfiguration.overlayRules)
+                .decode(
+                    AggregationConfiguration.self, overlaying: .reference, rules: AggregationConfiguration.overlayRules)
         }
         #expect(try decode("{}") == .reference)
         #expect(try decode(#"{"profiles": null}"#) == .reference)
@@ -132,10 +143,12 @@ import Testing
         nested.attestationCaps.strongbox = .medium
         nested.levelCaps.print = .low
         nested.agreementBoost = 0.1
-        #expect(try decode(#"""
-            {"level_boundaries": {"high": 0.8}, "attestation_caps": {"strongbox": "MEDIUM"},
-             "level_caps": {"print": "LOW"}, "agreement_boost": 0.1}
-            """#) == nested)
+        #expect(
+            try decode(
+                #"""
+                {"level_boundaries": {"high": 0.8}, "attestation_caps": {"strongbox": "MEDIUM"},
+                 "level_caps": {"print": "LOW"}, "agreement_boost": 0.1}
+                """#) == nested)
 
         #expect(throws: DecodingError.self) { try decode(#"{"profiles": {"ios_pro": {"weights": {"sonar": 1}}}}"#) }
         #expect(throws: DecodingError.self) { try decode(#"{"attestation_caps": {"tee": "MEDIUM_HIGH"}}"#) }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RialDetection
 
 /// The MVP evidence rule of methods.md section 7: any check failed -> SUSPICIOUS;

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialDetection
 
 /// Behaviour of `ConfidenceAggregator` (specs/methods.md section 7). Expected numbers are
@@ -38,7 +39,7 @@ import Testing
         #expect(r.confidenceLevel == .high)
         #expect(r.flags == [.partialAnalysis])
         #expect(r.methodsAgree)
-        #expect(approx(r.disagreementScore, 0.3))  // 0.9 - 0.6
+        #expect(approx(r.disagreementScore, 0.3)) // 0.9 - 0.6
         #expect(r.capsApplied.isEmpty)
         #expect(r.primaryMethod == .lidar)
     }
@@ -48,8 +49,10 @@ import Testing
     /// mean 0.8, +0.05 = 0.85 HIGH; StrongBox allows HIGH, so nothing is capped.
     @Test func androidProfileWithStrongBoxReachesHigh() {
         let r = aggregator.aggregate(
-            inputs: [.scored(.attestation, 0.8), .scored(.parallax, 0.8), .scored(.moire, 0.8),
-                     .unavailable(.texture), .scored(.supporting, 0.8)],
+            inputs: [
+                .scored(.attestation, 0.8), .scored(.parallax, 0.8), .scored(.moire, 0.8),
+                .unavailable(.texture), .scored(.supporting, 0.8),
+            ],
             attestation: AttestationEvidence(status: .pass, method: .strongbox), profile: .android)
         #expect(approx(r.weightsUsed[.attestation]!, 0.25))
         #expect(approx(r.weightsUsed[.parallax]!, 0.375))
@@ -98,8 +101,11 @@ import Testing
         #expect(!r.methodsAgree && approx(r.disagreementScore, 0.6))
         #expect(r.confidenceLevel == .medium && approx(r.confidenceScore, 0.74))
         #expect(r.flags == [.methodsDisagree])
-        #expect(r.capsApplied == ["methods_disagree: level capped at MEDIUM",
-                                  "very_high_requirements: level capped at HIGH"])
+        #expect(
+            r.capsApplied == [
+                "methods_disagree: level capped at MEDIUM",
+                "very_high_requirements: level capped at HIGH",
+            ])
     }
 
     /// lidar 0.2, others 0.9: mean = 0.55*0.2 + 0.45*0.9 = 0.11 + 0.405 = 0.515 MEDIUM
@@ -119,7 +125,8 @@ import Testing
     ])
     func levelBoundariesAreInclusive(score: Double, level: ConfidenceLevel) {
         let profile = AggregationProfile(primary: .lidar, weights: [.lidar: 1])
-        let r = aggregator.aggregate(inputs: [.scored(.lidar, score)], attestation: Self.secureEnclave, profile: profile)
+        let r = aggregator.aggregate(
+            inputs: [.scored(.lidar, score)], attestation: Self.secureEnclave, profile: profile)
         #expect(r.confidenceScore == score)
         #expect(r.confidenceLevel == level)
         #expect(AggregationConfiguration.LevelBoundaries().level(for: score) == level)
@@ -141,8 +148,10 @@ import Testing
         #expect(print.confidenceLevel == .medium && print.flags == [.printDetected])
         #expect(print.capsApplied == ["print_detected: level capped at MEDIUM"])
 
-        let ignored = ios([.scored(.lidar, 1), .scored(.moire, 1), .scored(.texture, 1),
-                           AggregationInput(method: .supporting, available: false, score: nil, screenDetected: true)])
+        let ignored = ios([
+            .scored(.lidar, 1), .scored(.moire, 1), .scored(.texture, 1),
+            AggregationInput(method: .supporting, available: false, score: nil, screenDetected: true),
+        ])
         #expect(!ignored.flags.contains(.screenDetected))
         #expect(ignored.flags == [.partialAnalysis])
     }
@@ -150,7 +159,10 @@ import Testing
     /// All four iOS methods at 1.0 (uncapped 1.0, VERY_HIGH) under each attestation. A
     /// cap lowers the score to the capped level's upper bound - 0.01.
     @Test(arguments: [
-        (AttestationEvidence(status: .pass, method: .secureEnclave), ConfidenceLevel.veryHigh, 1.0, nil as String?, false),
+        (
+            AttestationEvidence(status: .pass, method: .secureEnclave), ConfidenceLevel.veryHigh, 1.0, nil as String?,
+            false
+        ),
         (AttestationEvidence(status: .pass, method: .strongbox), .high, 0.89, "attestation.strongbox", false),
         (AttestationEvidence(status: .pass, method: .tee), .medium, 0.74, "attestation.tee", false),
         (AttestationEvidence(status: .pass, method: .software), .suspicious, 0.24, "attestation.software", true),
@@ -158,8 +170,10 @@ import Testing
         (AttestationEvidence(status: .unavailable, method: .secureEnclave), .medium, 0.74, "attestation.none", false),
         (AttestationEvidence(status: .fail, method: .secureEnclave), .suspicious, 0.24, "attestation.failed", true),
     ])
-    func attestationCaps(attestation: AttestationEvidence, level: ConfidenceLevel, score: Double, cap: String?,
-                         rejected: Bool) {
+    func attestationCaps(
+        attestation: AttestationEvidence, level: ConfidenceLevel, score: Double, cap: String?,
+        rejected: Bool
+    ) {
         let r = ios(allIOS(1), attestation: attestation)
         #expect(r.confidenceLevel == level)
         #expect(approx(r.confidenceScore, score))
@@ -198,8 +212,11 @@ import Testing
         #expect(r.uncappedScore == 1)
         #expect(r.confidenceLevel == .medium && approx(r.confidenceScore, 0.74))
         #expect(r.flags == [.partialAnalysis, .primarySignalFailed])
-        #expect(r.capsApplied == ["primary_signal_failed: level capped at MEDIUM",
-                                  "very_high_requirements: level capped at HIGH"])
+        #expect(
+            r.capsApplied == [
+                "primary_signal_failed: level capped at MEDIUM",
+                "very_high_requirements: level capped at HIGH",
+            ])
         #expect(r.weightsUsed[.lidar] == nil)
         #expect(approx(r.weightsUsed[.moire]!, 1.0 / 3))
     }
@@ -246,11 +263,12 @@ import Testing
         let data = try JSONEncoder().encode(r)
         #expect(try JSONDecoder().decode(AggregationResult.self, from: data) == r)
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        #expect(Set(object.keys) == [
-            "confidence_score", "confidence_level", "uncapped_score", "weighted_mean", "agreement_boost", "flags",
-            "weights_used", "primary_method", "methods_agree", "disagreement_score", "caps_applied",
-            "attestation_rejected", "analysis_time_ms",
-        ])
+        #expect(
+            Set(object.keys) == [
+                "confidence_score", "confidence_level", "uncapped_score", "weighted_mean", "agreement_boost", "flags",
+                "weights_used", "primary_method", "methods_agree", "disagreement_score", "caps_applied",
+                "attestation_rejected", "analysis_time_ms",
+            ])
         #expect(object["confidence_level"] as? String == "MEDIUM")
         #expect(object["flags"] as? [String] == ["screen_detected"])
         #expect(Set((object["weights_used"] as! [String: Double]).keys) == ["lidar", "moire", "texture", "supporting"])
@@ -261,19 +279,22 @@ import Testing
         let decode = { (json: String) in try JSONDecoder().decode(AggregationInput.self, from: Data(json.utf8)) }
         #expect(try decode(#"{"method":"lidar","available":true,"score":0.7}"#) == .scored(.lidar, 0.7))
         #expect(try decode(#"{"method":"moire","available":false,"score":null}"#) == .unavailable(.moire))
-        #expect(try decode(#"{"method":"moire","available":true,"score":0.1,"screen_detected":true}"#)
-            == .scored(.moire, 0.1, screen: true))
+        #expect(
+            try decode(#"{"method":"moire","available":true,"score":0.1,"screen_detected":true}"#)
+                == .scored(.moire, 0.1, screen: true))
         #expect(throws: DecodingError.self) { try decode(#"{"method":"sonar","available":true}"#) }
         #expect(throws: DecodingError.self) { try decode(#"{"method":"lidar"}"#) }
     }
 
     /// From a method result: completed -> available with its score.
     @Test func inputFromMethodResult() {
-        let completed = MethodResultSummary(status: .completed, unavailableReason: nil, algorithmVersion: .depthV1,
-                                            analysisTimeMs: 1, score: 0.6)
+        let completed = MethodResultSummary(
+            status: .completed, unavailableReason: nil, algorithmVersion: .depthV1,
+            analysisTimeMs: 1, score: 0.6)
         #expect(AggregationInput(method: .lidar, result: completed) == .scored(.lidar, 0.6))
-        let failed = MethodResultSummary(status: .failed, unavailableReason: "x", algorithmVersion: .depthV1,
-                                         analysisTimeMs: 1, score: nil)
+        let failed = MethodResultSummary(
+            status: .failed, unavailableReason: "x", algorithmVersion: .depthV1,
+            analysisTimeMs: 1, score: nil)
         #expect(AggregationInput(method: .lidar, result: failed) == .unavailable(.lidar))
     }
 }

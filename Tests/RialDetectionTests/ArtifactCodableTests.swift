@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 @Suite struct ArtifactCodableTests {
@@ -14,8 +15,9 @@ import Testing
         try c.validate()
         let empty = try JSONValue.parse("{}").decode(ArtifactAnalyzer.Configuration.self, overlaying: .standard)
         #expect(empty == .standard)
-        let roundTrip = try JSONDecoder().decode(ArtifactAnalyzer.Configuration.self,
-                                                 from: try JSONEncoder().encode(c))
+        let roundTrip = try JSONDecoder().decode(
+            ArtifactAnalyzer.Configuration.self,
+            from: try JSONEncoder().encode(c))
         #expect(roundTrip == c)
     }
 
@@ -46,10 +48,12 @@ import Testing
         #expect(r.algorithmVersion.description == "artifacts/1")
         let data = try JSONEncoder().encode(r)
         let text = String(decoding: data, as: UTF8.self)
-        for key in ["\"algorithm_version\":\"artifacts\\/1\"", "\"pwm_flicker_detected\"", "\"pwm_confidence\"",
-                    "\"specular_pattern_detected\"", "\"specular_confidence\"", "\"halftone_detected\"",
-                    "\"halftone_confidence\"", "\"overall_confidence\"", "\"is_likely_artificial\"",
-                    "\"pwm_period_rows\"", "\"specular_regions\"", "\"analysis_time_ms\""] {
+        for key in [
+            "\"algorithm_version\":\"artifacts\\/1\"", "\"pwm_flicker_detected\"", "\"pwm_confidence\"",
+            "\"specular_pattern_detected\"", "\"specular_confidence\"", "\"halftone_detected\"",
+            "\"halftone_confidence\"", "\"overall_confidence\"", "\"is_likely_artificial\"",
+            "\"pwm_period_rows\"", "\"specular_regions\"", "\"analysis_time_ms\"",
+        ] {
             #expect(text.contains(key), "missing \(key)")
         }
         // Nil fields are left out: every detector ran, so no reason is written.

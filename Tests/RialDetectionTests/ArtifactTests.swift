@@ -2,6 +2,7 @@ import Foundation
 import RialMedia
 import RialSynth
 import Testing
+
 @testable import RialDetection
 
 /// Test images for `artifacts/1`, built here from their definitions (seeded noise,
@@ -9,8 +10,10 @@ import Testing
 enum ArtifactImages {
     /// Uniform noise in `base ± amplitude` per channel (independent channels: coloured
     /// texture), seeded SplitMix64.
-    static func noise(width: Int, height: Int, channels: Int = 3, base: Double = 110, amplitude: Double = 40,
-                      seed: UInt64 = 7) -> [Double] {
+    static func noise(
+        width: Int, height: Int, channels: Int = 3, base: Double = 110, amplitude: Double = 40,
+        seed: UInt64 = 7
+    ) -> [Double] {
         var rng = SplitMix64(seed: seed)
         return (0..<(width * height * channels)).map { _ in
             base + amplitude * (2 * Double(rng.next() >> 11) / 9007199254740992.0 - 1)
@@ -37,8 +40,10 @@ enum ArtifactImages {
     /// (degrees, from x towards +y), amplitude `amplitude` each, plus noise ±10: the
     /// first harmonics of square dot screens at those angles (each screen also gets its
     /// perpendicular grating, as a square lattice of dots has).
-    static func screens(width: Int, height: Int, period: Double, angles: [Double], amplitude: Double = 12,
-                        seed: UInt64 = 3) -> Image8 {
+    static func screens(
+        width: Int, height: Int, period: Double, angles: [Double], amplitude: Double = 12,
+        seed: UInt64 = 3
+    ) -> Image8 {
         var v = noise(width: width, height: height, channels: 1, base: 128, amplitude: 10, seed: seed)
         let directions = angles.flatMap { [$0, $0 + 90] }.map { $0 * Double.pi / 180 }
         for y in 0..<height {
@@ -55,8 +60,10 @@ enum ArtifactImages {
 
     /// A smooth coloured background with a bright neutral rectangle (value `level`) covering
     /// `[x0, x1) x [y0, y1)`, its border a linear ramp `ramp` px wide (1 = a step).
-    static func highlight(width: Int, height: Int, rect: (Int, Int, Int, Int), level: Double = 248,
-                          ramp: Int = 1) -> Image8 {
+    static func highlight(
+        width: Int, height: Int, rect: (Int, Int, Int, Int), level: Double = 248,
+        ramp: Int = 1
+    ) -> Image8 {
         // Smooth coloured background (saturation about 0.3-0.7) with a little noise.
         var v = noise(width: width, height: height, base: 0, amplitude: 4)
         for y in 0..<height {
@@ -135,7 +142,8 @@ enum ArtifactImages {
         #expect((region?.meanSaturation ?? 1) < 0.05)
         #expect(sharp.specularPatternDetected == true)
         // The same patch with a 60-px soft border: a diffuse highlight, not a reflection.
-        let soft = analyzer.analyze(ArtifactImages.highlight(width: 640, height: 480, rect: (300, 100, 460, 190), ramp: 60))
+        let soft = analyzer.analyze(
+            ArtifactImages.highlight(width: 640, height: 480, rect: (300, 100, 460, 190), ramp: 60))
         #expect((soft.specularConfidence ?? 1) < (sharp.specularConfidence ?? 0))
         #expect((soft.specularRegions?.first?.borderSharpness ?? 1) < (region?.borderSharpness ?? 0))
     }
@@ -158,8 +166,9 @@ enum ArtifactImages {
     @Test func rollingShutterBandsOfAFlickeringScreenAreFoundAtThePredictedPeriod() {
         // 1 kHz PWM, 25 us per row: bands every 1 / (1000 * 25e-6) = 40 rows. Exposure 1.5 ms
         // = 1.5 periods, so the bands do not cancel (they vanish when exposure x f is an integer).
-        let flicker = FlickerParameters(hz: 1000, dutyCycle: 0.5, modulationDepth: 0.8, rowTimeUs: 25,
-                                        exposureMs: 1.5, phase: 0.3)
+        let flicker = FlickerParameters(
+            hz: 1000, dutyCycle: 0.5, modulationDepth: 0.8, rowTimeUs: 25,
+            exposureMs: 1.5, phase: 0.3)
         let expected = Double(flicker.bandPeriodRows)
         #expect(abs(expected - 40) < 1e-3)
         let flickering = analyzer.analyze(Self.screenCapture(flicker: flicker, glare: nil).image)
@@ -167,8 +176,9 @@ enum ArtifactImages {
         #expect(abs((flickering.pwmPeriodRows ?? 0) - expected) <= 0.05 * expected)
 
         // Glossy glass mirroring a bright 1.2 x 0.9 m window, no flicker.
-        let glare = GlareParameters(radiance: 30, fresnelF0: 0.05, roughnessRad: 0.003, lightSizeM: [1.2, 0.9],
-                                    lightDistanceM: 2, spot: [0.5, 0.5])
+        let glare = GlareParameters(
+            radiance: 30, fresnelF0: 0.05, roughnessRad: 0.003, lightSizeM: [1.2, 0.9],
+            lightDistanceM: 2, spot: [0.5, 0.5])
         let glossy = analyzer.analyze(Self.screenCapture(flicker: nil, glare: glare).image)
         #expect(glossy.pwmFlickerDetected == false)
         #expect((glossy.pwmConfidence ?? 1) < 0.5)
@@ -204,10 +214,12 @@ enum ArtifactImages {
     // MARK: Unavailable and degenerate input
 
     @Test func tinyImageIsUnavailableWithEveryReason() {
-        let r = analyzer.analyze(ArtifactImages.image(ArtifactImages.noise(width: 10, height: 10), width: 10, height: 10))
+        let r = analyzer.analyze(
+            ArtifactImages.image(ArtifactImages.noise(width: 10, height: 10), width: 10, height: 10))
         #expect(r.status == .unavailable)
         #expect(r.score == nil && r.overallConfidence == nil)
-        #expect(r.pwmUnavailableReason != nil && r.specularUnavailableReason != nil && r.halftoneUnavailableReason != nil)
+        #expect(
+            r.pwmUnavailableReason != nil && r.specularUnavailableReason != nil && r.halftoneUnavailableReason != nil)
         #expect(r.unavailableReason != nil)
         #expect(r.analysisTimeMs >= 0)
     }
@@ -232,7 +244,8 @@ enum ArtifactImages {
 
     @Test func smallImagesRunTheDetectorsThatFit() {
         // 64 x 64: too short for PWM (< 128 rows) and smaller than a 256-px tile; glare runs.
-        let small = analyzer.analyze(ArtifactImages.image(ArtifactImages.noise(width: 64, height: 64), width: 64, height: 64))
+        let small = analyzer.analyze(
+            ArtifactImages.image(ArtifactImages.noise(width: 64, height: 64), width: 64, height: 64))
         #expect(small.status == .completed)
         #expect(small.pwmConfidence == nil && small.pwmUnavailableReason != nil)
         #expect(small.halftoneConfidence == nil && small.halftoneUnavailableReason != nil)
@@ -241,8 +254,10 @@ enum ArtifactImages {
         #expect(small.overallConfidence == small.specularConfidence)
 
         // One channel, 300 x 200: PWM and glare run, the halftone tile does not fit.
-        let gray = analyzer.analyze(ArtifactImages.image(ArtifactImages.noise(width: 300, height: 200, channels: 1),
-                                                         width: 300, height: 200, channels: 1))
+        let gray = analyzer.analyze(
+            ArtifactImages.image(
+                ArtifactImages.noise(width: 300, height: 200, channels: 1),
+                width: 300, height: 200, channels: 1))
         #expect(gray.status == .completed)
         #expect(gray.pwmConfidence != nil && gray.specularConfidence != nil)
         #expect(gray.halftoneUnavailableReason != nil)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialDetection
 
 @Suite struct CaptureAnalyzerTests {
@@ -11,8 +12,9 @@ import RialMedia
         let samples = (0..<(width * height)).map { _ in UInt8(truncatingIfNeeded: generator.next() >> 56) }
         let image = Image8(width: width, height: height, channels: 1, samples: samples)!
         let depth = DepthMap(width: 256, height: 192, metres: [Float](repeating: metres, count: 256 * 192))!
-        return CaptureInput(image: image, imageSHA256: "ab", depth: depth,
-                            attestation: AttestationEvidence(status: .pass, method: .secureEnclave), platform: "ios")
+        return CaptureInput(
+            image: image, imageSHA256: "ab", depth: depth,
+            attestation: AttestationEvidence(status: .pass, method: .secureEnclave), platform: "ios")
     }
 
     @Test func flatDepthIsScoredAndOnlyTheAggregatedVersionIsWeighted() throws {
@@ -59,7 +61,9 @@ import RialMedia
         let analysis = try CaptureAnalyzer().analyze(input)
         #expect(analysis.outcome("depth/1")?.summary.status == .unavailable)
         #expect(analysis.outcome("depth/2")?.summary.status == .unavailable)
-        #expect(analysis.evidence.sceneAnalysis.status == "unavailable" || analysis.evidence.sceneAnalysis.status == "partial")
+        #expect(
+            analysis.evidence.sceneAnalysis.status == "unavailable"
+                || analysis.evidence.sceneAnalysis.status == "partial")
     }
 
     @Test func payloadResultsReplaceLocalFamilies() throws {
@@ -82,8 +86,10 @@ import RialMedia
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let object = try JSONValue.parse(encoder.encode(analysis.evidence))
-        for key in ["platform", "confidence_level", "confidence_score", "hardware_attestation", "scene_analysis",
-                    "metadata", "provenance"] {
+        for key in [
+            "platform", "confidence_level", "confidence_score", "hardware_attestation", "scene_analysis",
+            "metadata", "provenance",
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["scene_analysis"]?["cross_validation"]?["methods_agree"] != nil)

@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 @Suite struct DepthV1CodableTests {
@@ -12,11 +13,12 @@ import Testing
         let result = DepthAnalyzerV1().analyze(depthMap(8, 6) { _, y in y < 3 ? 0.4 : 2.0 })
         let data = try JSONEncoder().encode(result)
         #expect(try JSONDecoder().decode(DepthAnalyzerV1.Result.self, from: data) == result)
-        #expect(try keys(result) == [
-            "status", "algorithm_version", "analysis_time_ms", "score", "margin", "depth_variance", "min_depth",
-            "max_depth", "mean_depth", "median_depth", "depth_range", "coverage", "depth_layers", "edge_ratio",
-            "edge_coherence", "uniformity", "is_screen_pattern", "quadrant_check", "is_likely_real_scene",
-        ])
+        #expect(
+            try keys(result) == [
+                "status", "algorithm_version", "analysis_time_ms", "score", "margin", "depth_variance", "min_depth",
+                "max_depth", "mean_depth", "median_depth", "depth_range", "coverage", "depth_layers", "edge_ratio",
+                "edge_coherence", "uniformity", "is_screen_pattern", "quadrant_check", "is_likely_real_scene",
+            ])
         #expect(try keys(result.quadrantCheck!) == ["quadrant_stds", "passes", "advisory"])
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         #expect(object["algorithm_version"] as? String == "depth/1")
@@ -36,7 +38,8 @@ import Testing
         let data = try JSONEncoder().encode(result)
         #expect(try JSONDecoder().decode(DepthAnalyzerV1.Result.self, from: data) == result)
         // Explicit nulls decode like absent keys.
-        let withNulls = #"{"status":"unavailable","unavailable_reason":"r","algorithm_version":"depth/1","#
+        let withNulls =
+            #"{"status":"unavailable","unavailable_reason":"r","algorithm_version":"depth/1","#
             + #""analysis_time_ms":0.5,"coverage":0,"score":null,"margin":null}"#
         let decoded = try JSONDecoder().decode(DepthAnalyzerV1.Result.self, from: Data(withNulls.utf8))
         #expect(decoded.score == nil && decoded.status == .unavailable)
@@ -115,12 +118,16 @@ import Testing
         #expect(fromJSON == result.summary)
         #expect(fromJSON.score == result.score && fromJSON.algorithmVersion == .depthV1)
 
-        let phone = #"{"status":"completed","algorithm_version":"moire/1","analysis_time_ms":12.5,"#
+        let phone =
+            #"{"status":"completed","algorithm_version":"moire/1","analysis_time_ms":12.5,"#
             + #""score":0.3,"detected":true,"peaks":[{"frequency":0.2}]}"#
         let moire = try JSONDecoder().decode(MethodResultSummary.self, from: Data(phone.utf8))
-        #expect(moire == MethodResultSummary(status: .completed, unavailableReason: nil,
-                                             algorithmVersion: try MethodIdentifier(parsing: "moire/1"),
-                                             analysisTimeMs: 12.5, score: 0.3))
+        #expect(
+            moire
+                == MethodResultSummary(
+                    status: .completed, unavailableReason: nil,
+                    algorithmVersion: try MethodIdentifier(parsing: "moire/1"),
+                    analysisTimeMs: 12.5, score: 0.3))
         let encoded = try JSONEncoder().encode(moire)
         #expect(try keys(moire) == ["status", "algorithm_version", "analysis_time_ms", "score"])
         #expect(try JSONDecoder().decode(MethodResultSummary.self, from: encoded) == moire)

@@ -1,6 +1,7 @@
 import Foundation
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// The histogram peak rule and the margin, on inputs small
@@ -48,8 +49,10 @@ import Testing
 
     /// Window 1 is no smoothing: a lone interior spike is a peak.
     @Test func windowOneDoesNotSmooth() {
-        #expect(DepthAnalyzerV1.countLayers(histogram: histogram([10: 5]), smoothingWindow: 1,
-                                            thresholdFraction: 0.05) == 1)
+        #expect(
+            DepthAnalyzerV1.countLayers(
+                histogram: histogram([10: 5]), smoothingWindow: 1,
+                thresholdFraction: 0.05) == 1)
     }
 
     /// A term is > 0.5 exactly when its criterion holds, even for distances so small
@@ -76,18 +79,29 @@ import Testing
         let uniformities = [0.0, 1] + around(0.85)
         let means = [0.1, 1, 3] + around(0.2) + around(1.5)
         var checked = 0
-        for std in stds { for layers in layerCounts { for coherence in coherences {
-            for range in ranges { for uniformity in uniformities { for mean in means {
-                let screen = range < 0.15 && uniformity > 0.85 && 0.2 <= mean && mean <= 1.5
-                let real = !screen && std > 0.5 && layers >= 3 && coherence > 0.3
-                let m = DepthAnalyzerV1.margin(std: std, layers: layers, coherence: coherence, range: range,
-                                               uniformity: uniformity, mean: mean, configuration: c)
-                if (m > 0.5) != real || !(0...1).contains(m) {
-                    Issue.record("margin \(m) for std \(std) layers \(layers) coherence \(coherence) range \(range) uniformity \(uniformity) mean \(mean)")
+        for std in stds {
+            for layers in layerCounts {
+                for coherence in coherences {
+                    for range in ranges {
+                        for uniformity in uniformities {
+                            for mean in means {
+                                let screen = range < 0.15 && uniformity > 0.85 && 0.2 <= mean && mean <= 1.5
+                                let real = !screen && std > 0.5 && layers >= 3 && coherence > 0.3
+                                let m = DepthAnalyzerV1.margin(
+                                    std: std, layers: layers, coherence: coherence, range: range,
+                                    uniformity: uniformity, mean: mean, configuration: c)
+                                if (m > 0.5) != real || !(0...1).contains(m) {
+                                    Issue.record(
+                                        "margin \(m) for std \(std) layers \(layers) coherence \(coherence) range \(range) uniformity \(uniformity) mean \(mean)"
+                                    )
+                                }
+                                checked += 1
+                            }
+                        }
+                    }
                 }
-                checked += 1
-            }}}
-        }}}
+            }
+        }
         #expect(checked == 7 * 5 * 5 * 5 * 5 * 9)
     }
 
@@ -95,8 +109,9 @@ import Testing
     /// std σ(2), layers σ(2.5), coherence σ(2), not-screen ≈ σ(17) -> margin σ(2)
     /// = 1 / (1 + e^-2) = 0.88079707797788231.
     @Test func marginHandValue() {
-        let m = DepthAnalyzerV1.margin(std: 0.7, layers: 5, coherence: 0.5, range: 1, uniformity: 0.2, mean: 2,
-                                       configuration: .reference)
+        let m = DepthAnalyzerV1.margin(
+            std: 0.7, layers: 5, coherence: 0.5, range: 1, uniformity: 0.2, mean: 2,
+            configuration: .reference)
         #expect(abs(m - 0.88079707797788231) < 1e-12)
     }
 }

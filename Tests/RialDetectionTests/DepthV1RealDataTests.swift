@@ -3,6 +3,7 @@ import RialCodecs
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// depth/1 on real captures from the public data mirror, against an independent numpy

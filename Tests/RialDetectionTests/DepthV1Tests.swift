@@ -2,6 +2,7 @@ import Foundation
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// A `width x height` map with `value(x, y)` at each pixel.
@@ -12,7 +13,9 @@ func depthMap(_ width: Int, _ height: Int, _ value: (Int, Int) -> Float) -> Dept
 }
 
 /// The analysis without its timing, so results compare with `==`.
-func analyse(_ map: DepthMap, _ configuration: DepthAnalyzerV1.Configuration = .reference) throws -> DepthAnalyzerV1.Result {
+func analyse(_ map: DepthMap, _ configuration: DepthAnalyzerV1.Configuration = .reference) throws
+    -> DepthAnalyzerV1.Result
+{
     try DepthAnalyzerV1(configuration: configuration).evaluate(map)
 }
 
@@ -170,8 +173,10 @@ func logistic(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
     /// 0.0999 are invalid (9); Float(0.1) (= 0.10000000149 >= 0.1), 20 (inclusive) and
     /// five 1.0 are valid (7): coverage 7 / 16 = 0.4375, min Float(0.1), max 20.
     @Test func outOfRangeValuesAreInvalidAndCounted() throws {
-        let values: [Float] = [0.05, 25, .nan, -1, .infinity, -.infinity, 0, Float(20).nextUp,
-                               0.0999, 0.1, 20, 1, 1, 1, 1, 1]
+        let values: [Float] = [
+            0.05, 25, .nan, -1, .infinity, -.infinity, 0, Float(20).nextUp,
+            0.0999, 0.1, 20, 1, 1, 1, 1, 1,
+        ]
         let r = try analyse(DepthMap(width: 4, height: 4, metres: values)!)
         #expect(r.status == .completed)
         #expect(r.coverage == 0.4375)
@@ -187,7 +192,7 @@ func logistic(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
     /// edge (ratio 1, coherence 1 - e^-30) or not (ratio 0, coherence 0).
     @Test(arguments: [
         (Float(25), 1), (.nan, 0), (.infinity, 0), (0.05, 0), (-1, 0),
-        (0.1, 1),  // Double(Float(0.1)) = 0.10000000149 > 0.1; gx = (1 - 0.1) / 2 = 0.45
+        (0.1, 1), // Double(Float(0.1)) = 0.10000000149 > 0.1; gx = (1 - 0.1) / 2 = 0.45
         (0.85, 0), // gx = 0.075 < 0.1
     ])
     func gradientNeighbourRule(left: Float, expectedEdges: Int) throws {
@@ -215,7 +220,8 @@ func logistic(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
         #expect(r.coverage == 0)
         #expect(r.score == nil && r.margin == nil && r.isLikelyRealScene == nil && r.depthVariance == nil)
         let json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(r)) as! [String: Any]
-        #expect(Set(json.keys) == ["status", "unavailable_reason", "algorithm_version", "analysis_time_ms", "coverage"])
+        #expect(
+            Set(json.keys) == ["status", "unavailable_reason", "algorithm_version", "analysis_time_ms", "coverage"])
     }
 
     /// 1x1 at 1 m: std 0, 0 layers, no interior (coherence 0), quadrants split at row 0
@@ -236,10 +242,12 @@ func logistic(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
     /// -1, -1, -1, 3, std sqrt(12 / 4) = sqrt(3). Smallest 0 -> fails; with threshold -1,
     /// passes. Neither changes the decision.
     @Test func quadrantStdsByHand() throws {
-        let values: [Float] = [1, 1, 2, 2,
-                               3, 3, 2, 2,
-                               1, 2, 1, 1,
-                               3, .nan, 1, 5]
+        let values: [Float] = [
+            1, 1, 2, 2,
+            3, 3, 2, 2,
+            1, 2, 1, 1,
+            3, .nan, 1, 5,
+        ]
         let map = DepthMap(width: 4, height: 4, metres: values)!
         var configuration = DepthAnalyzerV1.Configuration.reference
         configuration.quadrantMinValid = 4
@@ -254,7 +262,8 @@ func logistic(_ z: Double) -> Double { 1 / (1 + exp(-z)) }
         configuration.quadrantStdThreshold = -1
         let passing = try analyse(map, configuration)
         #expect(passing.quadrantCheck!.passes == true)
-        #expect(passing.isLikelyRealScene == r.isLikelyRealScene && passing.score == r.score && passing.margin == r.margin)
+        #expect(
+            passing.isLikelyRealScene == r.isLikelyRealScene && passing.score == r.score && passing.margin == r.margin)
     }
 
     /// The quadrant check never changes the decision, score or margin: on random maps

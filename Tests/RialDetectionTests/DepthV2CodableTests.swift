@@ -1,11 +1,13 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 @Suite struct DepthV2CodableTests {
     @Test func partialConfigurationKeepsDefaults() throws {
-        let json = #"{"max_planes": 3, "occluder_floor": 0.01, "intrinsics": {"fx": 211, "fy": 211, "cx": 127.5, "cy": 95.5}}"#
+        let json =
+            #"{"max_planes": 3, "occluder_floor": 0.01, "intrinsics": {"fx": 211, "fy": 211, "cx": 127.5, "cy": 95.5}}"#
         let c = try JSONValue.parse(json).decode(DepthAnalyzerV2.Configuration.self, overlaying: .standard)
         #expect(c.maxPlanes == 3 && c.occluderFloor == 0.01)
         #expect(c.scoreIntercept == -2.565 && c.contentWindowFraction == 0.5 && c.sheetRounds == 4)
@@ -43,11 +45,13 @@ import Testing
         let r = DepthAnalyzerV2().analyze(DepthV2Scenes.threePlanes())
         let data = try JSONEncoder().encode(r)
         let text = String(decoding: data, as: UTF8.self)
-        for key in ["\"algorithm_version\":\"depth\\/2\"", "\"dominant_inlier_fraction\"", "\"rms_residual_mm\"",
-                    "\"plane_count\"", "\"is_planar_subject\"", "\"is_likely_real_scene\"", "\"tilt_degrees\"",
-                    "\"content_share\"", "\"content_window_share\"", "\"content_tilt_degrees\"", "\"content_depth\"",
-                    "\"content_curvature\"", "\"content_residual_ratio\"", "\"free_edge_share\"",
-                    "\"occluder_share\"", "\"log_odds\""] {
+        for key in [
+            "\"algorithm_version\":\"depth\\/2\"", "\"dominant_inlier_fraction\"", "\"rms_residual_mm\"",
+            "\"plane_count\"", "\"is_planar_subject\"", "\"is_likely_real_scene\"", "\"tilt_degrees\"",
+            "\"content_share\"", "\"content_window_share\"", "\"content_tilt_degrees\"", "\"content_depth\"",
+            "\"content_curvature\"", "\"content_residual_ratio\"", "\"free_edge_share\"",
+            "\"occluder_share\"", "\"log_odds\"",
+        ] {
             #expect(text.contains(key))
         }
         #expect(!text.contains("edge_alignment"))

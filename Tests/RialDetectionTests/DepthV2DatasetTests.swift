@@ -3,6 +3,7 @@ import RialCodecs
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// depth/2 over a whole rial-bench dataset, on demand: with `RIAL_DEPTH_V2_MANIFEST` (a
@@ -16,7 +17,12 @@ import Testing
 
     struct Manifest: Decodable {
         struct Sample: Decodable {
-            struct Depth: Decodable { var path: String; var format: String; var width: Int?; var height: Int? }
+            struct Depth: Decodable {
+                var path: String
+                var format: String
+                var width: Int?
+                var height: Int?
+            }
             var id: String
             var label: String
             var split: String?
@@ -44,7 +50,8 @@ import Testing
     func dumpDataset() throws {
         let manifestPath = Self.environment["RIAL_DEPTH_V2_MANIFEST"]!
         let root = URL(fileURLWithPath: manifestPath).deletingLastPathComponent()
-        let manifest = try JSONDecoder().decode(Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: manifestPath)))
+        let manifest = try JSONDecoder().decode(
+            Manifest.self, from: Data(contentsOf: URL(fileURLWithPath: manifestPath)))
         let timing = Self.environment["RIAL_DEPTH_V2_TIMING"] == "1"
         let analyzer = DepthAnalyzerV2()
         let encoder = JSONEncoder()
@@ -53,8 +60,9 @@ import Testing
         var samples: [(id: String, label: String, split: String?, tags: [String]?, map: DepthMap)] = []
         for sample in manifest.samples {
             guard let depth = sample.depth, let format = DepthFormat(rawValue: depth.format) else { continue }
-            let map = try DepthReader.read(path: root.appendingPathComponent(depth.path).path, format: format,
-                                           width: depth.width, height: depth.height)
+            let map = try DepthReader.read(
+                path: root.appendingPathComponent(depth.path).path, format: format,
+                width: depth.width, height: depth.height)
             samples.append((sample.id, sample.label, sample.split, sample.tags, map))
         }
         for name in ["promptda/arkit_depth.png", "arkitscenes/41069021_305.244_depth.png"] {
@@ -69,8 +77,9 @@ import Testing
                 for _ in 0..<9 { times.append(analyzer.analyze(sample.map).analysisTimeMs) }
                 time = times.sorted()[times.count / 2]
             }
-            let line = Line(id: sample.id, label: sample.label, split: sample.split, tags: sample.tags, timeMs: time,
-                            result: analyzer.evaluate(sample.map))
+            let line = Line(
+                id: sample.id, label: sample.label, split: sample.split, tags: sample.tags, timeMs: time,
+                result: analyzer.evaluate(sample.map))
             output.append(try encoder.encode(line))
             output.append(0x0A)
         }

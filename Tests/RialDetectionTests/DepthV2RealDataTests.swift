@@ -3,6 +3,7 @@ import RialCodecs
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// depth/2 on real captures from the public data mirror.

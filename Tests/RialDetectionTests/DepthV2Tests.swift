@@ -2,6 +2,7 @@ import Foundation
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// Synthetic scenes for depth/2, built by ray casting through the documented assumed
@@ -32,7 +33,9 @@ enum DepthV2Scenes {
     }
 
     /// A plane through (0, 0, 0.5) whose normal is tilted by `degrees` from the optical axis about the x axis.
-    static func tiltedPlane(degrees: Double, at centre: Double = 0.5) -> (normal: (Double, Double, Double), map: DepthMap) {
+    static func tiltedPlane(degrees: Double, at centre: Double = 0.5) -> (
+        normal: (Double, Double, Double), map: DepthMap
+    ) {
         let a = degrees * Double.pi / 180
         let n = (0.0, -sin(a), cos(a))
         return (n, DepthMap(width: width, height: height, metres: plane(normal: n, distance: centre * cos(a)))!)
@@ -377,8 +380,9 @@ enum DepthV2Grid {
     /// explicitly gives the same answer, tagged `argument`.
     @Test func explicitIntrinsics() {
         let (_, map) = DepthV2Scenes.tiltedPlane(degrees: 30)
-        let k = DepthAnalyzerV2.CameraIntrinsics(fx: DepthV2Scenes.focal, fy: DepthV2Scenes.focal,
-                                                 cx: DepthV2Scenes.cx, cy: DepthV2Scenes.cy)
+        let k = DepthAnalyzerV2.CameraIntrinsics(
+            fx: DepthV2Scenes.focal, fy: DepthV2Scenes.focal,
+            cx: DepthV2Scenes.cx, cy: DepthV2Scenes.cy)
         let r = analyzer.analyze(map, intrinsics: k)
         #expect(r.intrinsicsSource == "argument")
         #expect(abs(r.tiltDegrees! - 30) < 0.5)

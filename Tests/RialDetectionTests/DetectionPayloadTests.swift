@@ -1,24 +1,25 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialDetection
 
 /// Score conversions of the phone payload, computed by hand from the documented rules.
 @Suite struct DetectionPayloadTests {
     @Test func phoneFieldNamesConvertToScores() throws {
         let json = #"""
-        {"detection": {
-          "moire": {"detected": true, "confidence": 0.8, "screen_type": "lcd", "peaks": [], "status": "completed"},
-          "texture": {"classification": "lcd_screen", "confidence": 0.9, "is_likely_recaptured": true, "status": "success"},
-          "artifacts": {"pwm_flicker_detected": false, "specular_pattern_detected": false, "halftone_detected": true,
-                        "overall_confidence": 0.35, "is_likely_artificial": true, "status": "success"},
-          "aggregated_confidence": {"overall_confidence": 0.2, "confidence_level": "suspicious"},
-          "cross_validation": {"methods_agree": true}}}
-        """#
+            {"detection": {
+              "moire": {"detected": true, "confidence": 0.8, "screen_type": "lcd", "peaks": [], "status": "completed"},
+              "texture": {"classification": "lcd_screen", "confidence": 0.9, "is_likely_recaptured": true, "status": "success"},
+              "artifacts": {"pwm_flicker_detected": false, "specular_pattern_detected": false, "halftone_detected": true,
+                            "overall_confidence": 0.35, "is_likely_artificial": true, "status": "success"},
+              "aggregated_confidence": {"overall_confidence": 0.2, "confidence_level": "suspicious"},
+              "cross_validation": {"methods_agree": true}}}
+            """#
         let payload = try DetectionPayload.parse(Data(json.utf8))
         let byFamily = Dictionary(uniqueKeysWithValues: payload.outcomes.map { ($0.family, $0) })
-        #expect(abs((byFamily[.moire]?.summary.score ?? -1) - 0.2) < 1e-12)      // 1 - 0.8
-        #expect(abs((byFamily[.texture]?.summary.score ?? -1) - 0.1) < 1e-12)    // not real_scene: 1 - 0.9
+        #expect(abs((byFamily[.moire]?.summary.score ?? -1) - 0.2) < 1e-12) // 1 - 0.8
+        #expect(abs((byFamily[.texture]?.summary.score ?? -1) - 0.1) < 1e-12) // not real_scene: 1 - 0.9
         #expect(abs((byFamily[.artifacts]?.summary.score ?? -1) - 0.65) < 1e-12) // 1 - 0.35
         #expect(byFamily[.moire]?.screenDetected == true)
         #expect(byFamily[.texture]?.screenDetected == true)
@@ -29,10 +30,10 @@ import RialMedia
 
     @Test func probabilitiesWinAndStatusesMap() throws {
         let json = #"""
-        {"texture": {"classification": "real_scene", "confidence": 0.6, "all_classifications": {"real_scene": 0.55}},
-         "moire": {"status": "unavailable", "unavailability_reason": "image too small"},
-         "artifacts": {"status": "error"}}
-        """#
+            {"texture": {"classification": "real_scene", "confidence": 0.6, "all_classifications": {"real_scene": 0.55}},
+             "moire": {"status": "unavailable", "unavailability_reason": "image too small"},
+             "artifacts": {"status": "error"}}
+            """#
         let payload = try DetectionPayload.parse(Data(json.utf8))
         let byFamily = Dictionary(uniqueKeysWithValues: payload.outcomes.map { ($0.family, $0) })
         #expect(byFamily[.texture]?.summary.score == 0.55)
@@ -56,11 +57,14 @@ import RialMedia
     /// score at all.
     @Test func garbageNeverCrashes() {
         var generator = SplitMix64(seed: 7)
-        let seed = #"{"moire": {"detected": true, "confidence": 0.5}, "texture": {"classification": "x", "confidence": 2}}"#
+        let seed =
+            #"{"moire": {"detected": true, "confidence": 0.5}, "texture": {"classification": "x", "confidence": 2}}"#
         let bytes = Array(seed.utf8)
         for _ in 0..<300 {
             var mutated = bytes
-            for _ in 0..<4 { mutated[Int(generator.next() % UInt64(mutated.count))] = UInt8(truncatingIfNeeded: generator.next()) }
+            for _ in 0..<4 {
+                mutated[Int(generator.next() % UInt64(mutated.count))] = UInt8(truncatingIfNeeded: generator.next())
+            }
             let cut = Int(generator.next() % UInt64(mutated.count + 1))
             guard let payload = try? DetectionPayload.parse(Data(mutated.prefix(cut))) else { continue }
             for outcome in payload.outcomes {

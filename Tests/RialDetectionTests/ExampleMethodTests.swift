@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialDetection
 
 /// A complete detection method in one type, as the README's "Adding a detection method"
@@ -43,8 +44,9 @@ struct LumaRange: DetectionMethod {
     }
 
     static let identifier = MethodIdentifier(literal: "artifacts", version: 99)
-    static let summary = MethodSummary(title: "Luma range (example)", signal: "Spread of luma over strided rows.",
-                                       blindTo: "Everything.", latencyTarget: LatencyTarget(milliseconds: 1, source: "test"))
+    static let summary = MethodSummary(
+        title: "Luma range (example)", signal: "Spread of luma over strided rows.",
+        blindTo: "Everything.", latencyTarget: LatencyTarget(milliseconds: 1, source: "test"))
     static let readsRowsWhileDecoding = true
 
     let configuration: Configuration
@@ -55,7 +57,9 @@ struct LumaRange: DetectionMethod {
     }
 
     func input(from capture: MethodCapture) -> InputCheck<ImageRows, Result> {
-        guard let rows = capture.rows else { return .decided(Result(status: .unavailable, unavailableReason: capture.imageProblem)) }
+        guard let rows = capture.rows else {
+            return .decided(Result(status: .unavailable, unavailableReason: capture.imageProblem))
+        }
         return .ready(rows)
     }
 
@@ -137,7 +141,9 @@ struct LumaRange: DetectionMethod {
         let rows = input.image.withRows { analyzer.analyzeRows($0, depth: nil, concurrent: false) }
         let streamed = try analyzer.analyze(input, rows: rows)
         let direct = try analyzer.analyze(input)
-        #expect(streamed.outcome("artifacts/99")?.fields.removingTime == direct.outcome("artifacts/99")?.fields.removingTime)
+        #expect(
+            streamed.outcome("artifacts/99")?.fields.removingTime == direct.outcome("artifacts/99")?.fields.removingTime
+        )
         #expect(rows.outcomes[LumaRange.identifier] != nil)
     }
 }

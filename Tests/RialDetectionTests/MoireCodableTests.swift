@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 @Suite struct MoireCodableTests {
@@ -12,8 +13,9 @@ import Testing
         try c.validate()
         let empty = try JSONValue.parse("{}").decode(MoireAnalyzer.Configuration.self, overlaying: .standard)
         #expect(empty == .standard)
-        let roundTrip = try JSONDecoder().decode(MoireAnalyzer.Configuration.self,
-                                                 from: JSONEncoder().encode(c))
+        let roundTrip = try JSONDecoder().decode(
+            MoireAnalyzer.Configuration.self,
+            from: JSONEncoder().encode(c))
         #expect(roundTrip == c)
     }
 
@@ -47,9 +49,11 @@ import Testing
         let r = MoireAnalyzer().analyze(image)
         let data = try JSONEncoder().encode(r)
         let text = String(decoding: data, as: UTF8.self)
-        for key in ["\"algorithm_version\":\"moire\\/1\"", "\"screen_type\"", "\"tile_size\":256", "\"tile_count\"",
-                    "\"noise_floor\"", "\"band\"", "\"peaks\"", "\"prominence\"", "\"analysis_time_ms\"",
-                    "\"averaged_strength\"", "\"tile_strength\"", "\"tiles_with_peaks\"", "\"confidence\""] {
+        for key in [
+            "\"algorithm_version\":\"moire\\/1\"", "\"screen_type\"", "\"tile_size\":256", "\"tile_count\"",
+            "\"noise_floor\"", "\"band\"", "\"peaks\"", "\"prominence\"", "\"analysis_time_ms\"",
+            "\"averaged_strength\"", "\"tile_strength\"", "\"tiles_with_peaks\"", "\"confidence\"",
+        ] {
             #expect(text.contains(key), "missing \(key)")
         }
         #expect(!text.contains("unavailable_reason"))

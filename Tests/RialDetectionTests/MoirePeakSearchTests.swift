@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialDetection
 
 /// The peak search on a hand-made half-plane power spectrum (n = 64): a flat floor of

@@ -3,6 +3,7 @@ import RialCodecs
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// moire/1 on real photographs from the public mirror (labels from the dataset manifest).

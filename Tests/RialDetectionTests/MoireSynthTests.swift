@@ -2,6 +2,7 @@ import Foundation
 import RialMedia
 import RialSynth
 import Testing
+
 @testable import RialDetection
 
 /// moire/1 on RialSynth captures, whose moire comes out of sampling a modelled subpixel
@@ -17,22 +18,25 @@ import Testing
     /// A panel filling the frame at 0.5 m, frontal, unrotated, showing flat grey, seen by a
     /// low-noise sensor without sharpening.
     static func display(_ layout: DisplayParameters.PanelLayout, pitchPx: Float) -> SynthParameters {
-        var p = SynthParameters(synthClass: layout == .rgbStripe ? .lcdScreen : .oledScreen, subjectKind: .monitor,
-                                width: width, height: height, horizontalFovDeg: 67, sceneSeed: 11, noiseSeed: 12)
+        var p = SynthParameters(
+            synthClass: layout == .rgbStripe ? .lcdScreen : .oledScreen, subjectKind: .monitor,
+            width: width, height: height, horizontalFovDeg: 67, sceneSeed: 11, noiseSeed: 12)
         let distance: Float = 0.5
         p.subject = SubjectPlacement(distanceM: distance, fillFraction: 2.5, placement: .wall)
         let frameWidth = 2 * distance * tan(p.horizontalFovDeg * .pi / 360)
         let panel: [Float] = [2.5 * frameWidth, 2.5 * frameWidth]
         let pitchM = pitchPx * distance / p.focalPx
-        p.display = DisplayParameters(panelLayout: layout, pixelPitchPx: pitchPx, pixelPitchMm: pitchM * 1000,
-                                      resolution: [Int(panel[0] / pitchM), Int(panel[1] / pitchM)],
-                                      fillFactor: layout == .rgbStripe ? 0.8 : 0.6, verticalFill: 0.85,
-                                      brightness: 1.5, gamma: 2.2, blackLevel: 0.002, viewFalloffExponent: 1,
-                                      bezelMm: 10, panelSizeM: panel)
+        p.display = DisplayParameters(
+            panelLayout: layout, pixelPitchPx: pitchPx, pixelPitchMm: pitchM * 1000,
+            resolution: [Int(panel[0] / pitchM), Int(panel[1] / pitchM)],
+            fillFactor: layout == .rgbStripe ? 0.8 : 0.6, verticalFill: 0.85,
+            brightness: 1.5, gamma: 2.2, blackLevel: 0.002, viewFalloffExponent: 1,
+            bezelMm: 10, panelSizeM: panel)
         p.content = ContentParameters(kind: .flat, color: [0.6, 0.6, 0.6])
-        p.sensor = SensorParameters(lensBlurSigmaPx: 0.45, fullWellE: 20000, readNoiseE: 2, exposureTarget: 0.2,
-                                    vignetting: 0, whiteBalanceStrength: 1, sharpenAmount: 0, adcBits: 12,
-                                    demosaic: .malvarHeCutler)
+        p.sensor = SensorParameters(
+            lensBlurSigmaPx: 0.45, fullWellE: 20000, readNoiseE: 2, exposureTarget: 0.2,
+            vignetting: 0, whiteBalanceStrength: 1, sharpenAmount: 0, adcBits: 12,
+            demosaic: .malvarHeCutler)
         return p
     }
 
@@ -87,8 +91,9 @@ import Testing
         let q = 1 / (2 * pitch)
         for k in [(q, q), (q, -q)] {
             let copies = Self.predicted([k])
-            #expect(peaks.contains { p in copies.contains { Self.distance(p, $0) <= 1.5 / 256 } },
-                    "no copy of \(k) among \(peaks)")
+            #expect(
+                peaks.contains { p in copies.contains { Self.distance(p, $0) <= 1.5 / 256 } },
+                "no copy of \(k) among \(peaks)")
         }
         let set = Self.predicted([(q, q), (q, -q), (1 / pitch, 0), (0, 1 / pitch)])
         for p in peaks.prefix(4) {
@@ -100,12 +105,16 @@ import Testing
     /// A bona fide room (the first `room` sample of seed 2026 at 512 x 384): no display
     /// grid, no detection, score above 0.5.
     @Test func bonaFideRoomIsNotDetected() throws {
-        let index = try #require((0..<64).first {
-            SynthGenerator.sampleParameters(index: $0, seed: 2026, class: .realScene, width: Self.width,
-                                            height: Self.height).subjectKind == .room
-        })
-        let capture = SynthGenerator.generate(index: index, seed: 2026, class: .realScene, width: Self.width,
-                                              height: Self.height)
+        let index = try #require(
+            (0..<64).first {
+                SynthGenerator.sampleParameters(
+                    index: $0, seed: 2026, class: .realScene, width: Self.width,
+                    height: Self.height
+                ).subjectKind == .room
+            })
+        let capture = SynthGenerator.generate(
+            index: index, seed: 2026, class: .realScene, width: Self.width,
+            height: Self.height)
         let r = MoireAnalyzer().analyze(capture.image)
         #expect(r.status == .completed)
         #expect(r.detected == false)

@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 /// Test images for moire/1 built from formulas: gray (1-channel) sums of 2D cosine
@@ -16,8 +17,10 @@ enum MoireScenes {
         var phase: Double = 0.3
     }
 
-    static func gray(width: Int, height: Int, gratings: [Grating], noise sigma: Double = 3, seed: UInt64 = 7,
-                     extra: ((Int, Int) -> Double)? = nil) -> Image8 {
+    static func gray(
+        width: Int, height: Int, gratings: [Grating], noise sigma: Double = 3, seed: UInt64 = 7,
+        extra: ((Int, Int) -> Double)? = nil
+    ) -> Image8 {
         var rng = SplitMix64(seed: seed)
         var samples = [UInt8](repeating: 0, count: width * height)
         for y in 0..<height {
@@ -40,7 +43,9 @@ enum MoireScenes {
     static func rgb(_ image: Image8) -> Image8 {
         var samples = [UInt8](repeating: 0, count: image.samples.count * 3)
         for i in image.samples.indices {
-            samples[3 * i] = image.samples[i]; samples[3 * i + 1] = image.samples[i]; samples[3 * i + 2] = image.samples[i]
+            samples[3 * i] = image.samples[i]
+            samples[3 * i + 1] = image.samples[i]
+            samples[3 * i + 2] = image.samples[i]
         }
         return Image8(width: image.width, height: image.height, channels: 3, samples: samples)!
     }
@@ -103,17 +108,21 @@ enum MoireScenes {
     /// PenTile: the R/B checkerboard (1/2p)(1, +-1) for p = 2.2 px, two equal peaks on
     /// the diagonals -> `oled`.
     @Test func screenTypeFollowsTheLayoutGeometry() {
-        let lcd = MoireScenes.gray(width: 512, height: 512, gratings: [
-            .init(fx: 0.3, fy: 0, amplitude: 12), .init(fx: 0, fy: 0.3, amplitude: 6),
-        ])
+        let lcd = MoireScenes.gray(
+            width: 512, height: 512,
+            gratings: [
+                .init(fx: 0.3, fy: 0, amplitude: 12), .init(fx: 0, fy: 0.3, amplitude: 6),
+            ])
         let rl = analyzer.analyze(lcd)
         #expect(rl.detected == true)
         #expect(rl.screenType == .lcd)
 
         let q = 1 / (2 * 2.2)
-        let oled = MoireScenes.gray(width: 512, height: 512, gratings: [
-            .init(fx: q, fy: q, amplitude: 8), .init(fx: q, fy: -q, amplitude: 8, phase: 1.1),
-        ])
+        let oled = MoireScenes.gray(
+            width: 512, height: 512,
+            gratings: [
+                .init(fx: q, fy: q, amplitude: 8), .init(fx: q, fy: -q, amplitude: 8, phase: 1.1),
+            ])
         let ro = analyzer.analyze(oled)
         #expect(ro.detected == true)
         #expect(ro.screenType == .oled)
@@ -155,7 +164,8 @@ enum MoireScenes {
         #expect(r.tileSize == 128)
         let p = try #require(r.peaks?.first)
         #expect(abs(p.fx - 0.2) <= 1.0 / 128 && abs(p.fy - 0.1) <= 1.0 / 128)
-        let tiny = analyzer.analyze(MoireScenes.gray(width: 70, height: 64, gratings: [.init(fx: 0.2, fy: 0.1, amplitude: 30)]))
+        let tiny = analyzer.analyze(
+            MoireScenes.gray(width: 70, height: 64, gratings: [.init(fx: 0.2, fy: 0.1, amplitude: 30)]))
         #expect(tiny.status == .completed && tiny.tileSize == 64 && tiny.tileCount == 1)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// Radix selection against its independent oracle, `sorted()[k]`, over the shapes of
@@ -54,7 +55,8 @@ import Testing
             for k in [0, 1, 299, 1500, 2999] { #expect(OrderStatistics.select(buffer, k: k) == sortedClose[k]) }
         }
 
-        let mixed: [Double] = [3, -1, .infinity, -.infinity, 0, -0.0, 2.5, -7, 1e-300, -1e-300, 42, 0]
+        let mixed: [Double] =
+            [3, -1, .infinity, -.infinity, 0, -0.0, 2.5, -7, 1e-300, -1e-300, 42, 0]
             + (0..<60).map { Double($0 % 7) - 3 }
         let sortedMixed = mixed.sorted()
         mixed.withUnsafeBufferPointer { buffer in
@@ -66,11 +68,11 @@ import Testing
     @Test func degenerateInputs() {
         let constant = [Double](repeating: 0.25, count: 5000)
         #expect(OrderStatistics.lowerMedian(constant) == 0.25)
-        let two = (0..<4001).map { $0 % 2 == 0 ? 1e-9 : 1e9 }  // 2001 small, 2000 large
+        let two = (0..<4001).map { $0 % 2 == 0 ? 1e-9 : 1e9 } // 2001 small, 2000 large
         #expect(OrderStatistics.lowerMedian(two) == 1e-9)
         #expect(OrderStatistics.lowerMedian([]) == 0)
         #expect(OrderStatistics.lowerMedian([7]) == 7)
-        #expect(OrderStatistics.lowerMedian([2, 1]) == 1)  // lower median of an even count
+        #expect(OrderStatistics.lowerMedian([2, 1]) == 1) // lower median of an even count
     }
 
     /// The input buffer is not modified.

@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 @Suite struct ParallaxCodableTests {
@@ -55,10 +56,12 @@ import Testing
         #expect(r.status == .completed)
         let data = try JSONEncoder().encode(r)
         let text = String(decoding: data, as: UTF8.self)
-        for key in ["\"algorithm_version\":\"parallax\\/1\"", "\"disparity_coverage\"", "\"plane_residual_px\"",
-                    "\"inlier_fraction\"", "\"disparity_plane\":{", "\"disparity_range_px\"", "\"valid_blocks\"",
-                    "\"total_blocks\"", "\"working_width\"", "\"is_planar_subject\"", "\"is_likely_real_scene\"",
-                    "\"depth_median_m\"", "\"rejected_blocks\":{", "\"matching_noise_px\""] {
+        for key in [
+            "\"algorithm_version\":\"parallax\\/1\"", "\"disparity_coverage\"", "\"plane_residual_px\"",
+            "\"inlier_fraction\"", "\"disparity_plane\":{", "\"disparity_range_px\"", "\"valid_blocks\"",
+            "\"total_blocks\"", "\"working_width\"", "\"is_planar_subject\"", "\"is_likely_real_scene\"",
+            "\"depth_median_m\"", "\"rejected_blocks\":{", "\"matching_noise_px\"",
+        ] {
             #expect(text.contains(key), "missing \(key)")
         }
         #expect(!text.contains("unavailable_reason"))

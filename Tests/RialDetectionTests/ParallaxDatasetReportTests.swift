@@ -2,6 +2,7 @@ import Foundation
 import RialCodecs
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 /// Manual measurement, off by default: runs parallax/1 over every stereo sample of a
@@ -51,14 +52,17 @@ import Testing
             guard let stereo = sample.stereo else { continue }
             let left = try ImageReader.read(path: folder.appendingPathComponent(sample.image).path).image
             let right = try ImageReader.read(path: folder.appendingPathComponent(stereo.right).path).image
-            let result = analyzer.analyze(left: left, right: right, focalPx: stereo.focalPx, baselineMm: stereo.baselineMm)
+            let result = analyzer.analyze(
+                left: left, right: right, focalPx: stereo.focalPx, baselineMm: stereo.baselineMm)
             if result.status == .completed { completed += 1 }
             let json = String(decoding: try encoder.encode(result), as: UTF8.self)
             let tags = String(decoding: try encoder.encode(sample.tags ?? []), as: UTF8.self)
-            let meta = String(decoding: try encoder.encode([sample.id, sample.label, sample.split ?? ""]), as: UTF8.self)
+            let meta = String(
+                decoding: try encoder.encode([sample.id, sample.label, sample.split ?? ""]), as: UTF8.self)
             lines.append("{\"sample\":\(meta),\"tags\":\(tags),\"result\":\(json)}")
         }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: try #require(Self.output), atomically: true, encoding: .utf8)
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: try #require(Self.output), atomically: true, encoding: .utf8)
         #expect(completed > 0)
     }
 }

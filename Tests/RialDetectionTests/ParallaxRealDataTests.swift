@@ -3,6 +3,7 @@ import RialCodecs
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// parallax/1 on real rectified stereo pairs from the public data mirror (Middlebury):
@@ -32,13 +33,16 @@ import Testing
         // Block by block against the ground truth (median of the known disparities over
         // the block's footprint), through the same internal steps as `analyze`.
         let c = analyzer.configuration, k = r.workingScale!, w = r.workingWidth!, h = r.workingHeight!
-        let signalL = ParallaxAnalyzer.matchingSignal(ParallaxAnalyzer.workingLuma(left, factor: k), width: w, height: h,
-                                                      sigma: c.prefilterSigmaPx)
-        let signalR = ParallaxAnalyzer.matchingSignal(ParallaxAnalyzer.workingLuma(right, factor: k), width: w, height: h,
-                                                      sigma: c.prefilterSigmaPx)
+        let signalL = ParallaxAnalyzer.matchingSignal(
+            ParallaxAnalyzer.workingLuma(left, factor: k), width: w, height: h,
+            sigma: c.prefilterSigmaPx)
+        let signalR = ParallaxAnalyzer.matchingSignal(
+            ParallaxAnalyzer.workingLuma(right, factor: k), width: w, height: h,
+            sigma: c.prefilterSigmaPx)
         let range = Int(r.searchMinDisparityPx!) / k...Int(r.searchMaxDisparityPx!) / k
-        let field = ParallaxAnalyzer.matchBlocks(left: signalL, right: signalR, width: w, height: h, range: range,
-                                                 configuration: c)
+        let field = ParallaxAnalyzer.matchBlocks(
+            left: signalL, right: signalR, width: w, height: h, range: range,
+            configuration: c)
         #expect(field.valid == r.validBlocks)
         var errors: [Double] = []
         let g = field.grid

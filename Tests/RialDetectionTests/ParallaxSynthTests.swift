@@ -2,6 +2,7 @@ import Foundation
 import RialMedia
 import RialSynth
 import Testing
+
 @testable import RialDetection
 
 /// parallax/1 on RialSynth renders with a second rectified view: the generator places
@@ -15,24 +16,27 @@ import Testing
     /// about the image x axis, so `d = f B / D` at the image centre and
     /// `|∂d/∂y| = B tan(tilt) / D` (B in metres), `∂d/∂x = 0`.
     static func frameFilling(_ synthClass: SynthClass, pitch: Float, distance: Float, tilt: Float) -> SynthParameters {
-        var p = SynthParameters(synthClass: synthClass, subjectKind: synthClass == .printedPaper ? .photoPrint : .tablet,
-                                seed: 3, index: 0, width: width, height: height, horizontalFovDeg: 67, baselineMm: 15,
-                                sceneSeed: 11, noiseSeed: 12)
+        var p = SynthParameters(
+            synthClass: synthClass, subjectKind: synthClass == .printedPaper ? .photoPrint : .tablet,
+            seed: 3, index: 0, width: width, height: height, horizontalFovDeg: 67, baselineMm: 15,
+            sceneSeed: 11, noiseSeed: 12)
         // 1.6 frame widths wide, 0.75 as high: the tilted subject still overfills the frame.
         let frameWidth = 2 * distance * tan(67 * Float.pi / 360)
         let size: [Float] = [1.6 * frameWidth, 1.2 * frameWidth]
-        p.subject = SubjectPlacement(distanceM: distance, tiltDeg: tilt, tiltAxisDeg: 0, rotationDeg: 0,
-                                     fillFraction: 1.6, offsetX: 0, offsetY: 0, placement: .wall)
+        p.subject = SubjectPlacement(
+            distanceM: distance, tiltDeg: tilt, tiltAxisDeg: 0, rotationDeg: 0,
+            fillFraction: 1.6, offsetX: 0, offsetY: 0, placement: .wall)
         p.content = ContentParameters(kind: .photo, textureIndex: -1, seed: 5)
         switch synthClass {
         case .printedPaper:
             p.print = PrintParameters(periodPx: pitch, sheetSizeM: size)
         default:
             let pitchPx = pitch, pitchM = pitchPx * distance / p.focalPx
-            p.display = DisplayParameters(panelLayout: synthClass == .oledScreen ? .diamondPentile : .rgbStripe,
-                                          pixelPitchPx: pitchPx, pixelPitchMm: pitchM * 1000,
-                                          resolution: [Int(size[0] / pitchM), Int(size[1] / pitchM)],
-                                          blackLevel: synthClass == .oledScreen ? 0 : 0.002, panelSizeM: size)
+            p.display = DisplayParameters(
+                panelLayout: synthClass == .oledScreen ? .diamondPentile : .rgbStripe,
+                pixelPitchPx: pitchPx, pixelPitchMm: pitchM * 1000,
+                resolution: [Int(size[0] / pitchM), Int(size[1] / pitchM)],
+                blackLevel: synthClass == .oledScreen ? 0 : 0.002, panelSizeM: size)
         }
         return p
     }
@@ -48,8 +52,9 @@ import Testing
         let p = Self.frameFilling(synthClass, pitch: pitch, distance: distance, tilt: tilt)
         let capture = SynthGenerator.render(p, withSecondView: true)
         let right = try #require(capture.right)
-        let r = ParallaxAnalyzer().analyze(left: capture.image, right: right, focalPx: Double(p.focalPx),
-                                           baselineMm: Double(p.baselineMm))
+        let r = ParallaxAnalyzer().analyze(
+            left: capture.image, right: right, focalPx: Double(p.focalPx),
+            baselineMm: Double(p.baselineMm))
         #expect(r.status == .completed)
         guard let plane = r.disparityPlane, let centre = r.centreDisparityPx else { return }
         let b = Double(p.baselineMm) / 1000, d = Double(distance)
@@ -70,16 +75,18 @@ import Testing
 
     @Test func roomWithLargeDepthRangeIsNotOnePlane() throws {
         // Seed 7, index 18: a furnished room whose depth spans 0.9 ... 3.8 m (p5 ... p95).
-        let capture = SynthGenerator.generate(index: 18, seed: 7, class: .realScene, width: Self.width,
-                                              height: Self.height, withSecondView: true)
+        let capture = SynthGenerator.generate(
+            index: 18, seed: 7, class: .realScene, width: Self.width,
+            height: Self.height, withSecondView: true)
         #expect(capture.parameters.subjectKind == .room)
         let depths = capture.depth.metres.filter { $0.isFinite }.sorted()
         let p5 = Double(depths[depths.count / 20]), p95 = Double(depths[depths.count * 19 / 20])
         #expect(p95 / p5 > 3)
         let right = try #require(capture.right)
-        let r = ParallaxAnalyzer().analyze(left: capture.image, right: right,
-                                           focalPx: Double(capture.parameters.focalPx),
-                                           baselineMm: Double(capture.parameters.baselineMm))
+        let r = ParallaxAnalyzer().analyze(
+            left: capture.image, right: right,
+            focalPx: Double(capture.parameters.focalPx),
+            baselineMm: Double(capture.parameters.baselineMm))
         #expect(r.status == .completed)
         // Disparity range implied by the ground truth: f B (1 / p5 - 1 / p95) ≈ 4.5 px.
         let fb = Double(capture.parameters.focalPx) * Double(capture.parameters.baselineMm) / 1000

@@ -2,6 +2,7 @@ import Foundation
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// Rectified pairs with a known disparity field, rendered here independently of the
@@ -45,8 +46,10 @@ enum ParallaxScenes {
 
     /// A plane: `d = a x + b y + c`. The right pixel `xr` sees the scene point with
     /// `x - (a x + b y + c) = xr`, i.e. `x = (xr + b y + c) / (1 - a)`.
-    static func affinePair(width: Int = 320, height: Int = 240, a: Double, b: Double, c: Double,
-                           seed: UInt64 = 1, cell: Double = 4) -> (left: Image8, right: Image8) {
+    static func affinePair(
+        width: Int = 320, height: Int = 240, a: Double, b: Double, c: Double,
+        seed: UInt64 = 1, cell: Double = 4
+    ) -> (left: Image8, right: Image8) {
         let t = Texture(width: width, height: height, seed: seed, cell: cell)
         let left = image(width: width, height: height) { x, y in t.value(Double(x), Double(y)) }
         let right = image(width: width, height: height) { x, y in
@@ -59,8 +62,10 @@ enum ParallaxScenes {
     /// disparity `near` in front of a background at `far` (near > far). A right pixel
     /// shows the rectangle when the point it would see there lies inside it, else the
     /// background (disoccluded background included).
-    static func stepPair(width: Int = 320, height: Int = 240, far: Double, near: Double, inner: Double = 0.7,
-                         seed: UInt64 = 2) -> (left: Image8, right: Image8) {
+    static func stepPair(
+        width: Int = 320, height: Int = 240, far: Double, near: Double, inner: Double = 0.7,
+        seed: UInt64 = 2
+    ) -> (left: Image8, right: Image8) {
         let t = Texture(width: width, height: height, seed: seed)
         let x0 = Double(width) * (1 - inner) / 2, x1 = Double(width) - x0
         let y0 = Double(height) * (1 - inner) / 2, y1 = Double(height) - y0
@@ -74,7 +79,9 @@ enum ParallaxScenes {
         }
         let right = image(width: width, height: height) { x, y in
             let xn = Double(x) + near
-            if xn >= x0 && xn < x1 && Double(y) >= y0 && Double(y) < y1 { return scene(xn, Double(y), onRectangle: true) }
+            if xn >= x0 && xn < x1 && Double(y) >= y0 && Double(y) < y1 {
+                return scene(xn, Double(y), onRectangle: true)
+            }
             return scene(Double(x) + far, Double(y), onRectangle: false)
         }
         return (left, right)
@@ -164,7 +171,8 @@ enum ParallaxScenes {
     @Test func rgbAndGrayViewsGiveTheSameDisparity() {
         let pair = ParallaxScenes.affinePair(a: 0, b: 0, c: 5.5, seed: 3)
         func rgb(_ gray: Image8) -> Image8 {
-            Image8(width: gray.width, height: gray.height, channels: 3, samples: gray.samples.flatMap { [$0, $0, $0] })!
+            Image8(
+                width: gray.width, height: gray.height, channels: 3, samples: gray.samples.flatMap { [$0, $0, $0] })!
         }
         let g = analyzer.analyze(left: pair.left, right: pair.right)
         let c = analyzer.analyze(left: rgb(pair.left), right: rgb(pair.right))

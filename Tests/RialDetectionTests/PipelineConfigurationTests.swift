@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialDetection
 
 @Suite struct PipelineConfigurationTests {
@@ -18,21 +19,33 @@ import RialMedia
 
         c = PipelineConfiguration()
         c.aggregation.levelBoundaries.high = 0.95
-        do { try c.validate(); Issue.record("accepted high > very_high") } catch {
+        do {
+            try c.validate()
+            Issue.record("accepted high > very_high")
+        } catch {
             #expect(error.key == "aggregation.level_boundaries.high")
         }
 
         c = PipelineConfiguration()
         c.decision.methodThresholds = ["depth/1": 1.5]
-        do { try c.validate(); Issue.record("accepted 1.5") } catch { #expect(error.key == "decision.method_thresholds.depth/1") }
+        do {
+            try c.validate()
+            Issue.record("accepted 1.5")
+        } catch { #expect(error.key == "decision.method_thresholds.depth/1") }
 
         c = PipelineConfiguration()
         c.profile = "ios"
-        do { try c.validate(); Issue.record("accepted unknown profile") } catch { #expect(error.key == "profile") }
+        do {
+            try c.validate()
+            Issue.record("accepted unknown profile")
+        } catch { #expect(error.key == "profile") }
 
         c = PipelineConfiguration()
         c.methods = [.depthV1]
-        do { try c.validate(); Issue.record("aggregated a method that does not run") } catch {
+        do {
+            try c.validate()
+            Issue.record("aggregated a method that does not run")
+        } catch {
             #expect(error.key == "aggregate_with.depth")
         }
     }
@@ -45,7 +58,8 @@ import RialMedia
     }
 
     @Test func partialJSONKeepsDefaults() throws {
-        let json = #"{"depth/1": {"std_threshold": 0.4}, "aggregation": {"profiles": {"ios_pro": {"weights": {"moire": 0.2}}}}}"#
+        let json =
+            #"{"depth/1": {"std_threshold": 0.4}, "aggregation": {"profiles": {"ios_pro": {"weights": {"moire": 0.2}}}}}"#
         let c = try JSONValue.parse(json).decode(PipelineConfiguration.self, overlaying: .standard)
         #expect(c[DepthAnalyzerV1.self].stdThreshold == 0.4)
         #expect(c[DepthAnalyzerV1.self].minLayers == 3)
@@ -63,14 +77,18 @@ import RialMedia
 }
 
 @Suite struct MetadataChecksTests {
-    let reference = Date(timeIntervalSince1970: 1_764_583_200)  // 2025-12-01T10:00:00Z
+    let reference = Date(timeIntervalSince1970: 1_764_583_200) // 2025-12-01T10:00:00Z
 
     @Test func timestampLimitIsInclusive() {
         let c = MetadataChecks.Configuration()
-        let at900 = MetadataChecks(.init(captureTime: reference.addingTimeInterval(-900), referenceTime: reference,
-                                         width: 4032, height: 3024), configuration: c)
-        let at901 = MetadataChecks(.init(captureTime: reference.addingTimeInterval(901), referenceTime: reference,
-                                         width: 4032, height: 3024), configuration: c)
+        let at900 = MetadataChecks(
+            .init(
+                captureTime: reference.addingTimeInterval(-900), referenceTime: reference,
+                width: 4032, height: 3024), configuration: c)
+        let at901 = MetadataChecks(
+            .init(
+                captureTime: reference.addingTimeInterval(901), referenceTime: reference,
+                width: 4032, height: 3024), configuration: c)
         #expect(at900.timestamp.status == .pass)
         #expect(at901.timestamp.status == .fail)
         #expect(MetadataChecks(.init(width: 4032, height: 3024), configuration: c).timestamp.status == .unavailable)
@@ -93,12 +111,12 @@ import RialMedia
         func status(_ w: Int, _ h: Int) -> EvidenceCheckStatus {
             MetadataChecks(.init(width: w, height: h), configuration: c).resolution.status
         }
-        #expect(status(4032, 3024) == .pass)   // 12.2 MP, 4:3
-        #expect(status(3024, 4032) == .pass)   // portrait
-        #expect(status(1920, 1080) == .pass)   // 16:9
-        #expect(status(640, 480) == .pass)     // 0.307 MP >= 0.3
-        #expect(status(600, 450) == .fail)     // 0.27 MP
-        #expect(status(4000, 1000) == .fail)   // 4:1
+        #expect(status(4032, 3024) == .pass) // 12.2 MP, 4:3
+        #expect(status(3024, 4032) == .pass) // portrait
+        #expect(status(1920, 1080) == .pass) // 16:9
+        #expect(status(640, 480) == .pass) // 0.307 MP >= 0.3
+        #expect(status(600, 450) == .fail) // 0.27 MP
+        #expect(status(4000, 1000) == .fail) // 4:1
         #expect(status(0, 0) == .unavailable)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialDetection
 
 /// The tile power spectra of moire/1 and artifacts/1 against the 2D DFT computed from
@@ -40,14 +41,17 @@ import Testing
                 for x in 0..<n {
                     let p = ((origin.y + y) * image.width + origin.x + x) * 3
                     // BT.601 with the coefficients as stored (Float 0.299, 0.587, 0.114 widened).
-                    tile[y * n + x] = Double(Float(0.299)) * Double(image.samples[p])
-                        + Double(Float(0.587)) * Double(image.samples[p + 1]) + Double(Float(0.114)) * Double(image.samples[p + 2])
+                    tile[y * n + x] =
+                        Double(Float(0.299)) * Double(image.samples[p])
+                        + Double(Float(0.587)) * Double(image.samples[p + 1]) + Double(Float(0.114))
+                        * Double(image.samples[p + 2])
                 }
             }
             let average = tile.reduce(0, +) / Double(n * n)
             for y in 0..<n {
                 for x in 0..<n {
-                    let wy = pow(sin(Double.pi * Double(y) / Double(n)), 2), wx = pow(sin(Double.pi * Double(x) / Double(n)), 2)
+                    let wy = pow(sin(Double.pi * Double(y) / Double(n)), 2),
+                        wx = pow(sin(Double.pi * Double(x) / Double(n)), 2)
                     tile[y * n + x] = (tile[y * n + x] - average) * wy * wx
                 }
             }
@@ -58,7 +62,9 @@ import Testing
             // Rounding error scales with the largest bin (the tile's energy), not with each bin.
             let tolerance = 1e-11 * (expected.max() ?? 1)
             for k in 0..<half {
-                #expect(abs(spectrum.tilePower[t * half + k] - expected[k]) <= tolerance, "tile \(t) bin \(k / n), \(k % n)")
+                #expect(
+                    abs(spectrum.tilePower[t * half + k] - expected[k]) <= tolerance, "tile \(t) bin \(k / n), \(k % n)"
+                )
                 mean[k] += expected[k] / Double(origins.count)
             }
         }

@@ -4,6 +4,7 @@ import RialMedia
 import RialSynth
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 @Suite struct TextureAnalyzerTests {
@@ -76,10 +77,13 @@ import Testing
         #expect(decoded.minimumConfidence == 0.6)
         #expect(decoded.recaptureThreshold == 0.7)
         #expect(decoded.minimumLumaStd == 1)
-        for (key, json) in [("recapture_threshold", #"{"recapture_threshold": 1}"#),
-                            ("minimum_confidence", #"{"minimum_confidence": 1.5}"#),
-                            ("minimum_luma_std", #"{"minimum_luma_std": -1}"#)] {
-            let configuration = try JSONValue.parse(json).decode(TextureAnalyzer.Configuration.self, overlaying: .standard)
+        for (key, json) in [
+            ("recapture_threshold", #"{"recapture_threshold": 1}"#),
+            ("minimum_confidence", #"{"minimum_confidence": 1.5}"#),
+            ("minimum_luma_std", #"{"minimum_luma_std": -1}"#),
+        ] {
+            let configuration = try JSONValue.parse(json).decode(
+                TextureAnalyzer.Configuration.self, overlaying: .standard)
             #expect(throws: ConfigurationError.self) { try TextureAnalyzer(configuration: configuration) }
             #expect { try configuration.validate() } throws: { ($0 as? ConfigurationError)?.key == key }
         }
@@ -90,13 +94,16 @@ import Testing
         let analyzer = try TextureAnalyzer(model: model, sha256: SHA256Digest.hash)
         let completed = analyzer.analyze(TextureImages.noise(width: 200, height: 200, seed: 4))
         let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(completed)) as? [String: Any])
-        for key in ["status", "algorithm_version", "analysis_time_ms", "score", "classification", "confidence",
-                    "all_classifications", "is_likely_recaptured", "screen_probability", "print_probability",
-                    "model_id", "model_sha256", "feature_count"] {
+        for key in [
+            "status", "algorithm_version", "analysis_time_ms", "score", "classification", "confidence",
+            "all_classifications", "is_likely_recaptured", "screen_probability", "print_probability",
+            "model_id", "model_sha256", "feature_count",
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["unavailable_reason"] == nil)
-        #expect(try JSONDecoder().decode(TextureAnalyzer.Result.self, from: JSONEncoder().encode(completed)) == completed)
+        #expect(
+            try JSONDecoder().decode(TextureAnalyzer.Result.self, from: JSONEncoder().encode(completed)) == completed)
 
         let unavailable = analyzer.analyze(TextureImages.constant(width: 50, height: 50))
         let o2 = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(unavailable)) as? [String: Any])

@@ -2,16 +2,22 @@ import Foundation
 import RialMedia
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// Test images for texture/1 whose features follow from the definitions by hand.
 enum TextureImages {
     /// Every pixel `(r, g, b)`.
-    static func constant(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (128, 128, 128), channels: Int = 3) -> Image8 {
+    static func constant(width: Int, height: Int, rgb: (UInt8, UInt8, UInt8) = (128, 128, 128), channels: Int = 3)
+        -> Image8
+    {
         var samples = [UInt8](repeating: 255, count: width * height * channels)
         for i in 0..<(width * height) {
             samples[i * channels] = rgb.0
-            if channels >= 3 { samples[i * channels + 1] = rgb.1; samples[i * channels + 2] = rgb.2 }
+            if channels >= 3 {
+                samples[i * channels + 1] = rgb.1
+                samples[i * channels + 2] = rgb.2
+            }
         }
         return Image8(width: width, height: height, channels: channels, samples: samples)!
     }
@@ -110,19 +116,19 @@ enum TextureImages {
     @Test func riu2CodesByHand() {
         #expect(TextureFeatures.riu2Code[0] == 0)
         #expect(TextureFeatures.riu2Code[0xFF] == 8)
-        #expect(TextureFeatures.riu2Code[0b1000_0011] == 3)   // bits 7, 0, 1: contiguous
-        #expect(TextureFeatures.riu2Code[0b0101_0101] == 9)   // 8 transitions
-        #expect(TextureFeatures.riu2Code[0b0000_0101] == 9)   // two separate runs
+        #expect(TextureFeatures.riu2Code[0b1000_0011] == 3) // bits 7, 0, 1: contiguous
+        #expect(TextureFeatures.riu2Code[0b0101_0101] == 9) // 8 transitions
+        #expect(TextureFeatures.riu2Code[0b0000_0101] == 9) // two separate runs
     }
 
     @Test func bandsFollowTheEdges() {
         let n = TextureFeatures.patchSize
-        #expect(TextureFeatures.bandOfBin[0] == -1)                // DC
-        #expect(TextureFeatures.bandOfBin[1] == -1)                // 1/64 < 1/32
-        #expect(TextureFeatures.bandOfBin[2] == 0)                 // u = 2: first band
-        #expect(TextureFeatures.bandOfBin[32] == 8)                // Nyquist along x
-        #expect(TextureFeatures.bandOfBin[32 * n + 32] == 8)       // corner, r = 45.25
-        #expect(TextureFeatures.bandOfBin[n - 16] == 4)            // u = -16
+        #expect(TextureFeatures.bandOfBin[0] == -1) // DC
+        #expect(TextureFeatures.bandOfBin[1] == -1) // 1/64 < 1/32
+        #expect(TextureFeatures.bandOfBin[2] == 0) // u = 2: first band
+        #expect(TextureFeatures.bandOfBin[32] == 8) // Nyquist along x
+        #expect(TextureFeatures.bandOfBin[32 * n + 32] == 8) // corner, r = 45.25
+        #expect(TextureFeatures.bandOfBin[n - 16] == 4) // u = -16
         #expect(TextureFeatures.isBlockLatticeBin[8 * n + 16])
         #expect(!TextureFeatures.isBlockLatticeBin[8 * n + 17])
     }

@@ -2,26 +2,31 @@ import Foundation
 import RialCodecs
 import RialTestSupport
 import Testing
+
 @testable import RialDetection
 
 /// Hand-built texture models whose outputs follow from the definitions.
 enum TextureModels {
     static let emptyProvenance = TextureModelProvenance(
         tool: "test", algorithm: "hand-built", datasets: [], trainSplits: ["train"], valSplits: [], seed: 0,
-        hyperparameters: .init(l2: 0, standardisedClip: 6, maxIterations: 1, gradientTolerance: 0, iterations: 0,
-                               finalLoss: 0),
+        hyperparameters: .init(
+            l2: 0, standardisedClip: 6, maxIterations: 1, gradientTolerance: 0, iterations: 0,
+            finalLoss: 0),
         trainClassCounts: [:], valClassCounts: [:], skippedLabels: [:], failedSamples: [],
         training: .init(sampleCount: 0, accuracy: nil, confusionMatrix: [], logLoss: nil), validation: nil)
 
     /// Means 0, stds 1, zero weights except `weight` on feature `feature` for the second class.
-    static func model(classes: [TextureClass], biases: [Double], feature: Int = 0, weight: Double = 0,
-                      clip: Double = 6) -> TextureModel {
+    static func model(
+        classes: [TextureClass], biases: [Double], feature: Int = 0, weight: Double = 0,
+        clip: Double = 6
+    ) -> TextureModel {
         let d = TextureFeatures.count
         var weights = [Double](repeating: 0, count: classes.count * d)
         weights[d + feature] = weight
-        return TextureModel(modelID: "hand", classes: classes, featureMeans: [Double](repeating: 0, count: d),
-                            featureStds: [Double](repeating: 1, count: d), standardisedClip: clip, weights: weights,
-                            biases: biases, provenance: emptyProvenance)
+        return TextureModel(
+            modelID: "hand", classes: classes, featureMeans: [Double](repeating: 0, count: d),
+            featureStds: [Double](repeating: 1, count: d), standardisedClip: clip, weights: weights,
+            biases: biases, provenance: emptyProvenance)
     }
 }
 
@@ -111,13 +116,19 @@ enum TextureModels {
 
     @Test func missingKeyIsNamed() throws {
         let error = try decodingError { $0.removeValue(forKey: "feature_stds") }
-        guard case .malformed(let reason)? = error else { Issue.record("got \(String(describing: error))"); return }
+        guard case .malformed(let reason)? = error else {
+            Issue.record("got \(String(describing: error))")
+            return
+        }
         #expect(reason.contains("feature_stds"))
     }
 
     @Test func wrongFeatureSetIsRefused() throws {
         let version = try decodingError { $0["feature_set_version"] = 2 }
-        guard case .featureSetMismatch(let reason)? = version else { Issue.record("got \(String(describing: version))"); return }
+        guard case .featureSetMismatch(let reason)? = version else {
+            Issue.record("got \(String(describing: version))")
+            return
+        }
         #expect(reason.contains("version 2"))
 
         let renamed = try decodingError { o in
@@ -125,19 +136,32 @@ enum TextureModels {
             names[3] = "lbp_r9_3"
             o["feature_names"] = names
         }
-        guard case .featureSetMismatch(let why)? = renamed else { Issue.record("got \(String(describing: renamed))"); return }
+        guard case .featureSetMismatch(let why)? = renamed else {
+            Issue.record("got \(String(describing: renamed))")
+            return
+        }
         #expect(why.contains("feature_names[3]"))
 
-        let shorter = try decodingError { o in o["feature_names"] = Array((o["feature_names"] as! [String]).dropLast()) }
-        guard case .featureSetMismatch? = shorter else { Issue.record("got \(String(describing: shorter))"); return }
+        let shorter = try decodingError { o in o["feature_names"] = Array((o["feature_names"] as! [String]).dropLast())
+        }
+        guard case .featureSetMismatch? = shorter else {
+            Issue.record("got \(String(describing: shorter))")
+            return
+        }
     }
 
     @Test func wrongShapesAreRefused() throws {
         let weights = try decodingError { o in o["weights"] = Array((o["weights"] as! [Double]).dropLast()) }
-        guard case .shapeMismatch(let reason)? = weights else { Issue.record("got \(String(describing: weights))"); return }
+        guard case .shapeMismatch(let reason)? = weights else {
+            Issue.record("got \(String(describing: weights))")
+            return
+        }
         #expect(reason.contains("weights"))
         let biases = try decodingError { o in o["biases"] = [0.0, 1.0] }
-        guard case .shapeMismatch? = biases else { Issue.record("got \(String(describing: biases))"); return }
+        guard case .shapeMismatch? = biases else {
+            Issue.record("got \(String(describing: biases))")
+            return
+        }
     }
 
     @Test func badValuesAreRefused() throws {
@@ -146,26 +170,49 @@ enum TextureModels {
             stds[7] = 0
             o["feature_stds"] = stds
         }
-        guard case .invalidValue(let reason)? = std else { Issue.record("got \(String(describing: std))"); return }
+        guard case .invalidValue(let reason)? = std else {
+            Issue.record("got \(String(describing: std))")
+            return
+        }
         #expect(reason.contains("feature_stds[7]"))
         let clip = try decodingError { $0["standardised_clip"] = -1 }
-        guard case .invalidValue? = clip else { Issue.record("got \(String(describing: clip))"); return }
+        guard case .invalidValue? = clip else {
+            Issue.record("got \(String(describing: clip))")
+            return
+        }
         let kind = try decodingError { $0["classifier_kind"] = "mlp" }
-        guard case .invalidValue? = kind else { Issue.record("got \(String(describing: kind))"); return }
+        guard case .invalidValue? = kind else {
+            Issue.record("got \(String(describing: kind))")
+            return
+        }
         let format = try decodingError { $0["format"] = "rial-texture-model/9" }
         #expect(format == .unsupportedFormat("rial-texture-model/9"))
     }
 
     @Test func badClassesAreRefused() throws {
         let unknown = try decodingError { $0["classes"] = ["real_scene", "unknown", "oled_screen", "printed_paper"] }
-        guard case .invalidClasses? = unknown else { Issue.record("got \(String(describing: unknown))"); return }
-        let duplicate = try decodingError { $0["classes"] = ["real_scene", "real_scene", "oled_screen", "printed_paper"] }
-        guard case .invalidClasses? = duplicate else { Issue.record("got \(String(describing: duplicate))"); return }
+        guard case .invalidClasses? = unknown else {
+            Issue.record("got \(String(describing: unknown))")
+            return
+        }
+        let duplicate = try decodingError {
+            $0["classes"] = ["real_scene", "real_scene", "oled_screen", "printed_paper"]
+        }
+        guard case .invalidClasses? = duplicate else {
+            Issue.record("got \(String(describing: duplicate))")
+            return
+        }
         let noReal = try decodingError { $0["classes"] = ["lcd_screen", "oled_screen", "printed_paper"] }
-        guard case .invalidClasses(let reason)? = noReal else { Issue.record("got \(String(describing: noReal))"); return }
+        guard case .invalidClasses(let reason)? = noReal else {
+            Issue.record("got \(String(describing: noReal))")
+            return
+        }
         #expect(reason.contains("real_scene"))
         let notAClass = try decodingError { $0["classes"] = ["real_scene", "tv", "oled_screen", "printed_paper"] }
-        guard case .malformed? = notAClass else { Issue.record("got \(String(describing: notAClass))"); return }
+        guard case .malformed? = notAClass else {
+            Issue.record("got \(String(describing: notAClass))")
+            return
+        }
     }
 
     @Test func missingFileIsUnreadable() {

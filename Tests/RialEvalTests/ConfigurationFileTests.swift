@@ -1,12 +1,16 @@
 import Foundation
-import Testing
 import RialDetection
 import RialMedia
+import Testing
+
 @testable import RialEval
 
 @Suite struct ConfigurationFileTests {
     func message(_ text: String) -> String? {
-        do { _ = try ConfigurationFile.parse(text, path: "c.yaml"); return nil } catch { return error.description }
+        do {
+            _ = try ConfigurationFile.parse(text, path: "c.yaml")
+            return nil
+        } catch { return error.description }
     }
 
     @Test func printedDefaultsParseBackToTheDefaults() throws {
@@ -20,7 +24,8 @@ import RialMedia
     }
 
     @Test func partialFileChangesOnlyItsKeys() throws {
-        let c = try ConfigurationFile.parse("""
+        let c = try ConfigurationFile.parse(
+            """
             profile: android
             depth/1:
               coherence_threshold: 0.7
@@ -37,7 +42,8 @@ import RialMedia
     /// Optional keys that are absent from the defaults (nil) are still known keys
     /// (`MethodConfiguration.exemplar`): parallax/1's `max_depth_m` was refused as unknown.
     @Test func optionalKeysAbsentFromTheDefaultsAreAccepted() throws {
-        let c = try ConfigurationFile.parse("""
+        let c = try ConfigurationFile.parse(
+            """
             parallax/1: {max_depth_m: 4.5}
             depth/2:
               intrinsics: {fx: 200, fy: 200, cx: 128, cy: 96}
@@ -53,16 +59,21 @@ import RialMedia
     }
 
     @Test func unknownKeysAreNamedWithAHint() {
-        #expect(message("depth/2:\n  sample_strid: 3\n") == "c.yaml: unknown key 'depth/2.sample_strid'; did you mean 'sample_stride'?")
+        #expect(
+            message("depth/2:\n  sample_strid: 3\n")
+                == "c.yaml: unknown key 'depth/2.sample_strid'; did you mean 'sample_stride'?")
         #expect(message("colour: red\n")?.hasPrefix("c.yaml: unknown key 'colour'") == true)
-        #expect(message("aggregation:\n  profiles:\n    mine:\n      weights: {lidar: 1, sonar: 1}\n")?
-            .hasPrefix("c.yaml: unknown key 'aggregation.profiles.mine.weights.sonar'") == true)
+        #expect(
+            message("aggregation:\n  profiles:\n    mine:\n      weights: {lidar: 1, sonar: 1}\n")?
+                .hasPrefix("c.yaml: unknown key 'aggregation.profiles.mine.weights.sonar'") == true)
         #expect(message("aggregate_with: {lidar: depth/1}\n")?.contains("'aggregate_with.lidar'") == true)
     }
 
     @Test func wrongTypesAndRangesAreNamed() {
         #expect(message("decision:\n  threshold: high\n") == "c.yaml: key 'decision.threshold': expected a number")
-        #expect(message("decision:\n  threshold: 1.5\n") == "c.yaml: key 'decision.threshold': must be a number in 0...1, got 1.5")
+        #expect(
+            message("decision:\n  threshold: 1.5\n")
+                == "c.yaml: key 'decision.threshold': must be a number in 0...1, got 1.5")
         #expect(message("depth/1:\n  histogram_bins: 1\n")?.hasPrefix("c.yaml: key 'depth/1.histogram_bins':") == true)
         #expect(message("methods: [depth/9]\n")?.contains("methods[0]") == true)
         #expect(message("format: rial-bench-config/2\n")?.contains("key 'format'") == true)
@@ -72,7 +83,9 @@ import RialMedia
     @Test func yamlProblemsAreRefused() {
         #expect(message("a: [1, 2\n")?.hasPrefix("c.yaml: is not valid YAML") == true)
         let duplicate = message("profile: ios_pro\nprofile: android\n")
-        #expect(duplicate?.contains("appears twice") == true || duplicate?.contains("duplicate") == true, "\(duplicate ?? "accepted")")
+        #expect(
+            duplicate?.contains("appears twice") == true || duplicate?.contains("duplicate") == true,
+            "\(duplicate ?? "accepted")")
         #expect(message("x: &a 1\nprofile: *a\n") != nil)
     }
 
@@ -93,7 +106,9 @@ import RialMedia
         var accepted = 0, refused = 0
         for (k, data) in inputs.enumerated() {
             let text = String(decoding: data, as: UTF8.self)
-            switch Result(catching: { () throws(ConfigurationFileError) in try ConfigurationFile.parse(text, path: "f.yaml") }) {
+            switch Result(catching: { () throws(ConfigurationFileError) in
+                try ConfigurationFile.parse(text, path: "f.yaml")
+            }) {
             case .success(let configuration):
                 accepted += 1
                 let printed = ConfigurationPrinter.yaml(configuration)

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
 import RialDetection
 import RialMedia
+import Testing
+
 @testable import RialEval
 
 /// `ConfigurationFile.parse` lays the file over the encoded defaults with
@@ -13,7 +14,10 @@ import RialMedia
     }
 
     func message(_ text: String) -> String? {
-        do { _ = try parse(text); return nil } catch { return error.description }
+        do {
+            _ = try parse(text)
+            return nil
+        } catch { return error.description }
     }
 
     @Test func mapsWrittenInFullReplaceTheDefaults() throws {
@@ -25,7 +29,8 @@ import RialMedia
     }
 
     @Test func profilesMergeByNameAndWeightsByMethod() throws {
-        let c = try parse("""
+        let c = try parse(
+            """
             profile: lab
             aggregation:
               profiles:
@@ -34,8 +39,11 @@ import RialMedia
             """)
         var iosPro = AggregationProfile.iosPro
         iosPro.weights[.moire] = 0.2
-        #expect(c.aggregation.profiles == ["ios_pro": iosPro, "android": .android,
-                                           "lab": AggregationProfile(primary: .lidar, weights: [.lidar: 1])])
+        #expect(
+            c.aggregation.profiles == [
+                "ios_pro": iosPro, "android": .android,
+                "lab": AggregationProfile(primary: .lidar, weights: [.lidar: 1]),
+            ])
         #expect(try parse("aggregation: {profiles: null}").aggregation == .reference)
         #expect(try parse("aggregation: {profiles: {}}").aggregation == .reference)
     }
@@ -43,24 +51,37 @@ import RialMedia
     @Test func nullKeepsTheDefaultExceptWhereItIsAValue() throws {
         let c = try parse("moire/1: {band_low: null}\ndepth/2: {intrinsics: null, sample_stride: null}\nmethods: null")
         #expect(c == .standard)
-        #expect(message("aggregation: {profiles: {ios_pro: {weights: {moire: null}}}}")
-            == "c.yaml: key 'aggregation.profiles.ios_pro.weights.moire': expected a number, got null")
-        #expect(message("aggregation: {profiles: {ios_pro: null}}")
-            == "c.yaml: key 'aggregation.profiles.ios_pro': expected a mapping or a value of type Dictionary<String, Any>, got null")
-        #expect(message("aggregate_with: {depth: null}") == "c.yaml: key 'aggregate_with.depth': expected a string, got null")
-        #expect(message("decision: {method_thresholds: {depth/1: null}}")
-            == "c.yaml: key 'decision.method_thresholds.depth/1': expected a number, got null")
+        #expect(
+            message("aggregation: {profiles: {ios_pro: {weights: {moire: null}}}}")
+                == "c.yaml: key 'aggregation.profiles.ios_pro.weights.moire': expected a number, got null")
+        #expect(
+            message("aggregation: {profiles: {ios_pro: null}}")
+                == "c.yaml: key 'aggregation.profiles.ios_pro': expected a mapping or a value of type Dictionary<String, Any>, got null"
+        )
+        #expect(
+            message("aggregate_with: {depth: null}")
+                == "c.yaml: key 'aggregate_with.depth': expected a string, got null")
+        #expect(
+            message("decision: {method_thresholds: {depth/1: null}}")
+                == "c.yaml: key 'decision.method_thresholds.depth/1': expected a number, got null")
     }
 
     @Test func valuesWithoutDefaultsAreDecodedAsWritten() {
         #expect(message("depth/2: {intrinsics: {fx: 1}}") == "c.yaml: key 'depth/2.intrinsics.fy' is required")
-        #expect(message("aggregation: {profiles: {lab: {primary: lidar}}}")
-            == "c.yaml: key 'aggregation.profiles.lab.weights': must give at least one method a weight > 0")
-        #expect(message("aggregation: {profiles: {lab: {weights: {lidar: 1}}}}\nprofile: lab")
-            == "c.yaml: key 'aggregation.profiles.lab.primary': is missing; name the primary method (e.g. lidar)")
-        #expect(message("metadata: {lidar_devices: [null]}") == "c.yaml: key 'metadata.lidar_devices[0]': expected a string, got null")
-        #expect(message("moire/1: 5") == "c.yaml: key 'moire/1': expected a mapping or a value of type Dictionary<String, Any>")
-        #expect(message("aggregation: {profiles: []}")
-            == "c.yaml: key 'aggregation.profiles': expected a mapping or a value of type Dictionary<String, Any>")
+        #expect(
+            message("aggregation: {profiles: {lab: {primary: lidar}}}")
+                == "c.yaml: key 'aggregation.profiles.lab.weights': must give at least one method a weight > 0")
+        #expect(
+            message("aggregation: {profiles: {lab: {weights: {lidar: 1}}}}\nprofile: lab")
+                == "c.yaml: key 'aggregation.profiles.lab.primary': is missing; name the primary method (e.g. lidar)")
+        #expect(
+            message("metadata: {lidar_devices: [null]}")
+                == "c.yaml: key 'metadata.lidar_devices[0]': expected a string, got null")
+        #expect(
+            message("moire/1: 5")
+                == "c.yaml: key 'moire/1': expected a mapping or a value of type Dictionary<String, Any>")
+        #expect(
+            message("aggregation: {profiles: []}")
+                == "c.yaml: key 'aggregation.profiles': expected a mapping or a value of type Dictionary<String, Any>")
     }
 }

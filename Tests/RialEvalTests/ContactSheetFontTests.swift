@@ -1,5 +1,6 @@
 import RialMedia
 import Testing
+
 @testable import RialEval
 
 /// `PixelFont`, the caption font of contact sheets.
@@ -61,7 +62,7 @@ import Testing
     @Test func widthTruncationAndWrapping() {
         #expect(PixelFont.width(of: "", scale: 1) == 0)
         #expect(PixelFont.width(of: "abc", scale: 2) == (3 * 6 - 1) * 2)
-        #expect(PixelFont.capacity(width: 17, scale: 1) == 3)   // 3 chars need 17 px
+        #expect(PixelFont.capacity(width: 17, scale: 1) == 3) // 3 chars need 17 px
         #expect(PixelFont.capacity(width: 16, scale: 1) == 2)
         #expect(PixelFont.truncated("abc", toWidth: 17) == "abc")
         #expect(PixelFont.truncated("abcdef", toWidth: 17) == "ab…")

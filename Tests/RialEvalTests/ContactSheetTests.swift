@@ -2,6 +2,7 @@ import Foundation
 import RialCodecs
 import RialMedia
 import Testing
+
 @testable import RialEval
 
 /// `ContactSheet`, `ContactSheetLayout`, `ContactSheetSelection` and `SheetThumbnail`.
@@ -15,8 +16,9 @@ import Testing
         (26, 6, 6, 5), (3, 1, 1, 3), (200, 10, 10, 20),
     ])
     func gridSize(tiles: Int, requested: Int, columns: Int, rows: Int) {
-        let layout = ContactSheetLayout(tileCount: tiles, columns: requested, panelSide: 100, panelsPerTile: 2,
-                                        headerLines: 2)
+        let layout = ContactSheetLayout(
+            tileCount: tiles, columns: requested, panelSide: 100, panelsPerTile: 2,
+            headerLines: 2)
         #expect(layout.columns == columns)
         #expect(layout.rows == rows)
     }
@@ -61,15 +63,17 @@ import Testing
 
     /// The largest 1/n whose output `ceil(w/n) x ceil(h/n)` still covers the target.
     @Test(arguments: [
-        (1920, 1440, 160, 120, JPEGScale.eighth),   // 240x180
-        (640, 480, 160, 120, .quarter),             // 160x120 exactly
-        (641, 481, 161, 121, .quarter),             // ceil: 161x121
-        (640, 480, 161, 120, .half),                // 1/4 gives 160 < 161
-        (300, 200, 160, 107, .full),                // 1/2 gives 150 < 160
+        (1920, 1440, 160, 120, JPEGScale.eighth), // 240x180
+        (640, 480, 160, 120, .quarter), // 160x120 exactly
+        (641, 481, 161, 121, .quarter), // ceil: 161x121
+        (640, 480, 161, 120, .half), // 1/4 gives 160 < 161
+        (300, 200, 160, 107, .full), // 1/2 gives 150 < 160
     ])
     func jpegScaleChoice(width: Int, height: Int, targetWidth: Int, targetHeight: Int, expected: JPEGScale) {
-        #expect(SheetThumbnail.jpegScale(storedWidth: width, storedHeight: height,
-                                         target: (targetWidth, targetHeight)) == expected)
+        #expect(
+            SheetThumbnail.jpegScale(
+                storedWidth: width, storedHeight: height,
+                target: (targetWidth, targetHeight)) == expected)
     }
 
     // MARK: - Tiles
@@ -79,8 +83,9 @@ import Testing
         defer { EvalFixtures.removeTemporary(folder) }
         let imagePath = try Self.writeSolidPNG(folder, "red.png", width: 40, height: 20, rgb: (200, 10, 10))
         let sample = DatasetSample(id: "one", image: "red.png", label: .printedPaper, tags: ["flat"])
-        let resolved = ResolvedSample(index: 0, sample: sample, imagePath: imagePath, depthPath: nil,
-                                      rightPath: nil, extensionFiles: [:])
+        let resolved = ResolvedSample(
+            index: 0, sample: sample, imagePath: imagePath, depthPath: nil,
+            rightPath: nil, extensionFiles: [:])
         let sheet = ContactSheet(title: "t", options: .init(panelSide: 64, parallel: false))
         let rendering = try sheet.render([.success(resolved)])
         let layout = rendering.layout
@@ -111,10 +116,12 @@ import Testing
         for y in 0..<h { for x in 0..<w { mm[y * w + x] = x < w / 2 ? 500 : 3000 } }
         let depthPath = folder.appendingPathComponent("depth.png").path
         try MediaFile.write(PNGEncoder.encode(Image16(width: w, height: h, channels: 1, samples: mm)!), to: depthPath)
-        let sample = DatasetSample(id: "turned", image: "x.jpg", label: .realScene,
-                                   depth: DepthReference(path: "depth.png", format: .u16PngMm))
-        let resolved = ResolvedSample(index: 0, sample: sample, imagePath: Fixtures.real("silentface/image_T1.jpg"),
-                                      depthPath: depthPath, rightPath: nil, extensionFiles: [:])
+        let sample = DatasetSample(
+            id: "turned", image: "x.jpg", label: .realScene,
+            depth: DepthReference(path: "depth.png", format: .u16PngMm))
+        let resolved = ResolvedSample(
+            index: 0, sample: sample, imagePath: Fixtures.real("silentface/image_T1.jpg"),
+            depthPath: depthPath, rightPath: nil, extensionFiles: [:])
         let sheet = ContactSheet(title: "t", options: .init(panelSide: 96, parallel: false))
         let rendering = try sheet.render([.success(resolved)])
         #expect(rendering.tiles[0].problems.isEmpty)
@@ -136,10 +143,12 @@ import Testing
         defer { EvalFixtures.removeTemporary(folder) }
         let garbage = folder.appendingPathComponent("garbage.jpg").path
         try Data("not an image".utf8).write(to: URL(fileURLWithPath: garbage))
-        let broken = ResolvedSample(index: 1, sample: DatasetSample(id: "broken", image: "garbage.jpg", label: .screen),
-                                    imagePath: garbage, depthPath: nil, rightPath: nil, extensionFiles: [:])
-        let problem = DatasetProblem(.missingFile, manifest: "m.json", jsonPath: "samples[0].image", sampleID: "gone",
-                                     file: "gone.jpg", "no such file (looked at /nowhere/gone.jpg)")
+        let broken = ResolvedSample(
+            index: 1, sample: DatasetSample(id: "broken", image: "garbage.jpg", label: .screen),
+            imagePath: garbage, depthPath: nil, rightPath: nil, extensionFiles: [:])
+        let problem = DatasetProblem(
+            .missingFile, manifest: "m.json", jsonPath: "samples[0].image", sampleID: "gone",
+            file: "gone.jpg", "no such file (looked at /nowhere/gone.jpg)")
         let missing = SampleFailure(index: 0, sampleID: "gone", problems: [problem])
         let sheet = ContactSheet(title: "t", options: .init(panelSide: 96))
         let rendering = try sheet.render([.failure(missing), .success(broken)])
@@ -163,13 +172,19 @@ import Testing
         defer { EvalFixtures.removeTemporary(folder) }
         var samples: [Result<ResolvedSample, SampleFailure>] = []
         for (i, label) in SampleLabel.allCases.enumerated() {
-            let path = try Self.writeSolidPNG(folder, "\(i).png", width: 30 + i * 7, height: 25,
-                                              rgb: (UInt8(40 * i), 90, UInt8(200 - 30 * i)))
-            samples.append(.success(ResolvedSample(index: i, sample: DatasetSample(id: "s\(i)", image: "\(i).png", label: label),
-                                                   imagePath: path, depthPath: nil, rightPath: nil, extensionFiles: [:])))
+            let path = try Self.writeSolidPNG(
+                folder, "\(i).png", width: 30 + i * 7, height: 25,
+                rgb: (UInt8(40 * i), 90, UInt8(200 - 30 * i)))
+            samples.append(
+                .success(
+                    ResolvedSample(
+                        index: i, sample: DatasetSample(id: "s\(i)", image: "\(i).png", label: label),
+                        imagePath: path, depthPath: nil, rightPath: nil, extensionFiles: [:])))
         }
-        let serial = try ContactSheet(title: "t", options: .init(panelSide: 48, columns: 2, parallel: false)).render(samples)
-        let parallel = try ContactSheet(title: "t", options: .init(panelSide: 48, columns: 2, parallel: true)).render(samples)
+        let serial = try ContactSheet(title: "t", options: .init(panelSide: 48, columns: 2, parallel: false)).render(
+            samples)
+        let parallel = try ContactSheet(title: "t", options: .init(panelSide: 48, columns: 2, parallel: true)).render(
+            samples)
         #expect(serial.image == parallel.image)
         #expect(serial.tiles == parallel.tiles)
     }
@@ -217,8 +232,10 @@ import Testing
             let split = splits.map { ", \"split\": \"\($0[i])\"" } ?? ""
             samples.append("{\"id\": \"s\(i)\", \"image\": \"s\(i).jpg\", \"label\": \"\(label)\"\(split)}")
         }
-        let json = "{\"format\": \"rial-bench-dataset/1\", \"name\": \"n\", \"samples\": [\(samples.joined(separator: ","))]}"
-        return try DatasetLoader(data: Data(json.utf8), manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
+        let json =
+            "{\"format\": \"rial-bench-dataset/1\", \"name\": \"n\", \"samples\": [\(samples.joined(separator: ","))]}"
+        return try DatasetLoader(
+            data: Data(json.utf8), manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
     }
 
     @Test func selectionTakesTheFirstOrASeededSubsetInManifestOrder() throws {
@@ -242,8 +259,9 @@ import Testing
     }
 
     @Test func selectionFiltersAndCaps() throws {
-        let loader = try Self.loader(labels: ["real_scene", "screen", "printed_paper", "screen", "oops"],
-                                     splits: ["test", "train", "test", "test", "test"])
+        let loader = try Self.loader(
+            labels: ["real_scene", "screen", "printed_paper", "screen", "oops"],
+            splits: ["test", "train", "test", "test", "test"])
         let screens = ContactSheetSelection(labels: [.screen]).select(from: loader)
         #expect(screens.entries.map(\.index) == [1, 3])
         #expect(screens.skippedUndecodable == 1)
@@ -264,14 +282,17 @@ import Testing
         DepthHeatmap.Color(r: image[x, y, 0], g: image[x, y, 1], b: image[x, y, 2])
     }
 
-    static func writeSolidPNG(_ folder: URL, _ name: String, width: Int, height: Int,
-                              rgb: (UInt8, UInt8, UInt8)) throws -> String {
+    static func writeSolidPNG(
+        _ folder: URL, _ name: String, width: Int, height: Int,
+        rgb: (UInt8, UInt8, UInt8)
+    ) throws -> String {
         var samples = [UInt8]()
         samples.reserveCapacity(width * height * 3)
         for _ in 0..<(width * height) { samples += [rgb.0, rgb.1, rgb.2] }
         let path = folder.appendingPathComponent(name).path
-        try MediaFile.write(PNGEncoder.encode(Image8(width: width, height: height, channels: 3, samples: samples)!),
-                            to: path)
+        try MediaFile.write(
+            PNGEncoder.encode(Image8(width: width, height: height, channels: 3, samples: samples)!),
+            to: path)
         return path
     }
 }

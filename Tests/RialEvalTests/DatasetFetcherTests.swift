@@ -2,6 +2,7 @@ import Foundation
 import RialCodecs
 import RialMedia
 import Testing
+
 @testable import RialEval
 
 /// A downloader that serves fixed bytes per URL and records requests.
@@ -52,17 +53,26 @@ struct FakeDownloader: FileDownloading {
 
         #expect(report.files.map(\.outcome.name) == ["linked", "downloaded", "failed", "failed"])
         let linked = dataset.appendingPathComponent("files/x/a.jpg").path
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: linked)
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: linked)
                 == mirror.appendingPathComponent("x/a.jpg").standardizedFileURL.path)
-        #expect(try SHA256Digest.hash(fileAt: dataset.appendingPathComponent("files/x/b.jpg").path) == SHA256Digest.hash(b))
+        #expect(
+            try SHA256Digest.hash(fileAt: dataset.appendingPathComponent("files/x/b.jpg").path) == SHA256Digest.hash(b))
         guard case .failed(let badReason) = report.files[2].outcome,
-              case .failed(let wrongReason) = report.files[3].outcome else {
+            case .failed(let wrongReason) = report.files[3].outcome
+        else {
             Issue.record("expected failures")
             return
         }
-        #expect(badReason.contains("the mirror's") && badReason.contains("has SHA-256 \(SHA256Digest.hash(Data("tampered".utf8)))"))
+        #expect(
+            badReason.contains("the mirror's")
+                && badReason.contains("has SHA-256 \(SHA256Digest.hash(Data("tampered".utf8)))"))
         #expect(badReason.contains("PyPI package pkg==1.0") && badReason.contains("a mirror is needed"))
-        #expect(wrongReason.contains("not in the mirror") && wrongReason.contains("the download from https://raw.githubusercontent.com/o/r/c0ffee/data/b.jpg has SHA-256"))
+        #expect(
+            wrongReason.contains("not in the mirror")
+                && wrongReason.contains(
+                    "the download from https://raw.githubusercontent.com/o/r/c0ffee/data/b.jpg has SHA-256")
+        )
         #expect(report.files[3].description.contains("samples[3].image (id \"wrongdl\"): files/x/w.jpg: "))
         // Failed downloads leave nothing behind, not even the partial file.
         #expect(!FileManager.default.fileExists(atPath: dataset.appendingPathComponent("files/x/w.jpg").path))
@@ -81,8 +91,9 @@ struct FakeDownloader: FileDownloading {
         let good = Data("good".utf8)
         try EvalFixtures.write(good, to: "a.png", in: mirror)
         try EvalFixtures.write(Data("stale".utf8), to: "files/a.png", in: root)
-        try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("files/gone.png").path,
-                                                   withDestinationPath: "/nonexistent/gone.png")
+        try FileManager.default.createSymbolicLink(
+            atPath: root.appendingPathComponent("files/gone.png").path,
+            withDestinationPath: "/nonexistent/gone.png")
         try EvalFixtures.write(good, to: "gone.png", in: mirror)
         let samples = """
             {"id": "a", "image": "files/a.png", "label": "real_scene", "sha256": {"image": "\(SHA256Digest.hash(good))"}},
@@ -101,8 +112,10 @@ struct FakeDownloader: FileDownloading {
     @Test func filesOutsideTheCacheAreNeverWritten() throws {
         let root = try EvalFixtures.makeTemporaryFolder()
         defer { EvalFixtures.removeTemporary(root) }
-        try EvalFixtures.write(Self.manifest(#"{"id": "a", "image": "elsewhere/a.png", "label": "real_scene", "source": "github:o/r@c:a.png"}"#),
-                               to: "manifest.json", in: root)
+        try EvalFixtures.write(
+            Self.manifest(
+                #"{"id": "a", "image": "elsewhere/a.png", "label": "real_scene", "source": "github:o/r@c:a.png"}"#),
+            to: "manifest.json", in: root)
         let loader = try DatasetLoader(contentsOf: root.appendingPathComponent("manifest.json").path)
         let downloader = FakeDownloader([:])
         let report = DatasetFetcher(loader: loader, mirror: nil, downloader: downloader).fetch()
@@ -125,7 +138,10 @@ struct FakeDownloader: FileDownloading {
         let report = DatasetFetcher(loader: loader, mirror: nil, downloader: downloader).fetch()
         let reasons = report.files.compactMap { if case .failed(let r) = $0.outcome { r } else { nil } }
         #expect(reasons.count == 2)
-        #expect(reasons[0] == "no mirror (give --mirror DIR or set RIAL_DATA_MIRROR); comes from the Debian package opencv-doc=4.6.0+dfsg-12, which fetch does not unpack; a mirror is needed")
+        #expect(
+            reasons[0]
+                == "no mirror (give --mirror DIR or set RIAL_DATA_MIRROR); comes from the Debian package opencv-doc=4.6.0+dfsg-12, which fetch does not unpack; a mirror is needed"
+        )
         #expect(reasons[1].hasSuffix("the upstream file name differs; a mirror is needed"))
         #expect(downloader.requested.isEmpty)
     }
@@ -136,27 +152,33 @@ struct FakeDownloader: FileDownloading {
         let repo = root.appendingPathComponent("main"), shared = root.appendingPathComponent("shared/datasets/real")
         try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
         try EvalFixtures.write(Data(), to: "Package.swift", in: repo)
-        try FileManager.default.createDirectory(at: repo.appendingPathComponent("datasets/x"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: repo.appendingPathComponent("datasets/x"), withIntermediateDirectories: true)
         let other = try EvalFixtures.makeTemporaryFolder()
         defer { EvalFixtures.removeTemporary(other) }
 
-        let explicit = try DatasetFetcher.locateMirror(explicit: other.path, environment: ["RIAL_DATA_MIRROR": shared.path],
-                                                       currentDirectory: other, manifestDirectory: repo)
+        let explicit = try DatasetFetcher.locateMirror(
+            explicit: other.path, environment: ["RIAL_DATA_MIRROR": shared.path],
+            currentDirectory: other, manifestDirectory: repo)
         #expect(explicit.mirror?.origin == "--mirror")
-        let env = try DatasetFetcher.locateMirror(explicit: nil, environment: ["RIAL_DATA_MIRROR": shared.path],
-                                                  currentDirectory: other, manifestDirectory: repo)
+        let env = try DatasetFetcher.locateMirror(
+            explicit: nil, environment: ["RIAL_DATA_MIRROR": shared.path],
+            currentDirectory: other, manifestDirectory: repo)
         #expect(env.mirror?.origin == "RIAL_DATA_MIRROR")
-        let fromCurrent = try DatasetFetcher.locateMirror(explicit: nil, environment: [:], currentDirectory: repo,
-                                                          manifestDirectory: other)
+        let fromCurrent = try DatasetFetcher.locateMirror(
+            explicit: nil, environment: [:], currentDirectory: repo,
+            manifestDirectory: other)
         #expect(fromCurrent.mirror?.url.path == shared.standardizedFileURL.path)
-        let fromRepo = try DatasetFetcher.locateMirror(explicit: nil, environment: ["RIAL_DATA_MIRROR": "/nonexistent"],
-                                                       currentDirectory: other,
-                                                       manifestDirectory: repo.appendingPathComponent("datasets/x"))
+        let fromRepo = try DatasetFetcher.locateMirror(
+            explicit: nil, environment: ["RIAL_DATA_MIRROR": "/nonexistent"],
+            currentDirectory: other,
+            manifestDirectory: repo.appendingPathComponent("datasets/x"))
         #expect(fromRepo.mirror?.url.path == shared.standardizedFileURL.path)
         #expect(fromRepo.warnings == ["RIAL_DATA_MIRROR=/nonexistent is not a folder; ignoring it"])
         #expect(throws: DatasetFetcher.MirrorError.self) {
-            try DatasetFetcher.locateMirror(explicit: "/nonexistent", environment: [:], currentDirectory: other,
-                                            manifestDirectory: other)
+            try DatasetFetcher.locateMirror(
+                explicit: "/nonexistent", environment: [:], currentDirectory: other,
+                manifestDirectory: other)
         }
     }
 }

@@ -3,6 +3,7 @@ import RialCodecs
 import RialDetection
 import RialMedia
 import Testing
+
 @testable import RialEval
 
 @Suite struct DatasetLoaderTests {
@@ -11,7 +12,7 @@ import Testing
     /// A manifest with one good sample and many problems at once, in a temp folder.
     static func writeBrokenDataset(in folder: URL) throws -> String {
         try EvalFixtures.write(imageBytes, to: "files/a.jpg", in: folder)
-        try EvalFixtures.write(Data(count: 100), to: "files/depth.f32", in: folder)  // 4x4 float32 needs 64
+        try EvalFixtures.write(Data(count: 100), to: "files/depth.f32", in: folder) // 4x4 float32 needs 64
         let good = SHA256Digest.hash(imageBytes)
         let wrong = String(repeating: "0", count: 64)
         let manifest = """
@@ -62,7 +63,12 @@ import Testing
 
         let text = report.problems.map(\.description)
         #expect(text.contains { $0.contains("samples[1].image (id \"missing\"): files/nope.jpg: no such file") })
-        #expect(text.contains { $0.hasSuffix("samples[4].label (id \"tv\"): unknown label 'tv' (expected one of real_scene, lcd_screen, oled_screen, screen, printed_paper)") })
+        #expect(
+            text.contains {
+                $0.hasSuffix(
+                    "samples[4].label (id \"tv\"): unknown label 'tv' (expected one of real_scene, lcd_screen, oled_screen, screen, printed_paper)"
+                )
+            })
         #expect(text.contains { $0.contains("files/depth.f32: 100 bytes, but 4x4 float32 depth needs 64 bytes") })
         #expect(text.contains { $0.contains("samples[6] (id \"noimage\"): missing required key 'image'") })
         #expect(text.contains { $0.contains("files/a.jpg: SHA-256 is \(SHA256Digest.hash(Self.imageBytes))") })
@@ -88,8 +94,9 @@ import Testing
         defer { EvalFixtures.removeTemporary(folder) }
         let path = try Self.writeBrokenDataset(in: folder)
         let loader = try DatasetLoader(contentsOf: path)
-        let fromText = try DatasetLoader(data: Data(contentsOf: URL(fileURLWithPath: path)), manifestPath: path,
-                                         baseDirectory: folder)
+        let fromText = try DatasetLoader(
+            data: Data(contentsOf: URL(fileURLWithPath: path)), manifestPath: path,
+            baseDirectory: folder)
         #expect(loader.sampleCount == 8)
         for index in 0..<8 {
             #expect(String(describing: loader.sample(at: index)) == String(describing: fromText.sample(at: index)))
@@ -107,9 +114,10 @@ import Testing
         }
         #expect(failure.problems.map(\.kind) == [.unreadableManifest])
         #expect(failure.description.contains("changed on disk"))
-        #expect(Array(loader.entries).allSatisfy { entry in
-            if case .failure(let f) = entry.result { f.problems.first?.kind == .unreadableManifest } else { false }
-        })
+        #expect(
+            Array(loader.entries).allSatisfy { entry in
+                if case .failure(let f) = entry.result { f.problems.first?.kind == .unreadableManifest } else { false }
+            })
     }
 
     @Test func strictDecodeListsAllFieldProblems() throws {
@@ -169,8 +177,9 @@ import Testing
     }
 
     @Test func defaultsApplyWhenKeysAreAbsent() throws {
-        let manifest = try DatasetManifest(json: try JSONValue.parse(
-            #"{"format": "rial-bench-dataset/1", "samples": [{"id": "a", "image": "a.jpg", "label": "screen"}]}"#))
+        let manifest = try DatasetManifest(
+            json: try JSONValue.parse(
+                #"{"format": "rial-bench-dataset/1", "samples": [{"id": "a", "image": "a.jpg", "label": "screen"}]}"#))
         let sample = try #require(manifest.samples.first)
         #expect(sample.attestation == .none)
         #expect(sample.split == .test)
@@ -179,10 +188,13 @@ import Testing
     }
 
     @Test func headerProblemsAreCollectedTogether() throws {
-        let loader = try DatasetLoader(data: Data(#"{"format": "rial-bench-dataset/2", "name": 5, "samples": {}}"#.utf8),
-                                       manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
+        let loader = try DatasetLoader(
+            data: Data(#"{"format": "rial-bench-dataset/2", "name": 5, "samples": {}}"#.utf8),
+            manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
         #expect(loader.headerProblems.map(\.jsonPath) == ["format", "name", "samples"])
-        #expect(loader.headerProblems.first?.description == "m.json: format: unsupported format 'rial-bench-dataset/2' (expected \"rial-bench-dataset/1\")")
+        #expect(
+            loader.headerProblems.first?.description
+                == "m.json: format: unsupported format 'rial-bench-dataset/2' (expected \"rial-bench-dataset/1\")")
         let report = loader.validate()
         #expect(report.problems.count == 3)
     }
@@ -198,12 +210,15 @@ import Testing
               "not an object"
             ]}
             """
-        let loader = try DatasetLoader(data: Data(text.utf8), manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
+        let loader = try DatasetLoader(
+            data: Data(text.utf8), manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/tmp"))
         let problems = loader.validate().problems
         let paths = Set(problems.map(\.jsonPath))
-        for path in ["samples[0].id", "samples[0].image", "samples[0].tags[1]", "samples[0].group",
-                     "samples[0].depth.width", "samples[0].depth", "samples[0].stereo.baseline_mm",
-                     "samples[0].sha256.image", "samples[0].sha256.depth", "samples[0].captured_at", "samples[1]"] {
+        for path in [
+            "samples[0].id", "samples[0].image", "samples[0].tags[1]", "samples[0].group",
+            "samples[0].depth.width", "samples[0].depth", "samples[0].stereo.baseline_mm",
+            "samples[0].sha256.image", "samples[0].sha256.depth", "samples[0].captured_at", "samples[1]",
+        ] {
             #expect(paths.contains(path), "no problem at \(path): \(problems.map(\.description))")
         }
         #expect(problems.contains { $0.message == "missing required key 'scale'" })
@@ -213,13 +228,17 @@ import Testing
 
     @Test(arguments: [
         ("", "not valid JSON: line 1, column 1: empty input"),
-        ("{\"format\": \"rial-bench-dataset/1\", \"samples\": [", "not valid JSON: line 1, column 48: unexpected end of input"),
+        (
+            "{\"format\": \"rial-bench-dataset/1\", \"samples\": [",
+            "not valid JSON: line 1, column 48: unexpected end of input"
+        ),
         ("[]", "expected a JSON object"),
         ("\u{FFFD}\u{0}garbage", "not valid JSON: line 1, column 1"),
     ])
     func unusableManifestGivesOneClearError(text: String, message: String) {
         #expect {
-            _ = try DatasetLoader(data: Data(text.utf8), manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/"))
+            _ = try DatasetLoader(
+                data: Data(text.utf8), manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/"))
         } throws: { error in
             guard let error = error as? DatasetError, error.problems.count == 1 else { return false }
             return error.description.hasPrefix("m.json: " + message)
@@ -235,8 +254,9 @@ import Testing
     }
 
     @Test func absolutePathsAreKeptAndRelativeOnesResolve() throws {
-        let loader = try DatasetLoader(data: Data(#"{"format": "rial-bench-dataset/1", "samples": []}"#.utf8),
-                                       manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/data/set"))
+        let loader = try DatasetLoader(
+            data: Data(#"{"format": "rial-bench-dataset/1", "samples": []}"#.utf8),
+            manifestPath: "m.json", baseDirectory: URL(fileURLWithPath: "/data/set"))
         #expect(loader.absolutePath("files/a.jpg") == "/data/set/files/a.jpg")
         #expect(loader.absolutePath("../other/b.png") == "/data/other/b.png")
         #expect(loader.absolutePath("/abs/c.png") == "/abs/c.png")
@@ -244,12 +264,14 @@ import Testing
 
     @Test func rebasingKeepsFilesReachable() throws {
         let manifest = DatasetManifest(samples: [
-            DatasetSample(id: "a", image: "files/a.jpg", label: .realScene,
-                          depth: DepthReference(path: "files/d.png", format: .u16PngMm),
-                          stereo: StereoReference(right: "/abs/r.png"),
-                          extensions: ["gt": ["path": "files/gt.npz"], "upstream": ["image": ["url": "u"]]]),
+            DatasetSample(
+                id: "a", image: "files/a.jpg", label: .realScene,
+                depth: DepthReference(path: "files/d.png", format: .u16PngMm),
+                stereo: StereoReference(right: "/abs/r.png"),
+                extensions: ["gt": ["path": "files/gt.npz"], "upstream": ["image": ["url": "u"]]])
         ])
-        let moved = manifest.rebased(from: URL(fileURLWithPath: "/data/set"), to: URL(fileURLWithPath: "/data/splits/v1"))
+        let moved = manifest.rebased(
+            from: URL(fileURLWithPath: "/data/set"), to: URL(fileURLWithPath: "/data/splits/v1"))
         let sample = try #require(moved.samples.first)
         #expect(sample.image == "../../set/files/a.jpg")
         #expect(sample.depth?.path == "../../set/files/d.png")

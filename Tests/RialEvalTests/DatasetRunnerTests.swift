@@ -1,14 +1,16 @@
 import Foundation
-import Testing
 import RialDetection
 import RialMedia
 import RialSynth
+import Testing
+
 @testable import RialEval
 
 /// A small synthetic dataset on disk, shared by the run tests (written once).
 enum RunFixture {
     static let folder: URL = {
-        let folder = (try? Fixtures.makeTemporaryFolder("rial-run-fixture")) ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        let folder =
+            (try? Fixtures.makeTemporaryFolder("rial-run-fixture")) ?? URL(fileURLWithPath: NSTemporaryDirectory())
         let spec = SynthDatasetSpec(count: 8, seed: 99, width: 256, height: 192, secondView: true)
         _ = try? SynthDatasetWriter(spec: spec).write(to: folder.path, jobs: 2)
         return folder
@@ -20,21 +22,24 @@ enum RunFixture {
     static func damaged() throws -> String {
         let copy = try Fixtures.makeTemporaryFolder("rial-run-damaged")
         for item in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
-            try FileManager.default.copyItem(at: folder.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+            try FileManager.default.copyItem(
+                at: folder.appendingPathComponent(item), to: copy.appendingPathComponent(item))
         }
         let manifest = try JSONValue.parse(Data(contentsOf: copy.appendingPathComponent("manifest.json")))
         let samples = manifest["samples"]?.arrayValue ?? []
         let image = copy.appendingPathComponent(samples[3]["image"]?.stringValue ?? "")
         let bytes = try Data(contentsOf: image)
         try bytes.prefix(bytes.count / 3).write(to: image)
-        try FileManager.default.removeItem(at: copy.appendingPathComponent(samples[5]["depth"]?["path"]?.stringValue ?? ""))
+        try FileManager.default.removeItem(
+            at: copy.appendingPathComponent(samples[5]["depth"]?["path"]?.stringValue ?? ""))
         // Drop the hashes so the truncation is found by the decoder, not the hash check.
         var object = manifest.objectValue!
-        object["samples"] = .array(samples.map { sample in
-            var s = sample.objectValue!
-            s["sha256"] = nil
-            return .object(s)
-        })
+        object["samples"] = .array(
+            samples.map { sample in
+                var s = sample.objectValue!
+                s["sha256"] = nil
+                return .object(s)
+            })
         try JSONValue.object(object).serializedData().write(to: copy.appendingPathComponent("manifest.json"))
         return copy.appendingPathComponent("manifest.json").path
     }
@@ -44,8 +49,9 @@ enum RunFixture {
     func run(_ manifest: String, jobs: Int = 2, limit: Int? = nil, shard: (Int, Int)? = nil) throws -> [SampleRecord] {
         let folder = try Fixtures.makeTemporaryFolder("rial-run")
         let path = folder.appendingPathComponent("samples.jsonl").path
-        let plan = RunPlan(manifests: [manifest], jobs: jobs, limit: limit, resamples: 0, shard: shard.map { ($0.0, $0.1) },
-                           buildConfiguration: "debug")
+        let plan = RunPlan(
+            manifests: [manifest], jobs: jobs, limit: limit, resamples: 0, shard: shard.map { ($0.0, $0.1) },
+            buildConfiguration: "debug")
         _ = try DatasetRunner(plan: plan).run(samplesPath: path)
         return try SampleRecord.readLines(path: path)
     }
@@ -73,7 +79,8 @@ enum RunFixture {
         #expect(one.map(\.index) == Array(0..<8))
         #expect(Self.stripped(one) == Self.stripped(two))
         #expect(one.allSatisfy { $0.status == .evaluated && $0.data == .simulated })
-        #expect(one.allSatisfy { $0.methods["depth/2"] != nil && $0.aggregate != nil && $0.sha256["image"]?.count == 64 })
+        #expect(
+            one.allSatisfy { $0.methods["depth/2"] != nil && $0.aggregate != nil && $0.sha256["image"]?.count == 64 })
     }
 
     @Test func failedSamplesAreRecordedAndTheRunGoesOn() throws {
@@ -100,7 +107,8 @@ enum RunFixture {
     @Test func payloadFilesInTheManifestAreUsed() throws {
         let copy = try Fixtures.makeTemporaryFolder("rial-run-payload")
         for item in try FileManager.default.contentsOfDirectory(atPath: RunFixture.folder.path) {
-            try FileManager.default.copyItem(at: RunFixture.folder.appendingPathComponent(item), to: copy.appendingPathComponent(item))
+            try FileManager.default.copyItem(
+                at: RunFixture.folder.appendingPathComponent(item), to: copy.appendingPathComponent(item))
         }
         try Data(#"{"moire": {"detected": true, "confidence": 0.9, "status": "completed"}}"#.utf8)
             .write(to: copy.appendingPathComponent("payload.json"))
@@ -114,7 +122,7 @@ enum RunFixture {
         try JSONValue.object(object).serializedData().write(to: manifestURL)
         let records = try run(manifestURL.path, limit: 2)
         let moire = try #require(records[0].methods["payload.moire"])
-        #expect(abs((moire["score"]?.numberValue ?? 0) - 0.1) < 1e-12)  // 1 - confidence
+        #expect(abs((moire["score"]?.numberValue ?? 0) - 0.1) < 1e-12) // 1 - confidence
         #expect(records[0].methods["moire/1"] == nil)
         #expect(records[0].aggregate?.flags.contains(.screenDetected) == true)
         #expect(records[1].methods["moire/1"] != nil && records[1].methods["payload.moire"] == nil)
@@ -127,8 +135,9 @@ enum RunFixture {
 
     @Test func resultsCountAndSplitByData() throws {
         let records = try run(RunFixture.manifest)
-        let context = RunResults.Context(configuration: .standard, datasets: [], limit: 3, seed: 1, resamples: 20,
-                                         build: "debug", jobs: 2, runSeconds: 1, toolVersion: "test")
+        let context = RunResults.Context(
+            configuration: .standard, datasets: [], limit: 3, seed: 1, resamples: 20,
+            build: "debug", jobs: 2, runSeconds: 1, toolVersion: "test")
         let results = RunResults.build(records: records, context: context)
         #expect(results.testRun)
         #expect(results.counts.evaluated == 8)
@@ -151,14 +160,16 @@ enum RunFixture {
         // sklearn's documented example as four records: y=[0,0,1,1], s=[.1,.4,.35,.8].
         let scores = [0.1, 0.4, 0.35, 0.8], truth = [false, false, true, true]
         let records = zip(scores, truth).enumerated().map { i, pair in
-            SampleRecord(id: "s\(i)", datasetIndex: 0, index: i, dataset: "d", label: .known(pair.1 ? .realScene : .lcdScreen),
-                         bonaFide: pair.1, group: nil, tags: [], attestation: .none, split: .test, data: .real,
-                         status: .evaluated, failure: nil,
-                         methods: ["m/1": ["status": "completed", "score": .number(pair.0)]], aggregate: nil,
-                         decision: nil, latencyMs: [:], sha256: [:])
+            SampleRecord(
+                id: "s\(i)", datasetIndex: 0, index: i, dataset: "d", label: .known(pair.1 ? .realScene : .lcdScreen),
+                bonaFide: pair.1, group: nil, tags: [], attestation: .none, split: .test, data: .real,
+                status: .evaluated, failure: nil,
+                methods: ["m/1": ["status": "completed", "score": .number(pair.0)]], aggregate: nil,
+                decision: nil, latencyMs: [:], sha256: [:])
         }
-        let context = RunResults.Context(configuration: .standard, datasets: [], limit: nil, seed: 1, resamples: 0,
-                                         build: "release", jobs: 1, runSeconds: 0, toolVersion: "test")
+        let context = RunResults.Context(
+            configuration: .standard, datasets: [], limit: nil, seed: 1, resamples: 0,
+            build: "release", jobs: 1, runSeconds: 0, toolVersion: "test")
         let results = RunResults.build(records: records, context: context)
         #expect(results.metrics["m/1"]?.auc == 0.75)
         let csv = CSVExport.roc(results: results, records: records)
@@ -168,14 +179,16 @@ enum RunFixture {
 
 @Suite struct GateTests {
     static func results(auc: Double, eer: Double, p50: Double, decode: Double) -> RunResults {
-        var metrics = MethodMetrics.compute(samples: [
-            ScoredSample(id: "a", score: 0.9, bonaFide: true, species: "real_scene"),
-            ScoredSample(id: "b", score: 0.1, bonaFide: false, species: "lcd_screen"),
-        ], configuration: MetricsConfiguration(threshold: 0.5, bootstrap: BootstrapSettings(resamples: 0)))
+        var metrics = MethodMetrics.compute(
+            samples: [
+                ScoredSample(id: "a", score: 0.9, bonaFide: true, species: "real_scene"),
+                ScoredSample(id: "b", score: 0.1, bonaFide: false, species: "lcd_screen"),
+            ], configuration: MetricsConfiguration(threshold: 0.5, bootstrap: BootstrapSettings(resamples: 0)))
         metrics.auc = auc
         metrics.eer = eer
-        let context = RunResults.Context(configuration: .standard, datasets: [], limit: nil, seed: 1, resamples: 0,
-                                         build: "release", jobs: 1, runSeconds: 0, toolVersion: "test")
+        let context = RunResults.Context(
+            configuration: .standard, datasets: [], limit: nil, seed: 1, resamples: 0,
+            build: "release", jobs: 1, runSeconds: 0, toolVersion: "test")
         var r = RunResults.build(records: [], context: context)
         r.methods = ["aggregate"]
         r.metrics = ["aggregate": metrics]
@@ -190,15 +203,18 @@ enum RunFixture {
     @Test func toleranceAndPolarity() {
         let base = Self.results(auc: 0.90, eer: 0.10, p50: 2, decode: 10)
         // AUC 0.881 is within 0.02; EER 0.115 within 0.02; latency ratio 0.3 vs 0.2 within 2x.
-        let ok = GateReport.evaluate(baseline: base, current: Self.results(auc: 0.881, eer: 0.115, p50: 6, decode: 20),
-                                     policy: .standard, baselinePath: "b", currentPath: "c")
+        let ok = GateReport.evaluate(
+            baseline: base, current: Self.results(auc: 0.881, eer: 0.115, p50: 6, decode: 20),
+            policy: .standard, baselinePath: "b", currentPath: "c")
         #expect(ok.passed, "\(ok.failures)")
-        let worse = GateReport.evaluate(baseline: base, current: Self.results(auc: 0.87, eer: 0.125, p50: 9, decode: 20),
-                                        policy: .standard, baselinePath: "b", currentPath: "c")
+        let worse = GateReport.evaluate(
+            baseline: base, current: Self.results(auc: 0.87, eer: 0.125, p50: 9, decode: 20),
+            policy: .standard, baselinePath: "b", currentPath: "c")
         #expect(Set(worse.failures.map(\.name)) == ["aggregate.auc", "aggregate.eer", "depth/2.p50/decode"])
         // Better is never a regression.
-        let better = GateReport.evaluate(baseline: base, current: Self.results(auc: 0.99, eer: 0.01, p50: 0.1, decode: 10),
-                                         policy: .standard, baselinePath: "b", currentPath: "c")
+        let better = GateReport.evaluate(
+            baseline: base, current: Self.results(auc: 0.99, eer: 0.01, p50: 0.1, decode: 10),
+            policy: .standard, baselinePath: "b", currentPath: "c")
         #expect(better.passed)
         #expect(worse.junitXML().contains(#"failures="3""#))
         #expect(worse.markdown().contains("FAIL (3 of"))
@@ -208,7 +224,8 @@ enum RunFixture {
         let base = Self.results(auc: 0.9, eer: 0.1, p50: 1, decode: 10)
         var current = base
         current.counts.evaluated = 50
-        let report = GateReport.evaluate(baseline: base, current: current, policy: .standard, baselinePath: "b", currentPath: "c")
+        let report = GateReport.evaluate(
+            baseline: base, current: current, policy: .standard, baselinePath: "b", currentPath: "c")
         #expect(report.failures.map(\.name) == ["counts.evaluated"])
     }
 }

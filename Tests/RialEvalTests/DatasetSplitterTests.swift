@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialEval
 
 @Suite struct DatasetSplitterTests {

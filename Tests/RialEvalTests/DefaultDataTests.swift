@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import RialEval
 import RialSynth
+import Testing
+
+@testable import RialEval
 
 @Suite struct DefaultDataTests {
     /// The key is a folder-safe 16-digit hex name that depends on the spec's value (not

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialEval
 
 /// A gate policy file laid over `GatePolicy.standard` (`GatePolicy.overlayRules`).
@@ -34,15 +35,17 @@ import RialMedia
     }
 
     @Test func writtenAccuracyChecksReplaceTheListAndKeepTheirOwnDefaults() throws {
-        let policy = try load("""
+        let policy = try load(
+            """
             accuracy:
               - {metric: auc, polarity: higher_is_better}
               - {metric: eer, polarity: lower_is_better, relative_tolerance: 0.1, methods: [aggregate]}
             """)
-        #expect(policy.accuracy == [
-            .init(metric: "auc", polarity: .higherIsBetter),
-            .init(metric: "eer", polarity: .lowerIsBetter, relativeTolerance: 0.1, methods: ["aggregate"]),
-        ])
+        #expect(
+            policy.accuracy == [
+                .init(metric: "auc", polarity: .higherIsBetter),
+                .init(metric: "eer", polarity: .lowerIsBetter, relativeTolerance: 0.1, methods: ["aggregate"]),
+            ])
         #expect(policy.latency == GatePolicy.standard.latency)
     }
 

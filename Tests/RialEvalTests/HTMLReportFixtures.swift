@@ -1,6 +1,7 @@
 import Foundation
 import RialDetection
 import RialMedia
+
 @testable import RialEval
 
 /// Sample records and results for the HTML report and SVG plot tests: two methods and
@@ -12,8 +13,10 @@ enum HTMLReportFixtures {
     static let hostileReason = "<b>bad</b> & \"quoted\" 'reason'"
 
     /// One evaluated record; a nil method score is recorded as `unavailable`.
-    static func record(id: String, index: Int, label: String, data: String, scores: [String: Double?], aggregate: Double,
-                       tags: [String] = [], group: String? = nil, latency: [String: Double] = [:]) -> SampleRecord {
+    static func record(
+        id: String, index: Int, label: String, data: String, scores: [String: Double?], aggregate: Double,
+        tags: [String] = [], group: String? = nil, latency: [String: Double] = [:]
+    ) -> SampleRecord {
         var methods = JSONObject()
         for key in scores.keys.sorted() {
             if let score = scores[key]!.flatMap({ $0 }) {
@@ -22,21 +25,24 @@ enum HTMLReportFixtures {
                 methods[key] = .object(["status": .string("unavailable")])
             }
         }
-        return SampleRecord(id: id, datasetIndex: 0, index: index, dataset: "fixture",
-                            label: SampleRecord.Label(rawValue: label)!, bonaFide: label == "real_scene", group: group,
-                            tags: tags, attestation: .secureEnclave, split: .test,
-                            data: SampleRecord.DataKind(rawValue: data)!, status: .evaluated, failure: nil, methods: methods,
-                            aggregate: .init(score: aggregate, level: .medium, flags: [], uncappedScore: aggregate,
-                                             weights: [.lidar: 1], primaryMethod: "depth/2"),
-                            decision: aggregate >= 0.5 ? .bonaFide : .attack, latencyMs: latency, sha256: [:])
+        return SampleRecord(
+            id: id, datasetIndex: 0, index: index, dataset: "fixture",
+            label: SampleRecord.Label(rawValue: label)!, bonaFide: label == "real_scene", group: group,
+            tags: tags, attestation: .secureEnclave, split: .test,
+            data: SampleRecord.DataKind(rawValue: data)!, status: .evaluated, failure: nil, methods: methods,
+            aggregate: .init(
+                score: aggregate, level: .medium, flags: [], uncappedScore: aggregate,
+                weights: [.lidar: 1], primaryMethod: "depth/2"),
+            decision: aggregate >= 0.5 ? .bonaFide : .attack, latencyMs: latency, sha256: [:])
     }
 
     /// A failed record.
     static func failed(id: String, index: Int, reason: String) -> SampleRecord {
-        SampleRecord(id: id, datasetIndex: 0, index: index, dataset: "fixture", label: .known(.lcdScreen), bonaFide: false,
-                     group: nil, tags: [], attestation: .none, split: .test, data: .real, status: .failed,
-                     failure: .init(stage: .load, reason: reason), methods: [:], aggregate: nil, decision: nil,
-                     latencyMs: [:], sha256: [:])
+        SampleRecord(
+            id: id, datasetIndex: 0, index: index, dataset: "fixture", label: .known(.lcdScreen), bonaFide: false,
+            group: nil, tags: [], attestation: .none, split: .test, data: .real, status: .failed,
+            failure: .init(stage: .load, reason: reason), methods: [:], aggregate: nil, decision: nil,
+            latencyMs: [:], sha256: [:])
     }
 
     /// `(label, data kind, count)` of the standard fixture.
@@ -61,11 +67,15 @@ enum HTMLReportFixtures {
                 var tags = [data == "simulated" ? "synthetic" : "indoor"]
                 if i % 4 == 0 { tags.append("low_light") }
                 if i == 1 { tags.append(hostileTag) }
-                let latency = ["depth/1": 2 + 10 * u, "depth/2": 20 + 70 * v, "aggregation": 0.05 + 0.1 * u,
-                               "sha256": 1 + u, "total": 30 + 80 * v]
-                records.append(record(id: "\(data)-\(label)-\(i)", index: index, label: label, data: data,
-                                      scores: ["depth/1": depth1, "depth/2": depth2], aggregate: aggregate, tags: tags,
-                                      group: "scene-\(label)-\(i / 3)", latency: latency))
+                let latency = [
+                    "depth/1": 2 + 10 * u, "depth/2": 20 + 70 * v, "aggregation": 0.05 + 0.1 * u,
+                    "sha256": 1 + u, "total": 30 + 80 * v,
+                ]
+                records.append(
+                    record(
+                        id: "\(data)-\(label)-\(i)", index: index, label: label, data: data,
+                        scores: ["depth/1": depth1, "depth/2": depth2], aggregate: aggregate, tags: tags,
+                        group: "scene-\(label)-\(i / 3)", latency: latency))
                 index += 1
             }
         }
@@ -76,13 +86,15 @@ enum HTMLReportFixtures {
 
     /// `RunResults.build` over `records` with 40 bootstrap resamples.
     static func results(_ records: [SampleRecord], limit: Int? = nil, build: String = "release") -> RunResults {
-        let dataset = RunDataset(path: "/data/fixture/manifest.json", name: "fixture <set>",
-                                 manifestSHA256: String(repeating: "ab", count: 32),
-                                 original: records.count + 10, selected: records.count,
-                                 evaluated: records.filter { $0.status == .evaluated }.count,
-                                 failed: records.filter { $0.status == .failed }.count, data: "mixed")
-        let context = RunResults.Context(configuration: PipelineConfiguration(), datasets: [dataset], limit: limit, seed: 42,
-                                         resamples: 40, build: build, jobs: 2, runSeconds: 12.5, toolVersion: "0.0-test")
+        let dataset = RunDataset(
+            path: "/data/fixture/manifest.json", name: "fixture <set>",
+            manifestSHA256: String(repeating: "ab", count: 32),
+            original: records.count + 10, selected: records.count,
+            evaluated: records.filter { $0.status == .evaluated }.count,
+            failed: records.filter { $0.status == .failed }.count, data: "mixed")
+        let context = RunResults.Context(
+            configuration: PipelineConfiguration(), datasets: [dataset], limit: limit, seed: 42,
+            resamples: 40, build: build, jobs: 2, runSeconds: 12.5, toolVersion: "0.0-test")
         return RunResults.build(records: records, context: context)
     }
 }

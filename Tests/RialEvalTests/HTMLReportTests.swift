@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialEval
 
 @Suite struct HTMLReportTests {
@@ -11,8 +12,10 @@ import Testing
     @Test func filesAreTheReportAndOnePlotSetPerMethodWithSafeNames() {
         let names = Self.files.map(\.0)
         #expect(names.first == "report.html")
-        for expected in ["roc.svg", "pr.svg", "latency.svg", "scores-depth-1.svg", "scores-depth-2.svg", "scores-aggregate.svg",
-                         "confusion-depth-1.svg", "confusion-depth-2.svg", "confusion-aggregate.svg"] {
+        for expected in [
+            "roc.svg", "pr.svg", "latency.svg", "scores-depth-1.svg", "scores-depth-2.svg", "scores-aggregate.svg",
+            "confusion-depth-1.svg", "confusion-depth-2.svg", "confusion-aggregate.svg",
+        ] {
             #expect(names.contains(expected), "\(expected) missing")
         }
         #expect(names.allSatisfy { !$0.contains("/") })
@@ -32,7 +35,8 @@ import Testing
     @Test func htmlIsWellFormedAndSelfContained() {
         let html = Self.html
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
-        #expect(SVGPlotMarkup.problem(in: html, html: true) == nil, "\(SVGPlotMarkup.problem(in: html, html: true) ?? "")")
+        #expect(
+            SVGPlotMarkup.problem(in: html, html: true) == nil, "\(SVGPlotMarkup.problem(in: html, html: true) ?? "")")
         let lower = html.lowercased()
         for forbidden in ["<script", "<link", "<img", "<iframe", "@import", "url(", "src=", "@font-face", "https://"] {
             #expect(!lower.contains(forbidden), "report.html contains \(forbidden)")
@@ -105,11 +109,16 @@ import Testing
         let results = HTMLReportFixtures.results(records)
         #expect(results.metricsByData["simulated"]?["aggregate"]?.auc.isNaN == true)
         let html = HTMLReport.render(results: results, records: records)
-        let simulated = try #require(html.components(separatedBy: "<table class=\"metrics\" data-context=\"simulated\">").last)
+        let simulated = try #require(
+            html.components(separatedBy: "<table class=\"metrics\" data-context=\"simulated\">").last)
         let table = try #require(simulated.components(separatedBy: "</table>").first)
-        #expect(table.contains("<span class=\"undef\" title=\"no attack sample: FPR, APCER, AUC and EER are undefined\">—</span>"))
+        #expect(
+            table.contains(
+                "<span class=\"undef\" title=\"no attack sample: FPR, APCER, AUC and EER are undefined\">—</span>"))
         #expect(!table.contains("nan") && !table.contains("NaN"))
-        #expect(simulated.contains("<li><strong>aggregate</strong>: no attack sample: FPR, APCER, AUC and EER are undefined"))
+        #expect(
+            simulated.contains(
+                "<li><strong>aggregate</strong>: no attack sample: FPR, APCER, AUC and EER are undefined"))
         #expect(SVGPlotMarkup.problem(in: html, html: true) == nil)
     }
 
@@ -117,8 +126,11 @@ import Testing
         let debug = HTMLReportFixtures.results(Self.records, build: "debug")
         let html = HTMLReport.render(results: debug, records: Self.records)
         #expect(html.contains("<strong>debug build:</strong>"))
-        #expect(!html.contains("<span class=\"pass\">PASS</span>") && !html.contains("<span class=\"fail\">FAIL</span>"))
-        #expect(Self.html.contains("<span class=\"pass\">PASS</span>") || Self.html.contains("<span class=\"fail\">FAIL</span>"))
+        #expect(
+            !html.contains("<span class=\"pass\">PASS</span>") && !html.contains("<span class=\"fail\">FAIL</span>"))
+        #expect(
+            Self.html.contains("<span class=\"pass\">PASS</span>")
+                || Self.html.contains("<span class=\"fail\">FAIL</span>"))
     }
 
     @Test func environmentListsHashesAndSeeds() {
@@ -129,8 +141,10 @@ import Testing
     }
 
     @Test func aRunWhereEverySampleFailedStillRendersValidFiles() throws {
-        let records = [HTMLReportFixtures.failed(id: "a", index: 0, reason: "gone"),
-                       HTMLReportFixtures.failed(id: "b", index: 1, reason: "gone")]
+        let records = [
+            HTMLReportFixtures.failed(id: "a", index: 0, reason: "gone"),
+            HTMLReportFixtures.failed(id: "b", index: 1, reason: "gone"),
+        ]
         let results = HTMLReportFixtures.results(records)
         let files = HTMLReport.files(results: results, records: records)
         let html = try #require(files.first { $0.0 == "report.html" }?.1)

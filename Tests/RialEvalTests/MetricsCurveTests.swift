@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialEval
 
 /// ROC, precision-recall and EER on sklearn's documented example and hand-calculated
@@ -49,8 +50,11 @@ import Testing
         #expect(abs(eer.rate - 0.25) < 1e-15)
         #expect(abs(eer.threshold - 0.7) < 1e-15)
         // 0.9: P 1, R 1/2; 0.5: P 2/3, R 1 -> AP = 1/2 + 1/2 * 2/3.
-        #expect(abs(PrecisionRecallCurve.averagePrecision(scores: [0.9, 0.5, 0.5, 0.1],
-                                                          bonaFide: [true, false, true, false]) - 5.0 / 6) < 1e-15)
+        #expect(
+            abs(
+                PrecisionRecallCurve.averagePrecision(
+                    scores: [0.9, 0.5, 0.5, 0.1],
+                    bonaFide: [true, false, true, false]) - 5.0 / 6) < 1e-15)
     }
 
     @Test func eerInterpolatesInsideTheCrossingSegment() {
@@ -144,8 +148,9 @@ import Testing
     }
 
     @Test func nonFiniteScoresAreExcludedAndCounted() {
-        let curve = ROCCurve(scores: Self.exampleScores + [.nan, .infinity, -.infinity],
-                             bonaFide: Self.exampleTruth + [true, false, true])
+        let curve = ROCCurve(
+            scores: Self.exampleScores + [.nan, .infinity, -.infinity],
+            bonaFide: Self.exampleTruth + [true, false, true])
         #expect(curve.auc == 0.75)
         #expect(curve.thresholds == [.infinity, 0.8, 0.4, 0.35, 0.1])
         #expect(curve.excludedCount == 3)
@@ -173,8 +178,9 @@ import Testing
     /// positives keep the first and the last threshold.
     @Test func precisionRecallDropIntermediate() {
         // Descending: 0.9 P (tp 1), 0.8 N (1), 0.7 N (1), 0.6 N (1), 0.5 P (2).
-        let pr = PrecisionRecallCurve(scores: [0.9, 0.8, 0.7, 0.6, 0.5], bonaFide: [true, false, false, false, true],
-                                      dropIntermediate: true)
+        let pr = PrecisionRecallCurve(
+            scores: [0.9, 0.8, 0.7, 0.6, 0.5], bonaFide: [true, false, false, false, true],
+            dropIntermediate: true)
         // tps 1 1 1 1 2: 0.8 and 0.7 have the same tps on both sides -> dropped; 0.6 kept
         // (the next differs). Same as sklearn 1.9.1 on this input.
         #expect(pr.thresholds == [0.5, 0.6, 0.9])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialEval
 
 /// Wilson intervals, the cluster bootstrap, paired comparisons and McNemar's test.
@@ -48,9 +49,10 @@ import Testing
         return (0..<120).map { i in
             let bonaFide = i % 2 == 0
             let score = min(1, max(0, Double.random(in: 0..<1, using: &rng) * 0.8 + (bonaFide ? 0.2 : 0)))
-            return ScoredSample(id: "s\(i)", score: score, bonaFide: bonaFide,
-                                species: bonaFide ? "real_scene" : (i % 4 == 1 ? "lcd_screen" : "printed_paper"),
-                                group: "g\(i / 4)")
+            return ScoredSample(
+                id: "s\(i)", score: score, bonaFide: bonaFide,
+                species: bonaFide ? "real_scene" : (i % 4 == 1 ? "lcd_screen" : "printed_paper"),
+                group: "g\(i / 4)")
         }
     }()
 
@@ -76,9 +78,14 @@ import Testing
     }
 
     @Test func oneClusterResamplesToItselfSoTheIntervalIsThePoint() throws {
-        let oneGroup = Self.grouped.map { var s = $0; s.group = "all"; return s }
-        let intervals = try #require(ClusterBootstrap(samples: oneGroup, threshold: 0.5)
-            .intervals(BootstrapSettings(resamples: 50)))
+        let oneGroup = Self.grouped.map {
+            var s = $0
+            s.group = "all"
+            return s
+        }
+        let intervals = try #require(
+            ClusterBootstrap(samples: oneGroup, threshold: 0.5)
+                .intervals(BootstrapSettings(resamples: 50)))
         let auc = ROCCurve(samples: oneGroup).auc
         #expect(intervals.auc.lower == auc && intervals.auc.upper == auc)
         let eer = EqualErrorRate(curve: ROCCurve(samples: oneGroup)).rate
@@ -93,11 +100,13 @@ import Testing
     /// resample is the original set, EER 2/7 (alpha 3/7 on the tied block's segment).
     @Test func bootstrapEERUsesTheSameCrossing() throws {
         let samples = zip([0.9, 0.5, 0.5, 0.5, 0.1], [true, true, false, false, false]).enumerated().map { i, pair in
-            ScoredSample(id: "s\(i)", score: pair.0, bonaFide: pair.1, species: pair.1 ? "real_scene" : "lcd_screen",
-                         group: "one")
+            ScoredSample(
+                id: "s\(i)", score: pair.0, bonaFide: pair.1, species: pair.1 ? "real_scene" : "lcd_screen",
+                group: "one")
         }
-        let intervals = try #require(ClusterBootstrap(samples: samples, threshold: 0.5)
-            .intervals(BootstrapSettings(resamples: 10)))
+        let intervals = try #require(
+            ClusterBootstrap(samples: samples, threshold: 0.5)
+                .intervals(BootstrapSettings(resamples: 10)))
         #expect(abs(intervals.eer.lower - 2.0 / 7) < 1e-15 && abs(intervals.eer.upper - 2.0 / 7) < 1e-15)
         // AUC: 0.9 beats all 3 attacks, 0.5 beats 0.1 and ties two: (3 + 1 + 1) / 6.
         #expect(abs(intervals.auc.lower - 5.0 / 6) < 1e-15)
@@ -108,31 +117,41 @@ import Testing
     /// single samples instead would almost never lose a class.
     @Test func wholeClustersAreResampled() throws {
         let samples = (0..<40).map { i in
-            ScoredSample(id: "s\(i)", score: Double(i) / 40, bonaFide: i >= 20, species: i >= 20 ? "real_scene" : "lcd_screen",
-                         group: i >= 20 ? "real" : "attack")
+            ScoredSample(
+                id: "s\(i)", score: Double(i) / 40, bonaFide: i >= 20, species: i >= 20 ? "real_scene" : "lcd_screen",
+                group: i >= 20 ? "real" : "attack")
         }
-        let intervals = try #require(ClusterBootstrap(samples: samples, threshold: 0.5)
-            .intervals(BootstrapSettings(resamples: 1000)))
+        let intervals = try #require(
+            ClusterBootstrap(samples: samples, threshold: 0.5)
+                .intervals(BootstrapSettings(resamples: 1000)))
         let undefined = try #require(intervals.auc.undefinedResamples)
         // Binomial(1000, 1/2): mean 500, sd 16.
         #expect((420...580).contains(undefined))
         #expect(intervals.auc.lower == 1 && intervals.auc.upper == 1)
-        let singles = samples.map { var s = $0; s.group = nil; return s }
-        let singleIntervals = try #require(ClusterBootstrap(samples: singles, threshold: 0.5)
-            .intervals(BootstrapSettings(resamples: 1000)))
+        let singles = samples.map {
+            var s = $0
+            s.group = nil
+            return s
+        }
+        let singleIntervals = try #require(
+            ClusterBootstrap(samples: singles, threshold: 0.5)
+                .intervals(BootstrapSettings(resamples: 1000)))
         #expect(singleIntervals.auc.undefinedResamples == 0)
     }
 
     @Test func disabledBootstrapGivesNoIntervals() {
-        #expect(ClusterBootstrap(samples: Self.grouped, threshold: 0.5).intervals(BootstrapSettings(resamples: 0)) == nil)
+        #expect(
+            ClusterBootstrap(samples: Self.grouped, threshold: 0.5).intervals(BootstrapSettings(resamples: 0)) == nil)
     }
 
     @Test func bootstrapOfDegenerateInputIsUndefinedNotATrap() throws {
-        let empty = try #require(ClusterBootstrap(samples: [], threshold: 0.5).intervals(BootstrapSettings(resamples: 20)))
+        let empty = try #require(
+            ClusterBootstrap(samples: [], threshold: 0.5).intervals(BootstrapSettings(resamples: 20)))
         #expect(empty.auc.lower.isNaN && empty.auc.undefinedResamples == 20)
         let oneClass = Self.grouped.filter(\.bonaFide)
-        let intervals = try #require(ClusterBootstrap(samples: oneClass, threshold: 0.5)
-            .intervals(BootstrapSettings(resamples: 20)))
+        let intervals = try #require(
+            ClusterBootstrap(samples: oneClass, threshold: 0.5)
+                .intervals(BootstrapSettings(resamples: 20)))
         #expect(intervals.auc.lower.isNaN && intervals.apcerMax.upper.isNaN)
         #expect(!intervals.bpcer.lower.isNaN)
     }
@@ -169,8 +188,9 @@ import Testing
     }
 
     @Test func pairedComparisonOfIdenticalScoresIsZeroWithPValueOne() throws {
-        let result = PairedAUCComparison(first: Self.grouped, second: Self.grouped.reversed(),
-                                         settings: BootstrapSettings(resamples: 200))
+        let result = PairedAUCComparison(
+            first: Self.grouped, second: Self.grouped.reversed(),
+            settings: BootstrapSettings(resamples: 200))
         #expect(result.difference == 0)
         #expect(result.pairedCount == 120 && result.excludedCount == 0)
         let interval = try #require(result.interval)
@@ -180,8 +200,13 @@ import Testing
 
     @Test func pairedComparisonDetectsABetterMethod() throws {
         // Second method separates perfectly; the first is the overlapping grouped scores.
-        let better = Self.grouped.map { var s = $0; s.score = s.bonaFide ? 0.9 : 0.1; return s }
-        let result = PairedAUCComparison(first: Self.grouped, second: better, settings: BootstrapSettings(resamples: 400))
+        let better = Self.grouped.map {
+            var s = $0
+            s.score = s.bonaFide ? 0.9 : 0.1
+            return s
+        }
+        let result = PairedAUCComparison(
+            first: Self.grouped, second: better, settings: BootstrapSettings(resamples: 400))
         #expect(result.aucSecond == 1)
         #expect(result.difference > 0)
         let interval = try #require(result.interval)
@@ -224,10 +249,12 @@ import Testing
 
     @Test func mcNemarFromScoredSamples() {
         // Threshold 0.5. First correct on a, b; second correct on b, c; d wrong for both.
-        let first = [ScoredSample(id: "a", score: 0.9, bonaFide: true, species: "real_scene"),
-                     ScoredSample(id: "b", score: 0.1, bonaFide: false, species: "lcd_screen"),
-                     ScoredSample(id: "c", score: 0.2, bonaFide: true, species: "real_scene"),
-                     ScoredSample(id: "d", score: 0.7, bonaFide: false, species: "lcd_screen")]
+        let first = [
+            ScoredSample(id: "a", score: 0.9, bonaFide: true, species: "real_scene"),
+            ScoredSample(id: "b", score: 0.1, bonaFide: false, species: "lcd_screen"),
+            ScoredSample(id: "c", score: 0.2, bonaFide: true, species: "real_scene"),
+            ScoredSample(id: "d", score: 0.7, bonaFide: false, species: "lcd_screen"),
+        ]
         var second = first
         second[0].score = 0.1
         second[2].score = 0.8

@@ -1,13 +1,15 @@
 import Foundation
-import RialMedia
 import RialDetection
+import RialMedia
 import Testing
+
 @testable import RialEval
 
 /// `MethodMetrics` end to end, its JSON shape (NaN as null) and `MetricsConfiguration`.
 @Suite struct MetricsJSONTests {
     static let example = MetricsPresentationAttackTests.example
-    static let configuration = MetricsConfiguration(threshold: 0.5, bootstrap: BootstrapSettings(resamples: 100, seed: 7))
+    static let configuration = MetricsConfiguration(
+        threshold: 0.5, bootstrap: BootstrapSettings(resamples: 100, seed: 7))
 
     static func json(_ metrics: MethodMetrics) throws -> [String: Any] {
         let data = try JSONEncoder().encode(metrics)
@@ -39,15 +41,20 @@ import Testing
 
     @Test func jsonShapeHasTheDocumentedKeys() throws {
         let object = try Self.json(MethodMetrics.compute(samples: Self.example, configuration: Self.configuration))
-        for key in ["n_samples", "n_excluded", "n_bona_fide", "n_attack", "n_clusters", "threshold", "auc", "auc_ci",
-                    "average_precision", "eer", "eer_threshold", "eer_ci", "apcer", "bpcer", "bpcer_ci", "acer",
-                    "acer_ci", "bpcer20", "bpcer20_threshold", "bpcer100", "bpcer100_threshold", "bpcer20_pooled",
-                    "bpcer100_pooled", "tpr_at_operating_point", "tpr_ci", "confusion", "warnings", "breakdowns"] {
+        for key in [
+            "n_samples", "n_excluded", "n_bona_fide", "n_attack", "n_clusters", "threshold", "auc", "auc_ci",
+            "average_precision", "eer", "eer_threshold", "eer_ci", "apcer", "bpcer", "bpcer_ci", "acer",
+            "acer_ci", "bpcer20", "bpcer20_threshold", "bpcer100", "bpcer100_threshold", "bpcer20_pooled",
+            "bpcer100_pooled", "tpr_at_operating_point", "tpr_ci", "confusion", "warnings", "breakdowns",
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         let apcer = try #require(object["apcer"] as? [String: Any])
-        #expect(Set(apcer.keys) == ["per_species", "attacks_per_species", "per_species_ci", "max", "max_species",
-                                    "max_ci", "pooled", "pooled_ci"])
+        #expect(
+            Set(apcer.keys) == [
+                "per_species", "attacks_per_species", "per_species_ci", "max", "max_species",
+                "max_ci", "pooled", "pooled_ci",
+            ])
         let ci = try #require(object["auc_ci"] as? [String: Any])
         #expect(ci["method"] as? String == "cluster_bootstrap_percentile")
         #expect(ci["resamples"] as? Int == 100 && ci["seed"] as? Int == 7 && ci["level"] as? Double == 0.95)
@@ -90,7 +97,8 @@ import Testing
     }
 
     @Test func configurationDecodesPartiallyAndValidates() throws {
-        let partial = try JSONValue.parse(#"{"threshold": 0.7, "bootstrap": {"seed": 5}}"#).decode(MetricsConfiguration.self, overlaying: .standard)
+        let partial = try JSONValue.parse(#"{"threshold": 0.7, "bootstrap": {"seed": 5}}"#).decode(
+            MetricsConfiguration.self, overlaying: .standard)
         #expect(partial.threshold == 0.7)
         #expect(partial.bootstrap == BootstrapSettings(resamples: 1000, seed: 5, confidenceLevel: 0.95, parallel: true))
         #expect(partial.breakdowns == BreakdownDimension.allCases)
@@ -99,7 +107,8 @@ import Testing
 
         var bad = MetricsConfiguration.standard
         bad.bootstrap.confidenceLevel = 1
-        #expect(throws: ConfigurationError(key: "bootstrap.confidence_level", "must be in (0, 1), e.g. 0.95, got 1.0")) {
+        #expect(throws: ConfigurationError(key: "bootstrap.confidence_level", "must be in (0, 1), e.g. 0.95, got 1.0"))
+        {
             try bad.validate()
         }
         bad = .standard
@@ -113,10 +122,14 @@ import Testing
     }
 
     @Test func scoredSampleFromADatasetSample() {
-        let dataset = DatasetSample(id: "x", image: "x.jpg", label: .oledScreen, attestation: .tee, group: "g",
-                                    tags: ["flat_subject"])
+        let dataset = DatasetSample(
+            id: "x", image: "x.jpg", label: .oledScreen, attestation: .tee, group: "g",
+            tags: ["flat_subject"])
         let sample = ScoredSample(dataset, score: 0.3)
-        #expect(sample == ScoredSample(id: "x", score: 0.3, bonaFide: false, species: "oled_screen", group: "g",
-                                       tags: ["flat_subject"], attestation: "tee"))
+        #expect(
+            sample
+                == ScoredSample(
+                    id: "x", score: 0.3, bonaFide: false, species: "oled_screen", group: "g",
+                    tags: ["flat_subject"], attestation: "tee"))
     }
 }

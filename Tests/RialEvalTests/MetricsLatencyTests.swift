@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialEval
 
 /// Nearest-rank latency statistics; expectations are numpy 2.4's

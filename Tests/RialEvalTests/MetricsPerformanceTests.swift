@@ -1,6 +1,6 @@
 import Foundation
-import RialMedia
 import RialEval
+import RialMedia
 import Testing
 
 /// Manual timing of item 8 of the metrics brief: ROC + AUC + 1,000 cluster-bootstrap
@@ -61,9 +61,10 @@ import Testing
             interval = ClusterBootstrap(scores: scores, bonaFide: truth, clusters: groups, threshold: 0.5)
                 .intervals(settings)
         }
-        print("metrics-perf clusters=\(clusters) tied=\(tied) cores=\(ProcessInfo.processInfo.activeProcessorCount) "
-              + "ROC+AUC+1000 resamples: \(Self.format(time)), AUC \(auc), "
-              + "CI [\(interval?.auc.lower ?? .nan), \(interval?.auc.upper ?? .nan)]")
+        print(
+            "metrics-perf clusters=\(clusters) tied=\(tied) cores=\(ProcessInfo.processInfo.activeProcessorCount) "
+                + "ROC+AUC+1000 resamples: \(Self.format(time)), AUC \(auc), "
+                + "CI [\(interval?.auc.lower ?? .nan), \(interval?.auc.upper ?? .nan)]")
         #expect(interval != nil)
     }
 
@@ -72,16 +73,19 @@ import Testing
         let (scores, truth, groups) = Self.data(clusters: 200_000)
         let species = ["lcd_screen", "oled_screen", "printed_paper"]
         let samples = (0..<scores.count).map { i in
-            ScoredSample(id: "s\(i)", score: scores[i], bonaFide: truth[i],
-                         species: truth[i] ? "real_scene" : species[i % 3], group: "g\(groups[i])")
+            ScoredSample(
+                id: "s\(i)", score: scores[i], bonaFide: truth[i],
+                species: truth[i] ? "real_scene" : species[i % 3], group: "g\(groups[i])")
         }
         var metrics: MethodMetrics?
         let time = Self.measure {
-            metrics = MethodMetrics.compute(samples: samples,
-                                            configuration: MetricsConfiguration(breakdowns: [.label, .attestation]))
+            metrics = MethodMetrics.compute(
+                samples: samples,
+                configuration: MetricsConfiguration(breakdowns: [.label, .attestation]))
         }
-        print("metrics-perf MethodMetrics.compute 1M samples, 200k groups, 1000 resamples, label+attestation "
-              + "breakdowns: \(Self.format(time)), AUC \(metrics?.auc ?? .nan)")
+        print(
+            "metrics-perf MethodMetrics.compute 1M samples, 200k groups, 1000 resamples, label+attestation "
+                + "breakdowns: \(Self.format(time)), AUC \(metrics?.auc ?? .nan)")
         #expect(metrics != nil)
     }
 }

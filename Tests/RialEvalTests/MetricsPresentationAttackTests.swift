@@ -1,21 +1,26 @@
 import Foundation
 import Testing
+
 @testable import RialEval
 
 /// ISO/IEC 30107-3 rates, BPCER at fixed APCER and confusion matrices on hand-calculated
 /// examples.
 @Suite struct MetricsPresentationAttackTests {
-    static func sample(_ id: String, _ score: Double, _ species: String, group: String? = nil,
-                       tags: [String] = [], attestation: String? = nil) -> ScoredSample {
-        ScoredSample(id: id, score: score, bonaFide: species == "real_scene", species: species, group: group,
-                     tags: tags, attestation: attestation)
+    static func sample(
+        _ id: String, _ score: Double, _ species: String, group: String? = nil,
+        tags: [String] = [], attestation: String? = nil
+    ) -> ScoredSample {
+        ScoredSample(
+            id: id, score: score, bonaFide: species == "real_scene", species: species, group: group,
+            tags: tags, attestation: attestation)
     }
 
     /// Bona fide 0.95 0.8 0.7 0.45 0.3; lcd_screen 0.9 0.6 0.4 0.1; printed_paper 0.52 0.2 0.15.
     static let example: [ScoredSample] = {
         var samples: [ScoredSample] = []
         for (i, s) in [0.95, 0.8, 0.7, 0.45, 0.3].enumerated() {
-            samples.append(sample("r\(i)", s, "real_scene", tags: i < 2 ? ["flat_subject"] : [], attestation: "secure_enclave"))
+            samples.append(
+                sample("r\(i)", s, "real_scene", tags: i < 2 ? ["flat_subject"] : [], attestation: "secure_enclave"))
         }
         for (i, s) in [0.9, 0.6, 0.4, 0.1].enumerated() {
             samples.append(sample("l\(i)", s, "lcd_screen", group: "session-a", tags: i == 0 ? ["flat_subject"] : []))
@@ -126,7 +131,8 @@ import Testing
     }
 
     @Test func binaryConfusionMatrix() {
-        let matrix = BinaryConfusionMatrix(samples: Self.example + [Self.sample("n", .nan, "lcd_screen")], threshold: 0.5)
+        let matrix = BinaryConfusionMatrix(
+            samples: Self.example + [Self.sample("n", .nan, "lcd_screen")], threshold: 0.5)
         // Attacks: 4 rejected, 3 accepted; bona fide: 2 rejected, 3 accepted.
         #expect(matrix.counts == [[4, 3], [2, 3]])
         let expected: [[Double]] = [[4.0 / 7, 3.0 / 7], [0.4, 0.6]]
@@ -139,8 +145,12 @@ import Testing
 
     @Test func multiclassConfusionMatrix() {
         let classes = ["real_scene", "lcd_screen", "printed_paper", "lcd_screen"]
-        let truth = ["real_scene", "real_scene", "lcd_screen", "lcd_screen", "lcd_screen", "printed_paper", "oled_screen"]
-        let predicted = ["real_scene", "lcd_screen", "lcd_screen", "printed_paper", "lcd_screen", "printed_paper", "lcd_screen"]
+        let truth = [
+            "real_scene", "real_scene", "lcd_screen", "lcd_screen", "lcd_screen", "printed_paper", "oled_screen",
+        ]
+        let predicted = [
+            "real_scene", "lcd_screen", "lcd_screen", "printed_paper", "lcd_screen", "printed_paper", "lcd_screen",
+        ]
         let matrix = MulticlassConfusionMatrix(classes: classes, truth: truth, predicted: predicted)
         #expect(matrix.classes == ["real_scene", "lcd_screen", "printed_paper"])
         #expect(matrix.counts == [[1, 1, 0], [0, 2, 1], [0, 0, 1]])

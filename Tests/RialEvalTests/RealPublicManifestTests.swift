@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialEval
 
 /// `datasets/real-public/manifest.json` against the real public data mirror.
@@ -15,8 +16,9 @@ import Testing
         for sample in manifest.samples {
             for file in sample.fileReferences {
                 #expect(file.path.hasPrefix("files/"), "\(sample.id): \(file.path)")
-                #expect(referenced.updateValue(file, forKey: String(file.path.dropFirst("files/".count))) == nil,
-                        "\(file.path) is referenced twice")
+                #expect(
+                    referenced.updateValue(file, forKey: String(file.path.dropFirst("files/".count))) == nil,
+                    "\(file.path) is referenced twice")
             }
         }
         #expect(Set(referenced.keys) == Set(rows.compactMap { $0["path"] }))
@@ -37,13 +39,18 @@ import Testing
         }
         let byID = Dictionary(uniqueKeysWithValues: manifest.samples.map { ($0.id, $0) })
         let promptda = try #require(byID["promptda/image"])
-        #expect(promptda.depth == DepthReference(path: "files/promptda/arkit_depth.png", format: .u16PngMm, width: 256, height: 192))
+        #expect(
+            promptda.depth
+                == DepthReference(path: "files/promptda/arkit_depth.png", format: .u16PngMm, width: 256, height: 192))
         #expect(byID["arkitscenes/41069021_305.244_rgb"]?.depth?.path == "files/arkitscenes/41069021_305.244_depth.png")
         #expect(byID["arkitscenes/41069021_305.244_rgb"]?.label == .printedPaper)
-        #expect(byID["skimage/motorcycle_left"]?.stereo
+        #expect(
+            byID["skimage/motorcycle_left"]?.stereo
                 == StereoReference(right: "files/skimage/motorcycle_right.png", focalPx: 994.978, baselineMm: 193.001))
         #expect(byID["opencv/aloeL"]?.stereo == StereoReference(right: "files/opencv/aloeR.jpg"))
-        #expect(byID["skimage/motorcycle_left"]?.extensions["ground_truth_disparity"]?["path"] == "files/skimage/motorcycle_disp.npz")
+        #expect(
+            byID["skimage/motorcycle_left"]?.extensions["ground_truth_disparity"]?["path"]
+                == "files/skimage/motorcycle_disp.npz")
         #expect(byID["opencv/aloeL"]?.extensions["ground_truth_disparity"]?["path"] == "files/opencv/aloeGT.png")
         #expect(byID["skimage/brick"]?.tags.contains("gray_texture") == true)
         #expect(byID["skimage/page"]?.tags.contains("scan") == true)
@@ -96,8 +103,10 @@ import Testing
         let out = folder.appendingPathComponent("manifest.json").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", EvalFixtures.packageRoot.appendingPathComponent("scripts/make-real-manifest").path,
-                             EvalFixtures.realMirror.appendingPathComponent("SOURCES.csv").path, "-o", out]
+        process.arguments = [
+            "python3", EvalFixtures.packageRoot.appendingPathComponent("scripts/make-real-manifest").path,
+            EvalFixtures.realMirror.appendingPathComponent("SOURCES.csv").path, "-o", out,
+        ]
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()

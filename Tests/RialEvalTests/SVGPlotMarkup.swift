@@ -8,8 +8,10 @@
 enum SVGPlotMarkup {
     /// The XML entities; HTML mode accepts any named entity.
     static let xmlEntities: Set<String> = ["amp", "lt", "gt", "quot", "apos"]
-    static let htmlVoidElements: Set<String> = ["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-                                                "source", "track", "wbr"]
+    static let htmlVoidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+        "source", "track", "wbr",
+    ]
 
     /// nil when `text` is well-formed, else what is wrong and where (character offset).
     /// `html` allows void elements and any named entity; XML mode requires one root element.
@@ -37,12 +39,16 @@ enum SVGPlotMarkup {
             guard let end = find(";", from: position), end - position <= 12 else { return "bare & at \(position)" }
             let name = String(String.UnicodeScalarView(s[(position + 1)..<end]))
             if name.hasPrefix("#x") {
-                return name.count > 2 && name.dropFirst(2).allSatisfy(\.isHexDigit) ? nil : "bad entity &\(name); at \(position)"
+                return name.count > 2 && name.dropFirst(2).allSatisfy(\.isHexDigit)
+                    ? nil : "bad entity &\(name); at \(position)"
             }
             if name.hasPrefix("#") {
-                return name.count > 1 && name.dropFirst().allSatisfy(\.isNumber) ? nil : "bad entity &\(name); at \(position)"
+                return name.count > 1 && name.dropFirst().allSatisfy(\.isNumber)
+                    ? nil : "bad entity &\(name); at \(position)"
             }
-            if html { return !name.isEmpty && name.allSatisfy(\.isLetter) ? nil : "bad entity &\(name); at \(position)" }
+            if html {
+                return !name.isEmpty && name.allSatisfy(\.isLetter) ? nil : "bad entity &\(name); at \(position)"
+            }
             return xmlEntities.contains(name) ? nil : "unknown XML entity &\(name); at \(position)"
         }
 
@@ -102,10 +108,16 @@ enum SVGPlotMarkup {
                     while j < s.count, isNameScalar(s[j]) { j += 1 }
                     let attribute = String(String.UnicodeScalarView(s[nameStart..<j]))
                     guard !attribute.isEmpty else { return "bad character in <\(name)> at \(j)" }
-                    guard attributes.insert(attribute).inserted else { return "duplicate attribute \(attribute) in <\(name)> at \(j)" }
-                    guard j < s.count, s[j] == "=" else { return "attribute \(attribute) of <\(name)> without value at \(j)" }
+                    guard attributes.insert(attribute).inserted else {
+                        return "duplicate attribute \(attribute) in <\(name)> at \(j)"
+                    }
+                    guard j < s.count, s[j] == "=" else {
+                        return "attribute \(attribute) of <\(name)> without value at \(j)"
+                    }
                     j += 1
-                    guard j < s.count, s[j] == "\"" || s[j] == "'" else { return "unquoted attribute \(attribute) at \(j)" }
+                    guard j < s.count, s[j] == "\"" || s[j] == "'" else {
+                        return "unquoted attribute \(attribute) at \(j)"
+                    }
                     let quote = s[j]
                     j += 1
                     while j < s.count, s[j] != quote {

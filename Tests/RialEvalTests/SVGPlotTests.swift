@@ -1,16 +1,19 @@
 import Foundation
 import Testing
+
 @testable import RialEval
 
 @Suite struct SVGPlotTests {
     // MARK: Numbers and text
 
-    @Test(arguments: [
-        (60.0, 2, true, "60"), (60.5, 2, true, "60.5"), (430.004, 2, true, "430"), (1.0 / 3, 2, true, "0.33"),
-        (-0.001, 2, true, "0"), (-12.345, 1, true, "-12.3"), (0.75, 3, false, "0.750"), (8.0, 1, false, "8.0"),
-        (0.125, 2, false, "0.13"), (-0.125, 2, false, "-0.13"), (1e20, 0, true, "1000000000000"), (.nan, 2, true, "0"),
-        (.infinity, 1, false, "0.0"), (12.0, 0, true, "12"),
-    ] as [(Double, Int, Bool, String)])
+    @Test(
+        arguments: [
+            (60.0, 2, true, "60"), (60.5, 2, true, "60.5"), (430.004, 2, true, "430"), (1.0 / 3, 2, true, "0.33"),
+            (-0.001, 2, true, "0"), (-12.345, 1, true, "-12.3"), (0.75, 3, false, "0.750"), (8.0, 1, false, "8.0"),
+            (0.125, 2, false, "0.13"), (-0.125, 2, false, "-0.13"), (1e20, 0, true, "1000000000000"),
+            (.nan, 2, true, "0"),
+            (.infinity, 1, false, "0.0"), (12.0, 0, true, "12"),
+        ] as [(Double, Int, Bool, String)])
     func numbersAreFixedPointWithoutExponent(value: Double, decimals: Int, trim: Bool, expected: String) {
         #expect(SVGNumber.format(value, decimals: decimals, trimZeros: trim) == expected)
     }
@@ -30,10 +33,12 @@ import Testing
     /// 404 - 360y), computed here by hand.
     @Test func rocPolylineOfSklearnExampleLandsOnExpectedPixels() throws {
         let records = zip([0.1, 0.4, 0.35, 0.8], [false, false, true, true]).enumerated().map { index, pair in
-            HTMLReportFixtures.record(id: "s\(index)", index: index, label: pair.1 ? "real_scene" : "lcd_screen", data: "real",
-                                      scores: ["depth/2": pair.0], aggregate: pair.0)
+            HTMLReportFixtures.record(
+                id: "s\(index)", index: index, label: pair.1 ? "real_scene" : "lcd_screen", data: "real",
+                scores: ["depth/2": pair.0], aggregate: pair.0)
         }
-        let svg = HTMLReportPlots.rocPlot(title: "ROC", keys: ["depth/2"], records: records, metrics: [:]).render(standalone: true)
+        let svg = HTMLReportPlots.rocPlot(title: "ROC", keys: ["depth/2"], records: records, metrics: [:]).render(
+            standalone: true)
         let group = try #require(svg.range(of: "<g data-series=\"depth/2\">"))
         let polyline = try #require(svg[group.upperBound...].range(of: "<polyline points=\""))
         let points = svg[polyline.upperBound...].prefix { $0 != "\"" }
@@ -86,8 +91,9 @@ import Testing
         #expect(SVGPalette.heat(1) == "#08519c")
         #expect(SVGPalette.heat(.nan) == "#eeeeee")
         #expect(SVGPalette.colour(label: "real_scene") == "#3cb44b")
-        #expect(SVGPalette.orderedLabels(["zeta", "printed_paper", "real_scene", "lcd_screen"])
-            == ["real_scene", "lcd_screen", "printed_paper", "zeta"])
+        #expect(
+            SVGPalette.orderedLabels(["zeta", "printed_paper", "real_scene", "lcd_screen"])
+                == ["real_scene", "lcd_screen", "printed_paper", "zeta"])
     }
 
     // MARK: Well-formedness
@@ -100,9 +106,13 @@ import Testing
         #expect(files.map(\.0) == again.map(\.0))
         #expect(files.map(\.1) == again.map(\.1))
         for (name, text) in files where name.hasSuffix(".svg") {
-            #expect(text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""), "\(name)")
+            #expect(
+                text.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\""),
+                "\(name)")
             #expect(SVGPlotMarkup.problem(in: text) == nil, "\(name): \(SVGPlotMarkup.problem(in: text) ?? "")")
-            #expect(text.range(of: #"="[^"]*(nan|inf)"#, options: .regularExpression) == nil, "\(name) has a non-finite number")
+            #expect(
+                text.range(of: #"="[^"]*(nan|inf)"#, options: .regularExpression) == nil,
+                "\(name) has a non-finite number")
         }
     }
 
@@ -131,7 +141,8 @@ import Testing
     @Test func markupCheckerAcceptsWellFormedInput() {
         let svg = "<?xml version=\"1.0\"?>\n<svg a='1' b=\"&amp;&#38;&#x26;\"><g/><!-- c --><t>x &lt; y</t></svg>\n"
         #expect(SVGPlotMarkup.problem(in: svg) == nil)
-        let html = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><style>a > b { }</style></head>"
+        let html =
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><style>a > b { }</style></head>"
             + "<body><br>&nbsp;</body></html>"
         #expect(SVGPlotMarkup.problem(in: html, html: true) == nil)
         #expect(SVGPlotMarkup.problem(in: html) != nil) // XML mode: unknown entity, unclosed <meta>

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RialEval
 
 @Suite struct SampleLabelTests {

@@ -1,6 +1,7 @@
 import Foundation
 import RialDetection
 import Testing
+
 @testable import RialEval
 
 /// The typed fields of `SampleRecord` keep the `samples.jsonl` strings of format
@@ -9,9 +10,11 @@ import Testing
     /// A manifest entry that could not be read, as `DatasetRunner` records it; the line is
     /// the one written when these fields were plain strings.
     @Test func failedRecordLineIsUnchanged() throws {
-        let record = DatasetRunner.failedRecord(id: "samples[2]", item: .init(datasetIndex: 1, index: 2), dataset: "d",
-                                                stage: .manifest, reason: "no image")
-        let line = #"{"attestation":"none","bona_fide":false,"data":"unknown","dataset":"d","dataset_index":1,"#
+        let record = DatasetRunner.failedRecord(
+            id: "samples[2]", item: .init(datasetIndex: 1, index: 2), dataset: "d",
+            stage: .manifest, reason: "no image")
+        let line =
+            #"{"attestation":"none","bona_fide":false,"data":"unknown","dataset":"d","dataset_index":1,"#
             + #""failure":{"reason":"no image","stage":"manifest"},"id":"samples[2]","index":2,"label":"unknown","#
             + #""latency_ms":{},"methods":{},"sha256":{},"split":"test","status":"failed","tags":[]}"#
         #expect(record.jsonLine() == line)
@@ -20,7 +23,8 @@ import Testing
 
     /// Every raw value of the typed fields, read back from a line as written by a run.
     @Test func evaluatedRecordDecodesEveryTypedField() throws {
-        let line = #"{"attestation":"secure_enclave","bona_fide":true,"data":"simulated","dataset":"d","#
+        let line =
+            #"{"attestation":"secure_enclave","bona_fide":true,"data":"simulated","dataset":"d","#
             + #""dataset_index":0,"decision":"bona_fide","id":"a","index":0,"label":"real_scene","latency_ms":{},"#
             + #""methods":{},"sha256":{},"split":"val","status":"evaluated","tags":["synthetic"]}"#
         let record = try JSONDecoder().decode(SampleRecord.self, from: Data(line.utf8))
@@ -31,8 +35,11 @@ import Testing
     }
 
     @Test func rawValuesAreTheFormatStrings() {
-        #expect(SampleRecord.Label.allRawValues == ["real_scene", "lcd_screen", "oled_screen", "screen", "printed_paper",
-                                                    "unknown"])
+        #expect(
+            SampleRecord.Label.allRawValues == [
+                "real_scene", "lcd_screen", "oled_screen", "screen", "printed_paper",
+                "unknown",
+            ])
         #expect(SampleRecord.DataKind.allCases.map(\.rawValue) == ["real", "simulated", "unknown"])
         #expect(SampleRecord.Status.allCases.map(\.rawValue) == ["evaluated", "failed"])
         #expect(SampleRecord.Decision.allCases.map(\.rawValue) == ["bona_fide", "attack"])
@@ -43,7 +50,8 @@ import Testing
     /// A label that is not in the format is a decoding error naming the record, not a crash.
     @Test func unknownLabelStringIsRefused() throws {
         let path = try Fixtures.makeTemporaryFolder("sample-record").appendingPathComponent("samples.jsonl").path
-        let line = #"{"attestation":"none","bona_fide":false,"data":"real","dataset":"d","dataset_index":0,"id":"a","#
+        let line =
+            #"{"attestation":"none","bona_fide":false,"data":"real","dataset":"d","dataset_index":0,"id":"a","#
             + #""index":0,"label":"tv","latency_ms":{},"methods":{},"sha256":{},"split":"test","status":"evaluated","#
             + #""tags":[]}"#
         try Data(line.utf8).write(to: URL(fileURLWithPath: path))

@@ -5,6 +5,7 @@ import RialMedia
 import RialSynth
 import RialTestSupport
 import Testing
+
 @testable import RialEval
 
 /// The low-latency path for one capture (`CaptureLoader.load(_:analyzingRowsWith:)`:
@@ -27,7 +28,9 @@ import Testing
         let image = folder.appendingPathComponent("photo.jpg"), depth = folder.appendingPathComponent("depth.f32.gz")
         try JPEGEncoder.encode(capture.image, quality: 90).write(to: image)
         try DepthWriter.encode(capture.depth, format: .f32leGzip).write(to: depth)
-        let files = CaptureFiles(image: image.path, depth: depth.path, attestation: AttestationEvidence(status: .pass, method: .secureEnclave))
+        let files = CaptureFiles(
+            image: image.path, depth: depth.path,
+            attestation: AttestationEvidence(status: .pass, method: .secureEnclave))
         let analyzer = try CaptureAnalyzer()
 
         let plain = try CaptureLoader.load(files)

@@ -5,6 +5,7 @@ import RialMedia
 import RialSynth
 import RialTestSupport
 import Testing
+
 @testable import RialEval
 
 @Suite struct TextureTrainerTests {
@@ -15,13 +16,14 @@ import Testing
     /// (1/2)[(σ(2a) - 1) - σ(-2a)] + λ a = 0, i.e. λ a = σ(-2a).
     @Test func softmaxRegressionMeetsTheStationarityCondition() {
         let lambda = 0.1
-        let fit = SoftmaxRegression.fit(features: [-1, 1], labels: [0, 1], featureCount: 1, classes: 2, l2: lambda,
-                                        maxIterations: 100, tolerance: 1e-12, seed: 3)
+        let fit = SoftmaxRegression.fit(
+            features: [-1, 1], labels: [0, 1], featureCount: 1, classes: 2, l2: lambda,
+            maxIterations: 100, tolerance: 1e-12, seed: 3)
         let a = fit.weights[1]
         #expect(abs(fit.weights[0] + a) < 1e-9)
         #expect(abs(fit.biases[0] - fit.biases[1]) < 1e-9)
         #expect(abs(lambda * a - 1 / (1 + exp(2 * a))) < 1e-9)
-        #expect(a > 0.9 && a < 1.2)   // λa = σ(-2a) crosses between a = 1 (0.100 < 0.119) and 1.1 (0.110 > 0.0998)
+        #expect(a > 0.9 && a < 1.2) // λa = σ(-2a) crosses between a = 1 (0.100 < 0.119) and 1.1 (0.110 > 0.0998)
     }
 
     /// The analytic gradient equals central finite differences of the loss.
@@ -32,11 +34,13 @@ import Testing
         let features = (0..<(n * d)).map { _ in uniform() * 2 }
         let labels = (0..<n).map { $0 % k }
         let theta = (0..<(k * (d + 1))).map { _ in uniform() }
-        let (_, gradient) = SoftmaxRegression.lossAndGradient(theta, features: features, labels: labels, d: d, K: k, l2: 0.3)
+        let (_, gradient) = SoftmaxRegression.lossAndGradient(
+            theta, features: features, labels: labels, d: d, K: k, l2: 0.3)
         let h = 1e-6
         for q in theta.indices {
             var plus = theta, minus = theta
-            plus[q] += h; minus[q] -= h
+            plus[q] += h
+            minus[q] -= h
             let lp = SoftmaxRegression.lossAndGradient(plus, features: features, labels: labels, d: d, K: k, l2: 0.3).0
             let lm = SoftmaxRegression.lossAndGradient(minus, features: features, labels: labels, d: d, K: k, l2: 0.3).0
             #expect(abs((lp - lm) / (2 * h) - gradient[q]) < 1e-6, "parameter \(q)")
@@ -73,12 +77,15 @@ import Testing
         collection.train = toyExamples(count: 150, seed: 1, split: .train)
         collection.validation = toyExamples(count: 25, seed: 2, split: .val)
         let model = try TextureTrainer().fit(collection)
-        #expect(model.classes == [.realScene, .printedPaper])   // classes without samples are left out
+        #expect(model.classes == [.realScene, .printedPaper]) // classes without samples are left out
         #expect(model.provenance.training.accuracy == 1)
         let validation = try #require(model.provenance.validation)
         #expect(try #require(validation.accuracy) >= 0.95)
         #expect(validation.confusionMatrix.map { $0.reduce(0, +) } == [25, 25])
-        #expect(model.provenance.trainClassCounts == ["real_scene": 150, "lcd_screen": 0, "oled_screen": 0, "printed_paper": 150])
+        #expect(
+            model.provenance.trainClassCounts == [
+                "real_scene": 150, "lcd_screen": 0, "oled_screen": 0, "printed_paper": 150,
+            ])
         #expect(model.provenance.hyperparameters.iterations >= 1)
         // Feature 0 carries the decision: its weight for printed_paper is the largest.
         let d = TextureFeatures.count
@@ -114,8 +121,10 @@ import Testing
             let label: SynthClass = index % 2 == 0 ? .realScene : .lcdScreen
             let capture = SynthGenerator.generate(index: index, seed: 23, class: label, width: 320, height: 240)
             let features = try TextureFeatures.extract(capture.image).values
-            collection.train.append(TextureExample(features: features, label: SampleLabel(rawValue: label.rawValue)!,
-                                                   id: "synth/\(index)"))
+            collection.train.append(
+                TextureExample(
+                    features: features, label: SampleLabel(rawValue: label.rawValue)!,
+                    id: "synth/\(index)"))
         }
         var options = TextureTrainer.Options()
         options.classes = [.realScene, .lcdScreen]
@@ -138,8 +147,9 @@ import Testing
         for (name, seed) in images {
             var rng = SplitMix64(seed: UInt64(seed))
             let samples = (0..<(160 * 144 * 3)).map { _ in UInt8(truncatingIfNeeded: rng.next() >> 56) }
-            try JPEGEncoder.write(Image8(width: 160, height: 144, channels: 3, samples: samples)!,
-                                  to: folder.appendingPathComponent("\(name).jpg").path)
+            try JPEGEncoder.write(
+                Image8(width: 160, height: 144, channels: 3, samples: samples)!,
+                to: folder.appendingPathComponent("\(name).jpg").path)
         }
         try Data("not a jpeg".utf8).write(to: folder.appendingPathComponent("bad.jpg"))
         let manifest = """
@@ -179,7 +189,8 @@ import Testing
         let dataset = try #require(collection.datasets.first)
         #expect(dataset.sha256 == (try SHA256Digest.hash(fileAt: manifest)))
         #expect(dataset.sampleCount == 8)
-        #expect(dataset.generatedBy == "rial-bench synth --out \(folder.path) --count 6 --seed 9 --width 160 --height 144 "
+        #expect(
+            dataset.generatedBy == "rial-bench synth --out \(folder.path) --count 6 --seed 9 --width 160 --height 144 "
                 + "--classes real_scene lcd_screen --procedural-only")
         options.jobs = 1
         let serial = try TextureTrainer(options: options).collect(manifests: [manifest])
@@ -204,8 +215,10 @@ import Testing
         func outcome(_ label: SampleLabel, _ score: Double) -> TextureEvaluation.SampleOutcome {
             .init(id: "", label: label, score: score, classification: .unknown, isLikelyRecaptured: false)
         }
-        evaluation.samples = [outcome(.realScene, 0.9), outcome(.realScene, 0.4), outcome(.screen, 0.5),
-                              outcome(.printedPaper, 0.1)]
+        evaluation.samples = [
+            outcome(.realScene, 0.9), outcome(.realScene, 0.4), outcome(.screen, 0.5),
+            outcome(.printedPaper, 0.1),
+        ]
         #expect(evaluation.realVersusAttackAUC == 0.75)
         evaluation.samples = [outcome(.realScene, 0.5), outcome(.lcdScreen, 0.5)]
         #expect(evaluation.realVersusAttackAUC == 0.5)

@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import RialMedia
+import Testing
 
 /// `Range.concurrentMap`: results in index order, each index run once, on several
 /// threads when asked, on the calling thread when there is one worker.

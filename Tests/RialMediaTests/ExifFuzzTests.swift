@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialMedia
 
 /// Seeded truncations, bit flips and garbage: the reader must return or throw
@@ -52,7 +53,7 @@ struct ExifFuzzTests {
         let inputs = Mutations.corruptions(of: app1, count: 600, seed: 0xE1F0_0001).map { $0 + tail }
         let (unexpected, parsed) = Self.readAll(inputs)
         #expect(unexpected == 0)
-        #expect(parsed > 300)   // most flips hit values, not structure
+        #expect(parsed > 300) // most flips hit values, not structure
     }
 
     @Test func bitFlipsOfSmallRealHeaders() throws {
@@ -71,8 +72,9 @@ struct ExifFuzzTests {
         let jpegs = [ExifReaderTests.fullBlock(.little).jpeg, ExifReaderTests.fullBlock(.big).jpeg]
         var inputs: [Data] = []
         for (i, jpeg) in jpegs.enumerated() {
-            inputs += Mutations.corruptions(of: jpeg, count: 2_000, maxFlips: 3,
-                                            seed: 0xE1F0_0010 + UInt64(i))
+            inputs += Mutations.corruptions(
+                of: jpeg, count: 2_000, maxFlips: 3,
+                seed: 0xE1F0_0010 + UInt64(i))
             inputs += Mutations.truncations(of: jpeg, count: 400)
         }
         let (unexpected, parsed) = Self.readAll(inputs)

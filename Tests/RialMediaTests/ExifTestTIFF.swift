@@ -10,7 +10,7 @@ struct ExifTestTIFF {
 
     enum Value {
         case ascii(String)
-        case bytes([UInt8])                 // ASCII field with these exact bytes
+        case bytes([UInt8]) // ASCII field with these exact bytes
         case shorts([UInt16])
         case longs([UInt32])
         case rationals([(UInt32, UInt32)])
@@ -84,8 +84,10 @@ struct ExifTestTIFF {
         case .rationals(let v):
             return (5, UInt32(v.count), v.flatMap { u32($0.0) + u32($0.1) })
         case .srationals(let v):
-            return (10, UInt32(v.count),
-                    v.flatMap { u32(UInt32(bitPattern: $0.0)) + u32(UInt32(bitPattern: $0.1)) })
+            return (
+                10, UInt32(v.count),
+                v.flatMap { u32(UInt32(bitPattern: $0.0)) + u32(UInt32(bitPattern: $0.1)) }
+            )
         case .pointer(let n):
             return (4, 1, u32(UInt32(offsets[n])))
         case .raw(let v):
@@ -95,7 +97,8 @@ struct ExifTestTIFF {
 
     var bytes: [UInt8] {
         let offsets = ifdOffsets()
-        var out: [UInt8] = (order == .little ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(magic)
+        var out: [UInt8] =
+            (order == .little ? [0x49, 0x49] : [0x4D, 0x4D]) + u16(magic)
             + u32(ifd0Offset ?? 8)
         let dataStart = 8 + ifds.reduce(0) { $0 + 2 + 12 * $1.count + 4 }
         var data: [UInt8] = []

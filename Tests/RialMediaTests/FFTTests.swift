@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
 
 /// Hand-computable transforms: DFT definitions, not values produced by the code.
 @Suite struct FFTTests {
@@ -91,8 +91,9 @@ import RialMedia
             let (re0, im0) = (re, im)
             re.withUnsafeMutableBufferPointer { r in
                 im.withUnsafeMutableBufferPointer { i in
-                    fft.transformColumns(re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: rowStride,
-                                         sign: sign)
+                    fft.transformColumns(
+                        re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: rowStride,
+                        sign: sign)
                 }
             }
             for s in 0..<rowStride {
@@ -116,15 +117,22 @@ import RialMedia
         let fft = FFT(size: n)
         var re = Self.values(n * columns, seed: 5), im = Self.values(n * columns, seed: 6)
         var energy = [Double](repeating: 0, count: columns)
-        for j in 0..<n { for s in 0..<columns { energy[s] += re[j * columns + s] * re[j * columns + s] + im[j * columns + s] * im[j * columns + s] } }
+        for j in 0..<n {
+            for s in 0..<columns {
+                energy[s] += re[j * columns + s] * re[j * columns + s] + im[j * columns + s] * im[j * columns + s]
+            }
+        }
         re.withUnsafeMutableBufferPointer { r in
             im.withUnsafeMutableBufferPointer { i in
-                fft.transformColumns(re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: columns, sign: -1)
+                fft.transformColumns(
+                    re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: columns, sign: -1)
             }
         }
         for s in 0..<columns {
             var spectral = 0.0
-            for j in 0..<n { spectral += re[j * columns + s] * re[j * columns + s] + im[j * columns + s] * im[j * columns + s] }
+            for j in 0..<n {
+                spectral += re[j * columns + s] * re[j * columns + s] + im[j * columns + s] * im[j * columns + s]
+            }
             #expect(abs(spectral - Double(n) * energy[s]) <= 1e-9 * spectral, "column \(s)")
         }
     }
@@ -138,13 +146,16 @@ import RialMedia
         for j in 0..<n { re[j * columns + 2] = cos(2 * Double.pi * Double(5 * j) / Double(n)) }
         re.withUnsafeMutableBufferPointer { r in
             im.withUnsafeMutableBufferPointer { i in
-                fft.transformColumns(re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: columns, sign: -1)
+                fft.transformColumns(
+                    re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: columns, sign: -1)
             }
         }
         for j in 0..<n {
             for s in 0..<columns {
                 let expected = s == 2 && (j == 5 || j == n - 5) ? Double(n) / 2 : 0
-                #expect(abs(re[j * columns + s] - expected) < 1e-12 && abs(im[j * columns + s]) < 1e-12, "bin \(j) column \(s)")
+                #expect(
+                    abs(re[j * columns + s] - expected) < 1e-12 && abs(im[j * columns + s]) < 1e-12,
+                    "bin \(j) column \(s)")
             }
         }
     }
@@ -157,12 +168,15 @@ import RialMedia
         var singleRe = re, singleIm = im
         re.withUnsafeMutableBufferPointer { r in
             im.withUnsafeMutableBufferPointer { i in
-                fft.transformColumns(re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: columns, sign: -1)
+                fft.transformColumns(
+                    re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: columns, sign: -1)
             }
         }
         singleRe.withUnsafeMutableBufferPointer { r in
             singleIm.withUnsafeMutableBufferPointer { i in
-                for s in 0..<columns { fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: s, stride: columns, sign: -1) }
+                for s in 0..<columns {
+                    fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: s, stride: columns, sign: -1)
+                }
             }
         }
         #expect(re == singleRe && im == singleIm)
@@ -182,7 +196,8 @@ import RialMedia
             let (re0, im0) = (re, im)
             re.withUnsafeMutableBufferPointer { r in
                 im.withUnsafeMutableBufferPointer { i in
-                    fft.transformRows(re: r.baseAddress!, im: i.baseAddress!, count: rows, rowStride: rowStride, sign: sign)
+                    fft.transformRows(
+                        re: r.baseAddress!, im: i.baseAddress!, count: rows, rowStride: rowStride, sign: sign)
                 }
             }
             for t in 0..<rows {
@@ -212,7 +227,9 @@ import RialMedia
         }
         singleRe.withUnsafeMutableBufferPointer { r in
             singleIm.withUnsafeMutableBufferPointer { i in
-                for t in 0..<rows { fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: t * n, stride: 1, sign: -1) }
+                for t in 0..<rows {
+                    fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: t * n, stride: 1, sign: -1)
+                }
             }
         }
         #expect(re == singleRe && im == singleIm)

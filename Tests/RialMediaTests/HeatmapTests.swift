@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialMedia
 
 @Suite("Depth heatmap")
@@ -33,19 +34,20 @@ struct HeatmapTests {
     @Test("Range ends map to the colormap ends; invalid pixels get the invalid colour; blocks of scale x scale")
     func mapping() throws {
         let map = DepthMap(width: 3, height: 2, metres: [1, 2, 3, .nan, 0.5, 9])!
-        let image = try DepthHeatmap.render(map, range: 1...3, colormap: .turbo, invalidColor: .black,
-                                            scale: 3, legend: false)
+        let image = try DepthHeatmap.render(
+            map, range: 1...3, colormap: .turbo, invalidColor: .black,
+            scale: 3, legend: false)
         #expect(image.width == 9 && image.height == 6 && image.channels == 3)
         let low = DepthColormap.turbo.color(at: 0), high = DepthColormap.turbo.color(at: 1)
-        let middle = DepthColormap.turbo.color(index: 128)   // t = 0.5 -> round(127.5) = 128
+        let middle = DepthColormap.turbo.color(index: 128) // t = 0.5 -> round(127.5) = 128
         for dy in 0..<3 {
             for dx in 0..<3 {
                 #expect(pixel(image, dx, dy) == low)
                 #expect(pixel(image, 3 + dx, dy) == middle)
                 #expect(pixel(image, 6 + dx, dy) == high)
-                #expect(pixel(image, dx, 3 + dy) == .black)        // NaN
-                #expect(pixel(image, 3 + dx, 3 + dy) == low)       // below the range: clamped
-                #expect(pixel(image, 6 + dx, 3 + dy) == high)      // above the range: clamped
+                #expect(pixel(image, dx, 3 + dy) == .black) // NaN
+                #expect(pixel(image, 3 + dx, 3 + dy) == low) // below the range: clamped
+                #expect(pixel(image, 6 + dx, 3 + dy) == high) // above the range: clamped
             }
         }
     }
@@ -70,9 +72,10 @@ struct HeatmapTests {
         // g = max(1, 768 / 256) = 3, legend 240 px wide.
         let legend = try DepthHeatmap.render(map)
         #expect(legend.width == 1024 + 240 && legend.height == 768)
-        let small = try DepthHeatmap.render(DepthMap(width: 4, height: 3, metres: [Float](repeating: 1, count: 12))!,
-                                            scale: 1, legend: true)
-        #expect(small.width == 4 + 80 && small.height == 40)   // g = 1, at least 40 px tall
+        let small = try DepthHeatmap.render(
+            DepthMap(width: 4, height: 3, metres: [Float](repeating: 1, count: 12))!,
+            scale: 1, legend: true)
+        #expect(small.width == 4 + 80 && small.height == 40) // g = 1, at least 40 px tall
         let doubled = try DepthHeatmap.render(map, scale: 2, legend: false)
         #expect(doubled.width == 512 && doubled.height == 384)
     }
@@ -80,15 +83,15 @@ struct HeatmapTests {
     @Test("Legend: bar runs from the far colour at the top to the near colour at the bottom, with white labels")
     func legend() throws {
         let map = HeatmapTestMaps.ramp(width: 64, height: 48)
-        let image = try DepthHeatmap.render(map, range: 1...2, scale: 4, legend: true)   // map 256 x 192, g = 1
-        let barX = 256 + 6 + 6   // panel start + 6 g margin + half the 12 g bar
+        let image = try DepthHeatmap.render(map, range: 1...2, scale: 4, legend: true) // map 256 x 192, g = 1
+        let barX = 256 + 6 + 6 // panel start + 6 g margin + half the 12 g bar
         #expect(pixel(image, barX, 6) == DepthColormap.turbo.color(at: 1))
         #expect(pixel(image, barX, image.height - 7) == DepthColormap.turbo.color(at: 0))
         var white = 0
         for y in 0..<image.height {
             for x in (256 + 30)..<image.width where pixel(image, x, y) == .white { white += 1 }
         }
-        #expect(white > 100)   // five labels such as "1.25 m"
+        #expect(white > 100) // five labels such as "1.25 m"
         #expect(DepthHeatmap.legendWidth(mapHeight: 192) == 80)
     }
 

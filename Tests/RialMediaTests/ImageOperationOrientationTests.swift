@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RialMedia
 
 /// The stored 3x2 image
@@ -10,33 +11,73 @@ import Testing
 /// in ExifOrientation's doc comment (value: stored image is ... -> to display ...).
 let orientationExpectations: [(ExifOrientation, width: Int, height: Int, pixels: [UInt8])] = [
     // 1: nothing.
-    (.up, 3, 2, [1, 2, 3,
-                 4, 5, 6]),
+    (
+        .up, 3, 2,
+        [
+            1, 2, 3,
+            4, 5, 6,
+        ]
+    ),
     // 2: flip horizontally.
-    (.upMirrored, 3, 2, [3, 2, 1,
-                         6, 5, 4]),
+    (
+        .upMirrored, 3, 2,
+        [
+            3, 2, 1,
+            6, 5, 4,
+        ]
+    ),
     // 3: rotate 180.
-    (.down, 3, 2, [6, 5, 4,
-                   3, 2, 1]),
+    (
+        .down, 3, 2,
+        [
+            6, 5, 4,
+            3, 2, 1,
+        ]
+    ),
     // 4: flip vertically.
-    (.downMirrored, 3, 2, [4, 5, 6,
-                           1, 2, 3]),
+    (
+        .downMirrored, 3, 2,
+        [
+            4, 5, 6,
+            1, 2, 3,
+        ]
+    ),
     // 5: transpose (mirror about the main diagonal): rows become columns.
-    (.leftMirrored, 2, 3, [1, 4,
-                           2, 5,
-                           3, 6]),
+    (
+        .leftMirrored, 2, 3,
+        [
+            1, 4,
+            2, 5,
+            3, 6,
+        ]
+    ),
     // 6: rotate 90 clockwise: the left column (1, 4) read bottom-up becomes the top row.
-    (.right, 2, 3, [4, 1,
-                    5, 2,
-                    6, 3]),
+    (
+        .right, 2, 3,
+        [
+            4, 1,
+            5, 2,
+            6, 3,
+        ]
+    ),
     // 7: transverse (mirror about the anti-diagonal): 6 goes to the top-left corner.
-    (.rightMirrored, 2, 3, [6, 3,
-                            5, 2,
-                            4, 1]),
+    (
+        .rightMirrored, 2, 3,
+        [
+            6, 3,
+            5, 2,
+            4, 1,
+        ]
+    ),
     // 8: rotate 90 counter-clockwise: the right column (3, 6) becomes the top row.
-    (.left, 2, 3, [3, 6,
-                   2, 5,
-                   1, 4]),
+    (
+        .left, 2, 3,
+        [
+            3, 6,
+            2, 5,
+            1, 4,
+        ]
+    ),
 ]
 
 @Suite("Orientation")

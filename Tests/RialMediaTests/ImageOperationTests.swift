@@ -1,13 +1,15 @@
 import Foundation
 import Testing
+
 @testable import RialMedia
 
 /// True when both arrays have the same length and every pair is within `tolerance`
 /// (two NaNs count as equal).
 func imageOpApproxEqual(_ a: [Float], _ b: [Float], tolerance: Float = 1e-4) -> Bool {
-    a.count == b.count && zip(a, b).allSatisfy { x, y in
-        (x.isNaN && y.isNaN) || abs(x - y) <= tolerance
-    }
+    a.count == b.count
+        && zip(a, b).allSatisfy { x, y in
+            (x.isNaN && y.isNaN) || abs(x - y) <= tolerance
+        }
 }
 
 func imageOpPlanar(_ width: Int, _ height: Int, _ data: [Float], channels: Int = 1) -> PlanarImage {
@@ -116,7 +118,10 @@ struct AreaAverageTests {
     /// (Pillow's BOX filter is not this for non-integer ratios: it weights whole pixels
     /// by whether their centre falls in the box.)
     @Test func fractionalCoverageInTwoDimensions() throws {
-        let data = (0..<15).map { i -> Float in let x = i % 5, y = i / 5; return Float(x * x + 3 * y) }
+        let data = (0..<15).map { i -> Float in
+            let x = i % 5, y = i / 5
+            return Float(x * x + 3 * y)
+        }
         let d = try imageOpPlanar(5, 3, data).areaAveraged(width: 2, height: 2)
         #expect(imageOpApproxEqual(d.data, [2.2, 11.8, 6.2, 15.8], tolerance: 1e-5))
     }
@@ -177,12 +182,13 @@ struct BilinearTests {
     /// -0.25 (clamped to 0), 0.25, 0.75, 1.25 (clamped to 1) on both axes.
     @Test func twoToFourByHand() throws {
         let d = try imageOpPlanar(2, 2, [0, 10, 20, 30]).resizedBilinear(width: 4, height: 4)
-        #expect(d.data == [
-            0, 2.5, 7.5, 10,
-            5, 7.5, 12.5, 15,
-            15, 17.5, 22.5, 25,
-            20, 22.5, 27.5, 30,
-        ])
+        #expect(
+            d.data == [
+                0, 2.5, 7.5, 10,
+                5, 7.5, 12.5, 15,
+                15, 17.5, 22.5, 25,
+                20, 22.5, 27.5, 30,
+            ])
     }
 
     /// Golden from Pillow 13 (upscaling with BILINEAR uses the same half-pixel centres
@@ -190,11 +196,14 @@ struct BilinearTests {
     /// np.float32)).resize((5, 3), Image.BILINEAR)`.
     @Test func threeByTwoToFiveByThreeMatchesPillow() throws {
         let d = try imageOpPlanar(3, 2, [1, 4, 9, 16, 25, 36]).resizedBilinear(width: 5, height: 3)
-        #expect(imageOpApproxEqual(d.data, [
-            1, 2.2, 4, 7, 9,
-            8.5, 10.9, 14.5, 19.3, 22.5,
-            16, 19.6, 25, 31.6, 36,
-        ]))
+        #expect(
+            imageOpApproxEqual(
+                d.data,
+                [
+                    1, 2.2, 4, 7, 9,
+                    8.5, 10.9, 14.5, 19.3, 22.5,
+                    16, 19.6, 25, 31.6, 36,
+                ]))
     }
 
     /// Halving: positions (i + 0.5) * 2 - 0.5 = 0.5, 2.5 -> means of neighbour pairs.

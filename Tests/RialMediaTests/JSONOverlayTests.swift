@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import RialMedia
 
 /// `JSONValue.overlaid(with:rules:)` and `decode(_:overlaying:rules:)`; every expected
@@ -19,20 +20,22 @@ import Testing
 
     @Test func objectsMergeKeyByKeyAtEveryDepth() {
         let merged = Self.defaults.overlaid(with: ["b": ["c": 7], "profiles": ["p": ["weights": ["r": 0.25]]]])
-        #expect(merged == [
-            "a": 1, "b": ["c": 7, "d": [3, 4]], "e": "x",
-            "profiles": ["p": ["primary": "q", "weights": ["q": 0.5, "r": 0.25]]],
-            "map": ["k": 1, "l": 2],
-        ])
+        #expect(
+            merged == [
+                "a": 1, "b": ["c": 7, "d": [3, 4]], "e": "x",
+                "profiles": ["p": ["primary": "q", "weights": ["q": 0.5, "r": 0.25]]],
+                "map": ["k": 1, "l": 2],
+            ])
     }
 
     @Test func arraysScalarsAndOtherTypesReplace() {
         let merged = Self.defaults.overlaid(with: ["b": ["d": [9]], "e": ["y": 1], "a": "one", "map": 5])
-        #expect(merged == [
-            "a": "one", "b": ["c": 2, "d": [9]], "e": ["y": 1],
-            "profiles": ["p": ["primary": "q", "weights": ["q": 0.5, "r": 0.5]]],
-            "map": 5,
-        ])
+        #expect(
+            merged == [
+                "a": "one", "b": ["c": 2, "d": [9]], "e": ["y": 1],
+                "profiles": ["p": ["primary": "q", "weights": ["q": 0.5, "r": 0.5]]],
+                "map": 5,
+            ])
         #expect(JSONValue(3).overlaid(with: ["z": 1]) == ["z": 1])
         #expect(JSONValue(3).overlaid(with: false) == false)
     }
@@ -56,23 +59,28 @@ import Testing
 
     @Test func nullablePathsTakeNull() {
         let rules = JSONOverlayRules(nullable: ["b.c", "profiles.*.weights.*"])
-        let merged = Self.defaults.overlaid(with: ["b": ["c": nil], "profiles": ["p": ["weights": ["q": nil]]]], rules: rules)
+        let merged = Self.defaults.overlaid(
+            with: ["b": ["c": nil], "profiles": ["p": ["weights": ["q": nil]]]], rules: rules)
         #expect(merged["b"] == ["c": nil, "d": [3, 4]])
         #expect(merged["profiles"] == ["p": ["primary": "q", "weights": ["q": nil, "r": 0.5]]])
         // A null with no default under it is kept as written, rule or not.
-        #expect(Self.defaults.overlaid(with: ["n": nil]) == Self.defaults.overlaid(with: [:]).overlaid(with: ["n": nil]))
+        #expect(
+            Self.defaults.overlaid(with: ["n": nil]) == Self.defaults.overlaid(with: [:]).overlaid(with: ["n": nil]))
         #expect(Self.defaults.overlaid(with: ["n": nil])["n"] == .null)
     }
 
     @Test func newEntriesAreLaidOverTheirTemplate() {
         let rules = JSONOverlayRules(entryTemplates: ["profiles.*": ["weights": [:]], "list.*": ["w": 0]])
         let merged = Self.defaults.overlaid(
-            with: ["profiles": ["new": ["primary": "s"], "p": ["primary": "r"]], "list": [["v": 1], ["w": 2, "v": 3]]],
+            with: [
+                "profiles": ["new": ["primary": "s"], "p": ["primary": "r"]], "list": [["v": 1], ["w": 2, "v": 3]],
+            ],
             rules: rules)
-        #expect(merged["profiles"] == [
-            "p": ["primary": "r", "weights": ["q": 0.5, "r": 0.5]],
-            "new": ["weights": [:], "primary": "s"],
-        ])
+        #expect(
+            merged["profiles"] == [
+                "p": ["primary": "r", "weights": ["q": 0.5, "r": 0.5]],
+                "new": ["weights": [:], "primary": "s"],
+            ])
         #expect(merged["list"] == [["w": 0, "v": 1], ["w": 2, "v": 3]])
         // A template applies only where the defaults hold nothing.
         #expect(Self.defaults.overlaid(with: ["profiles": ["p": [:]]], rules: rules) == Self.defaults)
@@ -89,9 +97,13 @@ import Testing
     @Test func rulesMoveUnderAPrefixAndMerge() {
         let inner = JSONOverlayRules(replacedWhole: ["m"], nullable: ["n"], entryTemplates: ["t.*": [:]])
         let moved = inner.prefixed(by: "a.b")
-        #expect(moved == JSONOverlayRules(replacedWhole: ["a.b.m"], nullable: ["a.b.n"], entryTemplates: ["a.b.t.*": [:]]))
+        #expect(
+            moved == JSONOverlayRules(replacedWhole: ["a.b.m"], nullable: ["a.b.n"], entryTemplates: ["a.b.t.*": [:]]))
         let merged = moved.merging(JSONOverlayRules(replacedWhole: ["z"], entryTemplates: ["a.b.t.*": [1]]))
-        #expect(merged == JSONOverlayRules(replacedWhole: ["a.b.m", "z"], nullable: ["a.b.n"], entryTemplates: ["a.b.t.*": [1]]))
+        #expect(
+            merged
+                == JSONOverlayRules(
+                    replacedWhole: ["a.b.m", "z"], nullable: ["a.b.n"], entryTemplates: ["a.b.t.*": [1]]))
     }
 
     struct Settings: Codable, Equatable {
@@ -133,9 +145,10 @@ import Testing
     }
 
     @Test func encodedIsTheEncodersTree() throws {
-        #expect(try JSONValue.encoded(Settings()) == [
-            "count": 3, "name": "n", "inner": ["scale": 0.1, "tags": ["a", "b"]],
-        ])
+        #expect(
+            try JSONValue.encoded(Settings()) == [
+                "count": 3, "name": "n", "inner": ["scale": 0.1, "tags": ["a", "b"]],
+            ])
         #expect(throws: EncodingError.self) { try JSONValue.encoded(Double.infinity) }
     }
 }

@@ -1,10 +1,12 @@
 import Foundation
 import Testing
+
 @testable import RialMedia
 
 @Suite struct JSONValueTests {
     @Test func parsesEveryKindOfValue() throws {
-        let value = try JSONValue.parse(#"{"a": [1, -2.5e3, true, false, null], "b": "x\u00e9\n\ud83d\ude00", "c": {}}"#)
+        let value = try JSONValue.parse(
+            #"{"a": [1, -2.5e3, true, false, null], "b": "x\u00e9\n\ud83d\ude00", "c": {}}"#)
         #expect(value["a"] == [1, -2500, true, false, nil])
         #expect(value["b"] == .string("xé\n😀"))
         #expect(value["c"] == .object([:]))
@@ -60,7 +62,7 @@ import Testing
     }
 
     @Test func invalidUTF8IsAnError() {
-        let bytes = Data([0x22, 0xC3, 0x28, 0x22])  // "\xC3(" is not UTF-8
+        let bytes = Data([0x22, 0xC3, 0x28, 0x22]) // "\xC3(" is not UTF-8
         #expect(throws: JSONSyntaxError.self) { try JSONValue.parse(bytes) }
     }
 
@@ -71,15 +73,20 @@ import Testing
     }
 
     @Test func deferredArrayKeepsRangesThatParseToTheElements() throws {
-        let text = "\u{FEFF}{\"name\": \"n\", \"samples\": [ {\"id\": \"a\", \"x\": [1, 2]},\n  \"s\" , 3.5,{\"samples\": [9]} ], \"z\": null}"
+        let text =
+            "\u{FEFF}{\"name\": \"n\", \"samples\": [ {\"id\": \"a\", \"x\": [1, 2]},\n  \"s\" , 3.5,{\"samples\": [9]} ], \"z\": null}"
         let bytes = Array(text.utf8)
         let document = try JSONValue.parse(bytes, deferringTopLevelArray: "samples")
         let full = try JSONValue.parse(Data(bytes))
-        guard case .array(let elements) = full["samples"] else { Issue.record("no samples"); return }
+        guard case .array(let elements) = full["samples"] else {
+            Issue.record("no samples")
+            return
+        }
         let ranges = try #require(document.elementRanges)
         #expect(try ranges.map { try JSONValue.parse(bytes[$0]) } == elements)
         // The ranges are the elements' exact text, without surrounding whitespace or commas.
-        #expect(ranges.map { String(decoding: bytes[$0], as: UTF8.self) }
+        #expect(
+            ranges.map { String(decoding: bytes[$0], as: UTF8.self) }
                 == ["{\"id\": \"a\", \"x\": [1, 2]}", "\"s\"", "3.5", "{\"samples\": [9]}"])
         // Everything else is kept; the deferred key holds an empty array (nested keys are not deferred).
         #expect(document.root["samples"] == .array([]))

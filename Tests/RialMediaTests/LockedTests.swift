@@ -1,6 +1,6 @@
 import Dispatch
-import Testing
 import RialMedia
+import Testing
 
 /// `Locked`: every update under contention is kept, and the box is shared, not copied.
 @Suite struct LockedTests {

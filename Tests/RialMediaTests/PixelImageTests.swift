@@ -1,4 +1,5 @@
 import Testing
+
 @testable import RialMedia
 
 @Test func pixelImageRejectsMismatchedSampleCount() {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 /// Depth noise: on a flat target the plane-fit rms of the back-projected points must
@@ -18,12 +19,14 @@ import RialMedia
     func calibratedPlaneResidual(_ name: String, _ depth: DepthSensorParameters, _ measuredMm: Double) throws {
         let z: Float = 0.675
         let (map, p) = Self.flatTarget(distance: z, depth: depth)
-        let points = SignalAnalysis.backProject(map, imageWidth: p.width, imageHeight: p.height, focal: Double(p.focalPx))
+        let points = SignalAnalysis.backProject(
+            map, imageWidth: p.width, imageHeight: p.height, focal: Double(p.focalPx))
         #expect(points.count > 256 * 192 * 98 / 100)
         let rmsMm = SignalAnalysis.planeFitRMS(points) * 1000
         let sigma = Double(depth.noiseAMm + depth.noiseBMmPerM2 * z * z)
         let expected = (sigma * sigma + 1.0 / 12).squareRoot()
-        Measurement.log("depth \(name) at \(z) m: plane-fit rms \(rmsMm) mm, model \(expected) mm, ARKitScenes \(measuredMm) mm")
+        Measurement.log(
+            "depth \(name) at \(z) m: plane-fit rms \(rmsMm) mm, model \(expected) mm, ARKitScenes \(measuredMm) mm")
         #expect(abs(rmsMm - expected) / expected < 0.15, "\(name): rms \(rmsMm) mm, model \(expected) mm")
         // And the model reproduces the real measurement it was calibrated on.
         #expect(abs(rmsMm - measuredMm) / measuredMm < 0.2, "\(name): rms \(rmsMm) mm vs ARKitScenes \(measuredMm) mm")
@@ -35,22 +38,30 @@ import RialMedia
         let params = DepthSensorParameters(noiseAMm: 0.5, noiseBMmPerM2: 2.0)
         func rms(_ z: Float) -> Double {
             let (map, p) = Self.flatTarget(distance: z, depth: params)
-            return SignalAnalysis.planeFitRMS(SignalAnalysis.backProject(map, imageWidth: p.width, imageHeight: p.height,
-                                                                         focal: Double(p.focalPx))) * 1000
+            return SignalAnalysis.planeFitRMS(
+                SignalAnalysis.backProject(
+                    map, imageWidth: p.width, imageHeight: p.height,
+                    focal: Double(p.focalPx))) * 1000
         }
-        func model(_ z: Double) -> Double { let s = 0.5 + 2.0 * z * z; return (s * s + 1.0 / 12).squareRoot() }
+        func model(_ z: Double) -> Double {
+            let s = 0.5 + 2.0 * z * z
+            return (s * s + 1.0 / 12).squareRoot()
+        }
         let near = rms(0.4), far = rms(1.4)
-        Measurement.log("depth a=0.5 b=2: rms at 0.4 m \(near) mm (model \(model(0.4))), at 1.4 m \(far) mm (model \(model(1.4)))")
+        Measurement.log(
+            "depth a=0.5 b=2: rms at 0.4 m \(near) mm (model \(model(0.4))), at 1.4 m \(far) mm (model \(model(1.4)))")
         #expect(abs(near - model(0.4)) / model(0.4) < 0.15, "near \(near)")
         #expect(abs(far - model(1.4)) / model(1.4) < 0.15, "far \(far)")
     }
 
     /// A 3D bona fide scene is far from a plane; the flat target is not.
     @Test func realSceneIsNotPlanar() {
-        var p = SynthParameters(synthClass: .realScene, subjectKind: .room, width: 128, height: 96, sceneSeed: 31, noiseSeed: 32)
+        var p = SynthParameters(
+            synthClass: .realScene, subjectKind: .room, width: 128, height: 96, sceneSeed: 31, noiseSeed: 32)
         p.depthSensor = .posterCalibration
         let map = SynthGenerator.render(p).depth
-        let points = SignalAnalysis.backProject(map, imageWidth: p.width, imageHeight: p.height, focal: Double(p.focalPx))
+        let points = SignalAnalysis.backProject(
+            map, imageWidth: p.width, imageHeight: p.height, focal: Double(p.focalPx))
         let rms = SignalAnalysis.planeFitRMS(points)
         Measurement.log("depth room plane-fit rms \(rms * 1000) mm")
         #expect(rms > 0.05, "room plane-fit rms \(rms) m")
@@ -83,7 +94,8 @@ import RialMedia
 
     /// Discontinuities produce mixed (flying) depths between the surfaces and holes.
     @Test func edgesHaveFlyingPixelsAndHoles() {
-        var p = SynthParameters(synthClass: .lcdScreen, subjectKind: .phone, width: 128, height: 96, sceneSeed: 41, noiseSeed: 42)
+        var p = SynthParameters(
+            synthClass: .lcdScreen, subjectKind: .phone, width: 128, height: 96, sceneSeed: 41, noiseSeed: 42)
         p = TestScenes.display(layout: .rgbStripe, pitchPx: 2, width: 128, height: 96, distance: 0.4)
         // A small screen in a room 1-4 m behind it.
         let frameWidth = 2 * 0.4 * tan(p.horizontalFovDeg * .pi / 360)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 @Suite struct DeterminismTests {
@@ -20,7 +21,8 @@ import RialMedia
     }
 
     @Test func shapesAndLabels() {
-        let c = SynthGenerator.generate(index: 0, seed: 7, class: .oledScreen, width: 64, height: 48, withSecondView: true)
+        let c = SynthGenerator.generate(
+            index: 0, seed: 7, class: .oledScreen, width: 64, height: 48, withSecondView: true)
         #expect(c.label == .oledScreen)
         #expect(c.image.width == 64 && c.image.height == 48 && c.image.channels == 3)
         #expect(c.depth.width == 256 && c.depth.height == 192)

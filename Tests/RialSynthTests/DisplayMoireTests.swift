@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 /// Moire must come out of sampling. A display of pitch p sensor px, rotated by theta
@@ -19,7 +20,9 @@ import RialMedia
 
     static func spectrum(_ p: SynthParameters) -> [Double] {
         let capture = SynthGenerator.render(p)
-        ImageDump.write(capture.image, name: "moire_\(p.display!.panelLayout.rawValue)_\(p.display!.pixelPitchPx)_\(p.subject.rotationDeg)")
+        ImageDump.write(
+            capture.image,
+            name: "moire_\(p.display!.panelLayout.rawValue)_\(p.display!.pixelPitchPx)_\(p.subject.rotationDeg)")
         return SignalAnalysis.powerSpectrum(SignalAnalysis.luma(capture.image), size: size)
     }
 
@@ -37,7 +40,10 @@ import RialMedia
     /// Distance in bins from a measured peak to the nearest predicted frequency (up to sign).
     /// Frequencies are equivalent modulo 1 cycle/px (so +-1/2 coincide).
     static func binsToNearest(_ peak: F2, _ set: [F2]) -> Double {
-        func d(_ a: F2, _ b: F2) -> Double { let e = fold((a.0 - b.0, a.1 - b.1)); return hypot(e.0, e.1) }
+        func d(_ a: F2, _ b: F2) -> Double {
+            let e = fold((a.0 - b.0, a.1 - b.1))
+            return hypot(e.0, e.1)
+        }
         return set.map { s in min(d(peak, s), d(peak, (-s.0, -s.1))) }.min()! * Double(size)
     }
 
@@ -50,7 +56,9 @@ import RialMedia
             for dx in -radius...radius {
                 let kx = (cx + dx + n) % n, ky = (cy + dy + n) % n
                 let v = s[ky * n + kx]
-                if v > best.1 { best = ((SignalAnalysis.frequency(ofBin: kx, n), SignalAnalysis.frequency(ofBin: ky, n)), v) }
+                if v > best.1 {
+                    best = ((SignalAnalysis.frequency(ofBin: kx, n), SignalAnalysis.frequency(ofBin: ky, n)), v)
+                }
             }
         }
         return best
@@ -69,7 +77,9 @@ import RialMedia
         let alias = Self.fold(ku)
         let median = SignalAnalysis.medianPower(s, size: n, minRadius: 0.02)
         let (at, power) = Self.localPeak(s, near: alias)
-        Measurement.log("LCD p=\(pitch) rot=\(rotation): predicted alias \(alias), measured \(at), peak/median \(Int(power / median)), angle \(atan2(at.1, at.0) * 180 / .pi) vs \(atan2(alias.1, alias.0) * 180 / .pi)")
+        Measurement.log(
+            "LCD p=\(pitch) rot=\(rotation): predicted alias \(alias), measured \(at), peak/median \(Int(power / median)), angle \(atan2(at.1, at.0) * 180 / .pi) vs \(atan2(alias.1, alias.0) * 180 / .pi)"
+        )
         #expect(power > 1000 * median, "pitch \(pitch) rot \(rotation): alias \(alias) peak/median \(power / median)")
         #expect(hypot(at.0 - alias.0, at.1 - alias.1) * Double(n) <= 1.5, "alias \(alias) measured at \(at)")
         let measuredAngle = atan2(at.1, at.0) * 180 / .pi, predictedAngle = atan2(alias.1, alias.0) * 180 / .pi
@@ -78,7 +88,9 @@ import RialMedia
         #expect(abs(diff) < 2, "angle measured \(measuredAngle), predicted \(predictedAngle)")
         let set = Self.predicted([ku, kv, (ku.0 + kv.0, ku.1 + kv.1), (ku.0 - kv.0, ku.1 - kv.1), (2 * ku.0, 2 * ku.1)])
         for peak in SignalAnalysis.topPeaks(s, size: n, minRadius: 0.02, count: 4) {
-            #expect(Self.binsToNearest((peak.fx, peak.fy), set) <= 1.5, "unexplained peak \(peak) (pitch \(pitch), rot \(rotation))")
+            #expect(
+                Self.binsToNearest((peak.fx, peak.fy), set) <= 1.5,
+                "unexplained peak \(peak) (pitch \(pitch), rot \(rotation))")
         }
     }
 
@@ -98,7 +110,9 @@ import RialMedia
         }
         let checker = Self.localPeak(s, near: Self.fold((f / 2, f / 2))).1
         let lattice = Self.localPeak(s, near: Self.fold((f, 0))).1
-        Measurement.log("OLED p=\(pitch): checkerboard alias \(Self.fold((f / 2, f / 2))) peak/median \(Int(checker / median)), G lattice alias \(Self.fold((f, 0))) peak/median \(Int(lattice / median)), top peaks \(SignalAnalysis.topPeaks(s, size: n, minRadius: 0.02, count: 4).map { ($0.fx, $0.fy) })")
+        Measurement.log(
+            "OLED p=\(pitch): checkerboard alias \(Self.fold((f / 2, f / 2))) peak/median \(Int(checker / median)), G lattice alias \(Self.fold((f, 0))) peak/median \(Int(lattice / median)), top peaks \(SignalAnalysis.topPeaks(s, size: n, minRadius: 0.02, count: 4).map { ($0.fx, $0.fy) })"
+        )
         #expect(checker > 300 * median, "checkerboard peak/median \(checker / median)")
         #expect(lattice > 100 * median, "G lattice peak/median \(lattice / median)")
     }
@@ -111,7 +125,8 @@ import RialMedia
     /// this bound.
     @Test func plasterWallHasNoStrongPeak() {
         let n = Self.size
-        var p = SynthParameters(synthClass: .realScene, subjectKind: .wall, width: n, height: n, sceneSeed: 5, noiseSeed: 6)
+        var p = SynthParameters(
+            synthClass: .realScene, subjectKind: .wall, width: n, height: n, sceneSeed: 5, noiseSeed: 6)
         p.subject = SubjectPlacement(distanceM: 1.5, fillFraction: 1, placement: .wall)
         p.sensor = TestScenes.quietSensor()
         let capture = SynthGenerator.render(p)

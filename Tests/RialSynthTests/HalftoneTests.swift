@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 /// An AM halftone with cell period P px at screen angle theta puts spectral peaks at
@@ -35,7 +36,9 @@ import RialMedia
         #expect(power(blue, 0) > 10 * offBlue, "yellow screen in blue")
         // The ruling: the strongest luma peak lies at radius 1/P within one bin.
         let top = SignalAnalysis.topPeaks(luma, size: n, minRadius: 0.03, count: 1)[0]
-        Measurement.log("halftone P=\(period): yellow (blue channel) on/off \(Int(power(blue, 0) / offBlue)); top luma peak radius \(hypot(top.fx, top.fy)) (1/P = \(f)), angle \(atan2(top.fy, top.fx) * 180 / .pi)")
+        Measurement.log(
+            "halftone P=\(period): yellow (blue channel) on/off \(Int(power(blue, 0) / offBlue)); top luma peak radius \(hypot(top.fx, top.fy)) (1/P = \(f)), angle \(atan2(top.fy, top.fx) * 180 / .pi)"
+        )
         #expect(abs(hypot(top.fx, top.fy) - f) * Double(n) <= 1.5, "top \(top), ruling \(f)")
     }
 }
@@ -60,9 +63,13 @@ import RialMedia
             tile.withUnsafeBufferPointer { t in
                 for j in 0..<200 {
                     for i in 0..<200 {
-                        let r = printer.reflectance(s: Float(i) * pixel * 1.37, t: Float(j) * pixel * 1.61,
-                                                    content: (grey, grey, grey), tile: t, at: 0)
-                        sum.0 += Double(r.x); sum.1 += Double(r.y); sum.2 += Double(r.z); count += 1
+                        let r = printer.reflectance(
+                            s: Float(i) * pixel * 1.37, t: Float(j) * pixel * 1.61,
+                            content: (grey, grey, grey), tile: t, at: 0)
+                        sum.0 += Double(r.x)
+                        sum.1 += Double(r.y)
+                        sum.2 += Double(r.z)
+                        count += 1
                     }
                 }
             }
@@ -80,8 +87,9 @@ import RialMedia
             let measured = [sum.0 / Double(count), sum.1 / Double(count), sum.2 / Double(count)]
             Measurement.log("halftone tone \(grey) P=\(period): measured \(measured), Demichel \(expected)")
             for ch in 0..<3 {
-                #expect(abs(measured[ch] - expected[ch]) < 0.02 + 0.05 * expected[ch],
-                        "grey \(grey) P \(period) channel \(ch): \(measured[ch]) vs \(expected[ch])")
+                #expect(
+                    abs(measured[ch] - expected[ch]) < 0.02 + 0.05 * expected[ch],
+                    "grey \(grey) P \(period) channel \(ch): \(measured[ch]) vs \(expected[ch])")
             }
         }
     }

@@ -1,14 +1,17 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 /// The phone ISP stages and the display's cover glass against hand-computed values.
 @Suite struct ImageSignalProcessorTests {
     /// y(x) = x^a / (x^(a d) b + c) passes through (m, o) and (1, 1) and rises
     /// monotonically, over the corners of the sampled ranges and dim metering.
-    @Test(arguments: [(Float(0.18), Float(0.2), Float(1.25), Float(0.95)), (0.05, 0.24, 1.4, 0.92),
-                      (0.24, 0.16, 1.1, 0.98), (0.02, 0.16, 1.4, 0.98), (0.5, 0.24, 1.1, 0.92)])
+    @Test(arguments: [
+        (Float(0.18), Float(0.2), Float(1.25), Float(0.95)), (0.05, 0.24, 1.4, 0.92),
+        (0.24, 0.16, 1.1, 0.98), (0.02, 0.16, 1.4, 0.98), (0.5, 0.24, 1.1, 0.92),
+    ])
     func toneCurveAnchorsAndMonotony(_ m: Float, _ o: Float, _ a: Float, _ d: Float) {
         let curve = ToneCurve(midIn: m, midOut: o, contrast: a, shoulder: d)
         #expect(abs(curve(m) - o) < 1e-4 * max(o, 1), "y(m) = \(curve(m))")
@@ -40,10 +43,13 @@ import RialMedia
     /// Schlick gives F = 0.04 + 0.96 (1 - cos 80)^5 = 0.04 + 0.96 * 0.385324 = 0.409911.
     @Test func coverGlassFresnel() throws {
         var d = DisplayParameters(panelLayout: .rgbStripe, pixelPitchPx: 2)
-        d.coverGlass = CoverGlassParameters(fresnelF0: 0.04, roomRadiance: 0.5, gradient: 0, windowRadiance: 0,
-                                            photographerDarkening: 0)
-        let glass = try #require(CoverGlass(parameters: d, normal: Vec3(0, 0, -1), up: Vec3(0, -1, 0),
-                                            roomColour: Vec3(1, 1, 1)))
+        d.coverGlass = CoverGlassParameters(
+            fresnelF0: 0.04, roomRadiance: 0.5, gradient: 0, windowRadiance: 0,
+            photographerDarkening: 0)
+        let glass = try #require(
+            CoverGlass(
+                parameters: d, normal: Vec3(0, 0, -1), up: Vec3(0, -1, 0),
+                roomColour: Vec3(1, 1, 1)))
         let normal = glass.reflected(view: Vec3(0, 0, 1), normal: Vec3(0, 0, -1))
         #expect(abs(normal.y - 0.02) < 1e-6, "normal incidence \(normal.y)")
         let th: Float = 80 * .pi / 180
@@ -51,8 +57,10 @@ import RialMedia
         #expect(abs(grazing.y - 0.5 * 0.409911) < 2e-4, "80 degrees \(grazing.y)")
         // The photographer darkens the reflection where the view is perpendicular.
         d.coverGlass?.photographerDarkening = 0.6
-        let dark = try #require(CoverGlass(parameters: d, normal: Vec3(0, 0, -1), up: Vec3(0, -1, 0),
-                                           roomColour: Vec3(1, 1, 1)))
+        let dark = try #require(
+            CoverGlass(
+                parameters: d, normal: Vec3(0, 0, -1), up: Vec3(0, -1, 0),
+                roomColour: Vec3(1, 1, 1)))
         #expect(abs(dark.reflected(view: Vec3(0, 0, 1), normal: Vec3(0, 0, -1)).y - 0.02 * 0.4) < 1e-6)
     }
 
@@ -64,22 +72,28 @@ import RialMedia
         var d = DisplayParameters(panelLayout: .rgbStripe, pixelPitchPx: 2)
         d.coverGlass = CoverGlassParameters(fresnelF0: 0.04)
         d.viewingAngle = ViewingAngleParameters(blackLeak: 0.02, washout: 0.4, tint: [0, 0, 0])
-        let glass = try #require(CoverGlass(parameters: d, normal: Vec3(0, 0, -1), up: Vec3(0, -1, 0),
-                                            roomColour: Vec3(1, 1, 1)))
+        let glass = try #require(
+            CoverGlass(
+                parameters: d, normal: Vec3(0, 0, -1), up: Vec3(0, -1, 0),
+                roomColour: Vec3(1, 1, 1)))
         let e = Vec3(0.5, 0.5, 0.5)
         #expect(abs(glass.emitted(e, black: 0.002, cosine: 0.5).x - 0.541469) < 1e-5)
         #expect(abs(glass.emitted(e, black: 0.002, cosine: 1).x - 0.501 * 0.96) < 1e-5)
     }
 
-    static func flatRadiance(width: Int, height: Int, colour: Vec3, bright: Vec3? = nil,
-                             brightFraction: Float = 0) -> RadianceImage {
+    static func flatRadiance(
+        width: Int, height: Int, colour: Vec3, bright: Vec3? = nil,
+        brightFraction: Float = 0
+    ) -> RadianceImage {
         let n = width * height
         var base = [Float](repeating: 0, count: 3 * n)
         let columns = Int(Float(width) * brightFraction)
         for y in 0..<height {
             for x in 0..<width {
                 let c = (bright != nil && x < columns) ? bright! : colour
-                base[y * width + x] = c.x; base[n + y * width + x] = c.y; base[2 * n + y * width + x] = c.z
+                base[y * width + x] = c.x
+                base[n + y * width + x] = c.y
+                base[2 * n + y * width + x] = c.z
             }
         }
         return RadianceImage(width: width, height: height, base: base, detail: [], depth: [])
@@ -90,7 +104,9 @@ import RialMedia
         for y in 0..<image.height {
             for x in columns {
                 let i = 3 * (y * image.width + x)
-                s.0 += Double(image.samples[i]); s.1 += Double(image.samples[i + 1]); s.2 += Double(image.samples[i + 2])
+                s.0 += Double(image.samples[i])
+                s.1 += Double(image.samples[i + 1])
+                s.2 += Double(image.samples[i + 2])
                 count += 1
             }
         }
@@ -106,10 +122,12 @@ import RialMedia
         let radiance = Self.flatRadiance(width: 256, height: 192, colour: Vec3(light.0, light.1, light.2) * 0.4)
         var sensor = TestScenes.quietSensor()
         sensor.vignetting = 0
-        sensor.isp = ISPParameters(lensShading: 0.45, filterCrosstalk: 0.2, ccmError: 0, awbErrorR: 0, awbErrorB: 0,
-                                   midtoneOutput: 0.2, localToneStrength: 0.3)
+        sensor.isp = ISPParameters(
+            lensShading: 0.45, filterCrosstalk: 0.2, ccmError: 0, awbErrorR: 0, awbErrorB: 0,
+            midtoneOutput: 0.2, localToneStrength: 0.3)
         var rng = SynthRandom(seed: 1, stream: 1)
-        let image = CameraPipeline.develop(radiance, sensor: sensor, illuminant: Vec3(light.0, light.1, light.2), rng: &rng)
+        let image = CameraPipeline.develop(
+            radiance, sensor: sensor, illuminant: Vec3(light.0, light.1, light.2), rng: &rng)
         let centre = Self.means(image, columns: 0..<256)
         let expected = Double(ColorScience.linearToSrgb(0.2)) * 255
         Measurement.log("grey wall: mean RGB \(centre), expected \(expected)")
@@ -127,24 +145,32 @@ import RialMedia
     /// A 1 % area at 12.0 is below the percentile and clips.
     @Test func highlightMetering() {
         var sensor = TestScenes.quietSensor()
-        sensor.isp = ISPParameters(highlightPercentile: 0.98, highlightTarget: 0.8, maxHighlightReductionEv: 2,
-                                   localToneStrength: 0)
+        sensor.isp = ISPParameters(
+            highlightPercentile: 0.98, highlightTarget: 0.8, maxHighlightReductionEv: 2,
+            localToneStrength: 0)
         let grey = Vec3(0.3, 0.3, 0.3)
         var rng = SynthRandom(seed: 2, stream: 1)
-        let wide = CameraPipeline.develop(Self.flatRadiance(width: 256, height: 128, colour: grey,
-                                                            bright: Vec3(6, 6, 6), brightFraction: 0.08),
-                                          sensor: sensor, rng: &rng)
+        let wide = CameraPipeline.develop(
+            Self.flatRadiance(
+                width: 256, height: 128, colour: grey,
+                bright: Vec3(6, 6, 6), brightFraction: 0.08),
+            sensor: sensor, rng: &rng)
         let wideBright = Self.means(wide, columns: 4..<16).1
         Measurement.log("8 % bright area: \(wideBright), wall \(Self.means(wide, columns: 100..<200).1)")
         #expect(wideBright < 250 && wideBright > 235, "8 % bright area at \(wideBright)")
         // The 98th percentile falls in the bright area (its 1/16-stop bin).
-        let metered = ImageSignalProcessor.meter(base: Self.flatRadiance(width: 256, height: 128, colour: grey,
-                                                                         bright: Vec3(6, 6, 6), brightFraction: 0.08).base,
-                                                 detail: [], width: 256, height: 128, percentile: 0.98)
+        let metered = ImageSignalProcessor.meter(
+            base: Self.flatRadiance(
+                width: 256, height: 128, colour: grey,
+                bright: Vec3(6, 6, 6), brightFraction: 0.08
+            ).base,
+            detail: [], width: 256, height: 128, percentile: 0.98)
         #expect(abs(log2(metered.percentile / 6)) <= 1.0 / 32, "percentile \(metered.percentile)")
-        let small = CameraPipeline.develop(Self.flatRadiance(width: 256, height: 128, colour: grey,
-                                                             bright: Vec3(12, 12, 12), brightFraction: 0.01),
-                                           sensor: sensor, rng: &rng)
+        let small = CameraPipeline.develop(
+            Self.flatRadiance(
+                width: 256, height: 128, colour: grey,
+                bright: Vec3(12, 12, 12), brightFraction: 0.01),
+            sensor: sensor, rng: &rng)
         #expect(Self.means(small, columns: 0..<1).1 > 253, "1 % area at 40 x the wall did not clip")
     }
 
@@ -162,7 +188,8 @@ import RialMedia
         let alias = DisplayMoireTests.fold((1 / Double(pitch), 0))
         let median = SignalAnalysis.medianPower(s, size: n, minRadius: 0.02)
         let (at, power) = DisplayMoireTests.localPeak(s, near: alias)
-        Measurement.log("LCD p=\(pitch) through the ISP: alias \(alias) measured \(at), peak/median \(Int(power / median))")
+        Measurement.log(
+            "LCD p=\(pitch) through the ISP: alias \(alias) measured \(at), peak/median \(Int(power / median))")
         #expect(power > 300 * median, "peak/median \(power / median)")
         #expect(hypot(at.0 - alias.0, at.1 - alias.1) * Double(n) <= 1.5)
     }

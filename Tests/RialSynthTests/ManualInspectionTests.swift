@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 /// Manual tools, not part of the suite's checks: they run only when their environment
@@ -22,14 +23,18 @@ import RialMedia
         let width = Int(env["RIAL_SYNTH_DUMP_WIDTH"] ?? "") ?? 800
         let height = width * 3 / 4
         // `RIAL_SYNTH_DUMP_MIRROR=/path/to/real` renders with the mirror textures.
-        let textures = env["RIAL_SYNTH_DUMP_MIRROR"].flatMap {
-            try? SynthTextureLibrary.load(mirror: URL(fileURLWithPath: $0)).textures
-        } ?? []
-        let classes = (env["RIAL_SYNTH_DUMP_CLASSES"] ?? "").split(separator: ",").compactMap { SynthClass(rawValue: String($0)) }
+        let textures =
+            env["RIAL_SYNTH_DUMP_MIRROR"].flatMap {
+                try? SynthTextureLibrary.load(mirror: URL(fileURLWithPath: $0)).textures
+            } ?? []
+        let classes = (env["RIAL_SYNTH_DUMP_CLASSES"] ?? "").split(separator: ",").compactMap {
+            SynthClass(rawValue: String($0))
+        }
         for c in classes.isEmpty ? SynthClass.allCases : classes {
             for i in 0..<count {
-                let capture = SynthGenerator.generate(index: i, seed: 2024, class: c, width: width, height: height,
-                                                      withSecondView: env["RIAL_SYNTH_DUMP_RIGHT"] != nil, textures: textures)
+                let capture = SynthGenerator.generate(
+                    index: i, seed: 2024, class: c, width: width, height: height,
+                    withSecondView: env["RIAL_SYNTH_DUMP_RIGHT"] != nil, textures: textures)
                 let name = "\(c.rawValue)_\(i)"
                 ImageDump.write(capture.image, name: name)
                 ImageDump.write(capture.depth, name: name + "_depth")
@@ -49,7 +54,8 @@ import RialMedia
 
     /// Throughput on two threads: `RIAL_SYNTH_BENCH_PARALLEL=N` captures (classes round
     /// robin, 1600 x 1200 with depth, no second view).
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["RIAL_SYNTH_BENCH_PARALLEL"] != nil)) func parallelThroughput() {
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["RIAL_SYNTH_BENCH_PARALLEL"] != nil))
+    func parallelThroughput() {
         let count = Int(ProcessInfo.processInfo.environment["RIAL_SYNTH_BENCH_PARALLEL"] ?? "") ?? 40
         _ = SynthGenerator.generate(index: 0, seed: 1, class: .printedPaper, width: 256, height: 192)
         let clock = ContinuousClock()
@@ -57,14 +63,17 @@ import RialMedia
         DispatchQueue.concurrentPerform(iterations: 2) { worker in
             var i = worker
             while i < count {
-                _ = SynthGenerator.generate(index: i, seed: 2025, class: SynthClass.allCases[i % 4], width: 1600, height: 1200)
+                _ = SynthGenerator.generate(
+                    index: i, seed: 2025, class: SynthClass.allCases[i % 4], width: 1600, height: 1200)
                 i += 2
             }
         }
         let d = clock.now - start
         let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-        print(String(format: "%d captures on 2 threads: %.2f s (%.3f s per capture; 1000 captures: %.0f s)",
-                     count, seconds, seconds / Double(count), seconds / Double(count) * 1000))
+        print(
+            String(
+                format: "%d captures on 2 threads: %.2f s (%.3f s per capture; 1000 captures: %.0f s)",
+                count, seconds, seconds / Double(count), seconds / Double(count) * 1000))
     }
 
     @Test(.enabled(if: ProcessInfo.processInfo.environment["RIAL_SYNTH_BENCH"] != nil)) func benchmark() {
@@ -83,13 +92,21 @@ import RialMedia
                 cpu.append(Self.threadCPUTime() - cpuStart)
                 times.append(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18)
             }
-            times.sort(); cpu.sort()
-            lines.append("\(c.rawValue): wall median \(String(format: "%.3f", times[times.count / 2])) s max \(String(format: "%.3f", times.last!)) s; thread CPU median \(String(format: "%.3f", cpu[cpu.count / 2])) s max \(String(format: "%.3f", cpu.last!)) s")
+            times.sort()
+            cpu.sort()
+            lines.append(
+                "\(c.rawValue): wall median \(String(format: "%.3f", times[times.count / 2])) s max \(String(format: "%.3f", times.last!)) s; thread CPU median \(String(format: "%.3f", cpu[cpu.count / 2])) s max \(String(format: "%.3f", cpu.last!)) s"
+            )
         }
         for c in classes {
             let cpuStart = Self.threadCPUTime()
-            for i in 0..<4 { _ = SynthGenerator.generate(index: i, seed: 99, class: c, width: 1600, height: 1200, withSecondView: true) }
-            lines.append("\(c.rawValue) with second view: mean thread CPU \(String(format: "%.3f", (Self.threadCPUTime() - cpuStart) / 4)) s")
+            for i in 0..<4 {
+                _ = SynthGenerator.generate(
+                    index: i, seed: 99, class: c, width: 1600, height: 1200, withSecondView: true)
+            }
+            lines.append(
+                "\(c.rawValue) with second view: mean thread CPU \(String(format: "%.3f", (Self.threadCPUTime() - cpuStart) / 4)) s"
+            )
         }
         print(lines.joined(separator: "\n"))
         // Stage breakdown.
@@ -99,19 +116,28 @@ import RialMedia
                 _ = clock
                 var t0 = Self.threadCPUTime()
                 let scene = SynthGenerator.buildScene(p, textures: [])
-                let tScene = Self.threadCPUTime() - t0; t0 = Self.threadCPUTime()
+                let tScene = Self.threadCPUTime() - t0
+                t0 = Self.threadCPUTime()
                 let gains = p.display?.flicker.map { RollingShutter.rowGains($0, rows: p.height) }
-                let renderer = SceneRenderer(scene: scene, view: CameraView(origin: .zero, width: 1600, height: 1200, focal: p.focalPx), rowGains: gains)
-                let tSetup = Self.threadCPUTime() - t0; t0 = Self.threadCPUTime()
+                let renderer = SceneRenderer(
+                    scene: scene, view: CameraView(origin: .zero, width: 1600, height: 1200, focal: p.focalPx),
+                    rowGains: gains)
+                let tSetup = Self.threadCPUTime() - t0
+                t0 = Self.threadCPUTime()
                 let radiance = renderer.render()
-                let tRender = Self.threadCPUTime() - t0; t0 = Self.threadCPUTime()
+                let tRender = Self.threadCPUTime() - t0
+                t0 = Self.threadCPUTime()
                 var rng = SynthRandom(seed: 1)
                 _ = CameraPipeline.develop(radiance, sensor: p.sensor, rng: &rng)
-                let tDevelop = Self.threadCPUTime() - t0; t0 = Self.threadCPUTime()
+                let tDevelop = Self.threadCPUTime() - t0
+                t0 = Self.threadCPUTime()
                 let samples = renderer.depthSamples(columns: 256, rows: 192, sub: 3)
                 _ = DepthSensor.measure(samples: samples, parameters: p.depthSensor, rng: &rng)
                 let tDepth = Self.threadCPUTime() - t0
-                print(String(format: "%@ %d %@: scene %.3f setup %.3f render %.3f develop %.3f depth %.3f", c.rawValue, i, p.subjectKind.rawValue, tScene, tSetup, tRender, tDevelop, tDepth))
+                print(
+                    String(
+                        format: "%@ %d %@: scene %.3f setup %.3f render %.3f develop %.3f depth %.3f", c.rawValue, i,
+                        p.subjectKind.rawValue, tScene, tSetup, tRender, tDevelop, tDepth))
             }
         }
     }

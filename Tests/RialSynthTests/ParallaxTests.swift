@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 /// Rectified stereo: a point at depth Z has disparity d = f B / Z between the views.
@@ -12,9 +13,11 @@ import RialMedia
     /// Ground-truth disparity f B / Z from the renderer's per-pixel ray depth, fitted
     /// with an affine model over the frame; and SAD block matching between the two
     /// rendered images, fitted robustly.
-    static func measure(_ p: SynthParameters) -> (truth: (a: Double, b: Double, c: Double, rms: Double),
-                                                  matched: (a: Double, b: Double, c: Double, rms: Double, inliers: Double),
-                                                  matches: Int) {
+    static func measure(_ p: SynthParameters) -> (
+        truth: (a: Double, b: Double, c: Double, rms: Double),
+        matched: (a: Double, b: Double, c: Double, rms: Double, inliers: Double),
+        matches: Int
+    ) {
         let r = SynthGenerator.renderDetailed(p, withSecondView: true, textures: [])
         var xs: [Double] = [], ys: [Double] = [], ds: [Double] = []
         let fB = Double(p.focalPx) * Double(p.baselineMm) * 1e-3
@@ -22,15 +25,18 @@ import RialMedia
             for x in stride(from: 0, to: p.width, by: 4) {
                 let z = Double(r.radiance.depth[y * p.width + x])
                 guard z.isFinite else { continue }
-                xs.append(Double(x) + 0.5); ys.append(Double(y) + 0.5); ds.append(fB / z)
+                xs.append(Double(x) + 0.5)
+                ys.append(Double(y) + 0.5)
+                ds.append(fB / z)
             }
         }
         let truth = SignalAnalysis.affineFit(x: xs, y: ys, z: ds)
         ImageDump.write(r.capture.image, name: "stereo_\(p.synthClass.rawValue)_left")
         if let right = r.capture.right { ImageDump.write(right, name: "stereo_\(p.synthClass.rawValue)_right") }
-        let matches = SignalAnalysis.blockMatch(left: SignalAnalysis.luma(r.capture.image),
-                                                right: SignalAnalysis.luma(r.capture.right!),
-                                                width: p.width, height: p.height, block: 15, step: 8, maxDisparity: 24)
+        let matches = SignalAnalysis.blockMatch(
+            left: SignalAnalysis.luma(r.capture.image),
+            right: SignalAnalysis.luma(r.capture.right!),
+            width: p.width, height: p.height, block: 15, step: 8, maxDisparity: 24)
         return (truth, SignalAnalysis.robustAffineFit(matches), matches.count)
     }
 
@@ -43,7 +49,9 @@ import RialMedia
         flat.baselineMm = 15
         let f = Self.measure(flat)
         // Ground truth: affine to float precision.
-        Measurement.log("parallax flat: GT affine rms \(f.truth.rms) px, block matching rms \(f.matched.rms) px, inliers \(f.matched.inliers), matches \(f.matches)")
+        Measurement.log(
+            "parallax flat: GT affine rms \(f.truth.rms) px, block matching rms \(f.matched.rms) px, inliers \(f.matched.inliers), matches \(f.matches)"
+        )
         #expect(f.truth.rms < 1e-3, "flat ground-truth affine rms \(f.truth.rms) px")
         // Measured: 0.1-0.2 px block-matching precision, almost every block an inlier.
         #expect(f.matches > 500)
@@ -56,17 +64,23 @@ import RialMedia
         #expect(abs(measuredCentre - truthCentre) < 0.3, "centre disparity \(measuredCentre) vs \(truthCentre)")
 
         // A furnished room: floor, walls and objects at 1-6 m.
-        var room = SynthParameters(synthClass: .realScene, subjectKind: .room, width: Self.width, height: Self.height,
-                                   baselineMm: 15, sceneSeed: 8, noiseSeed: 9)
+        var room = SynthParameters(
+            synthClass: .realScene, subjectKind: .room, width: Self.width, height: Self.height,
+            baselineMm: 15, sceneSeed: 8, noiseSeed: 9)
         room.sensor = TestScenes.quietSensor()
         let r = Self.measure(room)
-        Measurement.log("parallax room: GT affine rms \(r.truth.rms) px, block matching rms \(r.matched.rms) px, inliers \(r.matched.inliers)")
+        Measurement.log(
+            "parallax room: GT affine rms \(r.truth.rms) px, block matching rms \(r.matched.rms) px, inliers \(r.matched.inliers)"
+        )
         #expect(r.truth.rms > 0.3, "room ground-truth affine rms \(r.truth.rms) px")
         #expect(r.truth.rms > 1000 * f.truth.rms)
         // Block matching sees the same non-planarity (0.25-0.45 px over rooms at this
         // size and baseline, only ~2x its own 0.17 px noise: a far scene's parallax is
         // a weak signal at a 15 mm baseline).
-        #expect(r.matched.rms > 1.5 * f.matched.rms, "room block-matching rms \(r.matched.rms) px vs flat \(f.matched.rms) px")
-        #expect(abs(r.matched.rms - r.truth.rms) < 0.15, "measured \(r.matched.rms) vs true \(r.truth.rms) non-planarity")
+        #expect(
+            r.matched.rms > 1.5 * f.matched.rms,
+            "room block-matching rms \(r.matched.rms) px vs flat \(f.matched.rms) px")
+        #expect(
+            abs(r.matched.rms - r.truth.rms) < 0.15, "measured \(r.matched.rms) vs true \(r.truth.rms) non-planarity")
     }
 }

@@ -1,22 +1,27 @@
 import Foundation
 import Testing
+
 @testable import RialSynth
 
 @Suite struct ParametersCodingTests {
     @Test func roundTripsWithSnakeCaseKeys() throws {
-        var p = SynthGenerator.sampleParameters(index: 1, seed: UInt64.max - 12345, class: .lcdScreen, width: 1600, height: 1200)
-        p.display?.flicker = FlickerParameters(hz: 240, dutyCycle: 0.3, modulationDepth: 1, rowTimeUs: 12, exposureMs: 5, phase: 0.25)
+        var p = SynthGenerator.sampleParameters(
+            index: 1, seed: UInt64.max - 12345, class: .lcdScreen, width: 1600, height: 1200)
+        p.display?.flicker = FlickerParameters(
+            hz: 240, dutyCycle: 0.3, modulationDepth: 1, rowTimeUs: 12, exposureMs: 5, phase: 0.25)
         p.glare = GlareParameters()
         let data = try JSONEncoder().encode(p)
         let text = String(decoding: data, as: UTF8.self)
-        for key in ["\"class\":\"lcd_screen\"", "\"distance_m\"", "\"tilt_deg\"", "\"rotation_deg\"", "\"pixel_pitch_px\"",
-                    "\"panel_layout\":\"rgb_stripe\"", "\"fill_factor\"", "\"brightness\"", "\"gamma\"", "\"row_time_us\"",
-                    "\"modulation_depth\"", "\"hz\"", "\"lens_blur_sigma_px\"", "\"jpeg_quality\"", "\"noise_a_mm\"",
-                    "\"baseline_mm\"", "\"focal_px\"", "\"full_well_e\"", "\"read_noise_e\"", "\"tags\"",
-                    "\"isp\"", "\"tone_contrast\"", "\"midtone_output\"", "\"chroma_denoise_radius_px\"",
-                    "\"cover_glass\"", "\"window_radiance\"", "\"viewing_angle\"", "\"black_leak\"",
-                    "\"light_size_m\"", "\"shadow_samples\"", "\"ao_radius_m\"", "\"ao_samples\"", "\"bounce\"",
-                    "\"lighting_cell_px\"", "\"camera_roll_deg\"", "\"lean_deg\"", "\"min_range_m\""] {
+        for key in [
+            "\"class\":\"lcd_screen\"", "\"distance_m\"", "\"tilt_deg\"", "\"rotation_deg\"", "\"pixel_pitch_px\"",
+            "\"panel_layout\":\"rgb_stripe\"", "\"fill_factor\"", "\"brightness\"", "\"gamma\"", "\"row_time_us\"",
+            "\"modulation_depth\"", "\"hz\"", "\"lens_blur_sigma_px\"", "\"jpeg_quality\"", "\"noise_a_mm\"",
+            "\"baseline_mm\"", "\"focal_px\"", "\"full_well_e\"", "\"read_noise_e\"", "\"tags\"",
+            "\"isp\"", "\"tone_contrast\"", "\"midtone_output\"", "\"chroma_denoise_radius_px\"",
+            "\"cover_glass\"", "\"window_radiance\"", "\"viewing_angle\"", "\"black_leak\"",
+            "\"light_size_m\"", "\"shadow_samples\"", "\"ao_radius_m\"", "\"ao_samples\"", "\"bounce\"",
+            "\"lighting_cell_px\"", "\"camera_roll_deg\"", "\"lean_deg\"", "\"min_range_m\"",
+        ] {
             #expect(text.contains(key), "missing \(key)")
         }
         let back = try JSONDecoder().decode(SynthParameters.self, from: data)
@@ -63,8 +68,10 @@ import Testing
                 #expect(d.panelLayout == (c == .lcdScreen ? .rgbStripe : .diamondPentile))
                 let glass = d.coverGlass!, viewing = d.viewingAngle!
                 #expect((0.005...0.05).contains(glass.fresnelF0))
-                #expect(c == .oledScreen ? viewing.blackLeak == 0 && viewing.washout <= 0.08
-                                          : (0.01...0.04).contains(viewing.blackLeak) && viewing.washout >= 0.2)
+                #expect(
+                    c == .oledScreen
+                        ? viewing.blackLeak == 0 && viewing.washout <= 0.08
+                        : (0.01...0.04).contains(viewing.blackLeak) && viewing.washout >= 0.2)
             case .printedPaper:
                 #expect((2...8).contains(p.print!.periodPx))
                 #expect((0.85...0.9).contains(p.print!.paperWhite))
@@ -74,8 +81,11 @@ import Testing
                 let tint = p.print!.paperTint!
                 #expect(tint.count == 3 && tint.allSatisfy { (0.95...1.05).contains($0) })
             case .realScene:
-                if p.subjectKind == .wall || p.subjectKind == .document { #expect(p.tags.contains("flat_subject")) }
-                else { #expect(!p.tags.contains("flat_subject")) }
+                if p.subjectKind == .wall || p.subjectKind == .document {
+                    #expect(p.tags.contains("flat_subject"))
+                } else {
+                    #expect(!p.tags.contains("flat_subject"))
+                }
             }
         }
     }

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 /// The renderer's acceleration (per-tile candidate lists, plane culling by corner
@@ -48,18 +49,21 @@ import RialMedia
         var checked = 0, hidden: [String] = []
         for index in 0..<80 {
             for c in [SynthClass.lcdScreen, .oledScreen] {
-                let p = SynthGenerator.sampleParameters(index: index, seed: 20_261_121, class: c, width: 160, height: 120)
+                let p = SynthGenerator.sampleParameters(
+                    index: index, seed: 20_261_121, class: c, width: 160, height: 120)
                 guard p.subject.placement == .desk else { continue }
                 let scene = SynthGenerator.buildScene(p, textures: [])
-                guard let display = scene.primitives.first(where: { scene.materials[$0.material].kind == .display }) else {
+                guard let display = scene.primitives.first(where: { scene.materials[$0.material].kind == .display })
+                else {
                     continue
                 }
                 checked += 1
                 // Ray-box and ray-rectangle tests assume orthonormal frames.
                 for prim in scene.primitives where prim.shape == .box || prim.shape == .rectangle {
                     let f = prim.frame
-                    let err = max(abs(f.u.length - 1), abs(f.v.length - 1), abs(f.w.length - 1),
-                                  abs(f.u.dot(f.v)), abs(f.v.dot(f.w)), abs(f.u.dot(f.w)))
+                    let err = max(
+                        abs(f.u.length - 1), abs(f.v.length - 1), abs(f.w.length - 1),
+                        abs(f.u.dot(f.v)), abs(f.v.dot(f.w)), abs(f.u.dot(f.w)))
                     if err > 1e-4 { hidden.append("\(c) \(index): \(prim.shape) frame not orthonormal (\(err))") }
                 }
                 for (a, b) in [(Float(0), Float(0)), (-0.8, -0.8), (0.8, -0.8), (-0.8, 0.8), (0.8, 0.8)] {

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import RialMedia
+import Testing
+
 @testable import RialSynth
 
 /// PWM flicker seen by a rolling shutter: rows start their exposure row_time apart, so
@@ -28,8 +29,9 @@ import RialMedia
 
     @Test(arguments: [(Float(1000), Float(26.8)), (240, 120), (480, 30)])
     func bandPeriod(_ hz: Float, _ rowTimeUs: Float) {
-        let flicker = FlickerParameters(hz: hz, dutyCycle: 0.4, modulationDepth: 1, rowTimeUs: rowTimeUs,
-                                        exposureMs: 1.3 / hz * 1000, phase: 0.1)
+        let flicker = FlickerParameters(
+            hz: hz, dutyCycle: 0.4, modulationDepth: 1, rowTimeUs: rowTimeUs,
+            exposureMs: 1.3 / hz * 1000, phase: 0.1)
         let p = TestScenes.display(layout: .rgbStripe, pitchPx: 3.3, width: 64, height: 512, flicker: flicker)
         let capture = SynthGenerator.render(p)
         ImageDump.write(capture.image, name: "flicker_\(hz)")
@@ -44,16 +46,21 @@ import RialMedia
             f += 1e-4
         }
         let measured = 1 / best.f
-        Measurement.log("flicker \(hz) Hz, row \(rowTimeUs) us: band period measured \(measured) rows, predicted \(predictedPeriod)")
-        #expect(abs(measured - predictedPeriod) / predictedPeriod < 0.03, "measured \(measured), predicted \(predictedPeriod)")
+        Measurement.log(
+            "flicker \(hz) Hz, row \(rowTimeUs) us: band period measured \(measured) rows, predicted \(predictedPeriod)"
+        )
+        #expect(
+            abs(measured - predictedPeriod) / predictedPeriod < 0.03,
+            "measured \(measured), predicted \(predictedPeriod)")
     }
 
     /// Exposure = 2 PWM periods: every row integrates the same light; no bands.
     @Test func wholePeriodsCancel() {
         let hz: Float = 1000, rowTimeUs: Float = 26.8
         func bandAmplitude(exposureMs: Float) -> Double {
-            let flicker = FlickerParameters(hz: hz, dutyCycle: 0.4, modulationDepth: 1, rowTimeUs: rowTimeUs,
-                                            exposureMs: exposureMs, phase: 0.1)
+            let flicker = FlickerParameters(
+                hz: hz, dutyCycle: 0.4, modulationDepth: 1, rowTimeUs: rowTimeUs,
+                exposureMs: exposureMs, phase: 0.1)
             let p = TestScenes.display(layout: .rgbStripe, pitchPx: 3.3, width: 128, height: 256, flicker: flicker)
             let profile = Self.rowProfile(SynthGenerator.render(p).image)
             return Self.amplitude(profile, Double(hz) * Double(rowTimeUs) * 1e-6)
@@ -68,7 +75,7 @@ import RialMedia
     @Test func rowGainsIntegratePWM() {
         // Exposure shorter than the on-time: some rows see only light, some only dark.
         let p = FlickerParameters(hz: 100, dutyCycle: 0.5, modulationDepth: 1, rowTimeUs: 100, exposureMs: 1, phase: 0)
-        let g = RollingShutter.rowGains(p, rows: 100)   // 100 rows = one 10 ms period
+        let g = RollingShutter.rowGains(p, rows: 100) // 100 rows = one 10 ms period
         // w(t) = 2 during the first 5 ms, 0 after: rows 0...40 fully on -> gain 2;
         // rows 50...90 fully off -> 0; the mean over a period is 1.
         #expect(abs(g[10] - 2) < 1e-4)

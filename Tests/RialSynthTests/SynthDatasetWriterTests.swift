@@ -1,6 +1,7 @@
 import Foundation
 import RialMedia
 import Testing
+
 @testable import RialSynth
 
 @Suite struct SynthDatasetWriterTests {
@@ -24,7 +25,10 @@ import Testing
     @Test func outputDoesNotDependOnTheNumberOfJobs() throws {
         let spec = SynthDatasetSpec(count: 4, seed: 11, width: 128, height: 96, secondView: true)
         let a = Self.temporaryFolder(), b = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: a); try? FileManager.default.removeItem(at: b) }
+        defer {
+            try? FileManager.default.removeItem(at: a)
+            try? FileManager.default.removeItem(at: b)
+        }
         _ = try SynthDatasetWriter(spec: spec).write(to: a.path, jobs: 1)
         _ = try SynthDatasetWriter(spec: spec).write(to: b.path, jobs: 2)
         let filesA = try Self.files(in: a), filesB = try Self.files(in: b)

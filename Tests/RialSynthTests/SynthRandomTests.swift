@@ -1,13 +1,14 @@
 import Testing
+
 @testable import RialSynth
 
 @Suite struct SynthRandomTests {
     /// SplitMix64 reference outputs for seed 1234567 (from the published reference
     /// implementation by Vigna, splitmix64.c): 6457827717110365317, 3203168211198807973.
     @Test func matchesReferenceSplitMix64() {
-        var rng = SynthRandom(seed: 1234567)
-        #expect(rng.next() == 6457827717110365317)
-        #expect(rng.next() == 3203168211198807973)
+        var rng = SynthRandom(seed: 1_234_567)
+        #expect(rng.next() == 6_457_827_717_110_365_317)
+        #expect(rng.next() == 3_203_168_211_198_807_973)
     }
 
     @Test func streamsAreIndependentOfOrder() {
@@ -25,7 +26,8 @@ import Testing
         var sum = 0.0, sumSq = 0.0
         for _ in 0..<n {
             let g = Double(rng.gaussian())
-            sum += g; sumSq += g * g
+            sum += g
+            sumSq += g * g
         }
         let mean = sum / Double(n)
         let variance = sumSq / Double(n) - mean * mean

@@ -22,19 +22,24 @@ public enum DepthReader {
     ///   payload does not hold `width x height` values (both numbers named),
     ///   `.corrupt`/`.unsupported` for bad or unusual content, `.invalidArgument` for
     ///   bad parameters.
-    public static func read(path: String, format: DepthFormat, width: Int? = nil, height: Int? = nil,
-                            scale: Double? = nil, array: String? = nil) throws -> DepthMap {
+    public static func read(
+        path: String, format: DepthFormat, width: Int? = nil, height: Int? = nil,
+        scale: Double? = nil, array: String? = nil
+    ) throws -> DepthMap {
         try validate(format: format, width: width, height: height, scale: scale, source: path)
         let data = try MediaFile.read(path)
-        return try read(data: data, format: format, width: width, height: height, scale: scale,
-                        array: array, source: path)
+        return try read(
+            data: data, format: format, width: width, height: height, scale: scale,
+            array: array, source: path)
     }
 
     /// Reads depth from bytes already in memory; `source` names them in errors.
     /// Parameters as in `read(path:format:width:height:scale:array:)`.
-    public static func read(data: Data, format: DepthFormat, width: Int? = nil, height: Int? = nil,
-                            scale: Double? = nil, array: String? = nil,
-                            source: String = inMemorySource) throws -> DepthMap {
+    public static func read(
+        data: Data, format: DepthFormat, width: Int? = nil, height: Int? = nil,
+        scale: Double? = nil, array: String? = nil,
+        source: String = inMemorySource
+    ) throws -> DepthMap {
         try validate(format: format, width: width, height: height, scale: scale, source: source)
         switch format {
         case .f32le, .f32leGzip, .f32leZlib:
@@ -42,12 +47,14 @@ public enum DepthReader {
             let expected = 4 * w * h
             switch format {
             case .f32leGzip, .f32leZlib:
-                let bytes = try ZlibCodec.inflate(data, container: format == .f32leGzip ? .gzip : .zlib,
-                                                  capacity: expected + 1, source: source)
+                let bytes = try ZlibCodec.inflate(
+                    data, container: format == .f32leGzip ? .gzip : .zlib,
+                    capacity: expected + 1, source: source)
                 if bytes.count > expected {
-                    throw MediaError(.sizeMismatch, source: source,
-                                     "depth payload decompresses to more than \(expected) bytes, expected "
-                                     + "4 x \(w) x \(h) = \(expected) bytes of float32; check width/height")
+                    throw MediaError(
+                        .sizeMismatch, source: source,
+                        "depth payload decompresses to more than \(expected) bytes, expected "
+                            + "4 x \(w) x \(h) = \(expected) bytes of float32; check width/height")
                 }
                 return try bytes.withUnsafeBytes { try FloatPayload.decode($0, width: w, height: h, source: source) }
             default:
@@ -78,8 +85,10 @@ public enum DepthReader {
 
     // MARK: - Internals
 
-    private static func validate(format: DepthFormat, width: Int?, height: Int?, scale: Double?,
-                                 source: String) throws {
+    private static func validate(
+        format: DepthFormat, width: Int?, height: Int?, scale: Double?,
+        source: String
+    ) throws {
         if let width, width <= 0 {
             throw MediaError(.invalidArgument, source: source, "depth width must be positive, got \(width)")
         }
@@ -90,15 +99,17 @@ public enum DepthReader {
             let w = width ?? DepthFormat.defaultWidth, h = height ?? DepthFormat.defaultHeight
             let pixels = w.multipliedReportingOverflow(by: h)
             guard !pixels.overflow, pixels.partialValue <= DepthFormat.maxPixels else {
-                throw MediaError(.invalidArgument, source: source,
-                                 "depth size \(w)x\(h) exceeds the limit of \(DepthFormat.maxPixels) pixels")
+                throw MediaError(
+                    .invalidArgument, source: source,
+                    "depth size \(w)x\(h) exceeds the limit of \(DepthFormat.maxPixels) pixels")
             }
         }
         switch format {
         case .u16PngScaled:
             guard let scale else {
-                throw MediaError(.invalidArgument, source: source,
-                                 "format u16_png_scaled needs a scale (metres per unit, e.g. 0.00390625 for 1/256)")
+                throw MediaError(
+                    .invalidArgument, source: source,
+                    "format u16_png_scaled needs a scale (metres per unit, e.g. 0.00390625 for 1/256)")
             }
             guard scale.isFinite, scale > 0 else {
                 throw MediaError(.invalidArgument, source: source, "depth scale must be finite and > 0, got \(scale)")
@@ -109,8 +120,9 @@ public enum DepthReader {
             }
         case .f32le, .f32leGzip, .f32leZlib, .u16PngMm:
             if scale != nil {
-                throw MediaError(.invalidArgument, source: source,
-                                 "format \(format.rawValue) takes no scale; scale applies to u16_png_scaled, npy and npz")
+                throw MediaError(
+                    .invalidArgument, source: source,
+                    "format \(format.rawValue) takes no scale; scale applies to u16_png_scaled, npy and npz")
             }
         }
     }
@@ -119,15 +131,18 @@ public enum DepthReader {
         let png = try PNGDecoder.decode(data, source: source, maxPixels: DepthFormat.maxPixels)
         guard case .sixteen(let image) = png, image.channels == 1 else {
             let kind = ["", "gray", "gray+alpha", "RGB", "RGBA"][png.channels]
-            throw MediaError(.unsupported, source: source,
-                             "format \(format.rawValue) needs a 16-bit single-channel PNG; this one is "
-                             + "\(png.bitDepth)-bit \(kind)")
+            throw MediaError(
+                .unsupported, source: source,
+                "format \(format.rawValue) needs a 16-bit single-channel PNG; this one is "
+                    + "\(png.bitDepth)-bit \(kind)")
         }
         return image
     }
 
-    private static func checkSize(_ width: Int, _ height: Int, against expectedWidth: Int?, _ expectedHeight: Int?,
-                                  what: String, source: String) throws {
+    private static func checkSize(
+        _ width: Int, _ height: Int, against expectedWidth: Int?, _ expectedHeight: Int?,
+        what: String, source: String
+    ) throws {
         if (expectedWidth.map { $0 != width } ?? false) || (expectedHeight.map { $0 != height } ?? false) {
             let w = expectedWidth.map(String.init) ?? "any", h = expectedHeight.map(String.init) ?? "any"
             throw MediaError(.sizeMismatch, source: source, "\(what) is \(width)x\(height), expected \(w)x\(h)")

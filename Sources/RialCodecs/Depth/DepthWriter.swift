@@ -20,14 +20,18 @@ public enum DepthWriter {
     ///   stored as 0 (invalid). `npz` holds one array named `arr_0`, as `numpy.savez`
     ///   names a positional array.
     /// - Throws: `MediaError.invalidArgument` for a missing or bad scale or level.
-    public static func encode(_ map: DepthMap, format: DepthFormat, scale: Double? = nil,
-                              compressionLevel: Int = 6) throws -> Data {
+    public static func encode(
+        _ map: DepthMap, format: DepthFormat, scale: Double? = nil,
+        compressionLevel: Int = 6
+    ) throws -> Data {
         guard (0...9).contains(compressionLevel) else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "compression level must be 0...9, got \(compressionLevel)")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "compression level must be 0...9, got \(compressionLevel)")
         }
         if let scale, !(scale.isFinite && scale > 0) {
-            throw MediaError(.invalidArgument, source: inMemorySource, "depth scale must be finite and > 0, got \(scale)")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource, "depth scale must be finite and > 0, got \(scale)")
         }
         switch format {
         case .f32le:
@@ -35,28 +39,33 @@ public enum DepthWriter {
         case .f32leGzip, .f32leZlib:
             let payload = FloatPayload.littleEndianBytes(map.metres)
             return try payload.withUnsafeBytes {
-                try ZlibCodec.deflate($0, container: format == .f32leGzip ? .gzip : .zlib,
-                                      level: Int32(compressionLevel))
+                try ZlibCodec.deflate(
+                    $0, container: format == .f32leGzip ? .gzip : .zlib,
+                    level: Int32(compressionLevel))
             }
         case .u16PngMm:
             return try PNGEncoder.encode(quantised(map, unit: 0.001), compressionLevel: compressionLevel)
         case .u16PngScaled:
             guard let scale else {
-                throw MediaError(.invalidArgument, source: inMemorySource,
-                                 "format u16_png_scaled needs a scale (metres per unit)")
+                throw MediaError(
+                    .invalidArgument, source: inMemorySource,
+                    "format u16_png_scaled needs a scale (metres per unit)")
             }
             return try PNGEncoder.encode(quantised(map, unit: scale), compressionLevel: compressionLevel)
         case .npy:
             return NPYArray.encode(divided(map, by: scale))
         case .npz:
-            return try NPZArchive.write([(name: "arr_0", npy: NPYArray.encode(divided(map, by: scale)))],
-                                        compressed: compressionLevel > 0)
+            return try NPZArchive.write(
+                [(name: "arr_0", npy: NPYArray.encode(divided(map, by: scale)))],
+                compressed: compressionLevel > 0)
         }
     }
 
     /// Encodes `map` and writes it atomically to `path` (parent folders are created).
-    public static func write(_ map: DepthMap, to path: String, format: DepthFormat, scale: Double? = nil,
-                             compressionLevel: Int = 6) throws {
+    public static func write(
+        _ map: DepthMap, to path: String, format: DepthFormat, scale: Double? = nil,
+        compressionLevel: Int = 6
+    ) throws {
         try MediaFile.write(encode(map, format: format, scale: scale, compressionLevel: compressionLevel), to: path)
     }
 
@@ -66,7 +75,7 @@ public enum DepthWriter {
             samples.withUnsafeMutableBufferPointer { out in
                 for i in 0..<input.count {
                     let units = (Double(input[i]) / unit).rounded()
-                    if units >= 1 && units <= 65535 { out[i] = UInt16(units) }   // false for NaN
+                    if units >= 1 && units <= 65535 { out[i] = UInt16(units) } // false for NaN
                 }
             }
         }

@@ -11,9 +11,10 @@ enum FloatPayload {
     static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, source: String) throws -> DepthMap {
         let count = width * height
         guard bytes.count == 4 * count else {
-            throw MediaError(.sizeMismatch, source: source,
-                             "depth payload is \(bytes.count) bytes, expected 4 x \(width) x \(height) = "
-                             + "\(4 * count) bytes of float32; check width/height")
+            throw MediaError(
+                .sizeMismatch, source: source,
+                "depth payload is \(bytes.count) bytes, expected 4 x \(width) x \(height) = "
+                    + "\(4 * count) bytes of float32; check width/height")
         }
         var values = [Float](repeating: .nan, count: count)
         values.withUnsafeMutableBufferPointer { out in

@@ -43,7 +43,7 @@ enum NPYArray {
         var width: Int
     }
 
-    static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59]   // \x93NUMPY
+    static let magic: [UInt8] = [0x93, 0x4E, 0x55, 0x4D, 0x50, 0x59] // \x93NUMPY
 
     /// Parses and validates the header.
     ///
@@ -67,13 +67,15 @@ enum NPYArray {
             headerLength = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16 | Int(bytes[11]) << 24
             headerStart = 12
         default:
-            throw MediaError(.unsupported, source: source,
-                             ".npy format version \(major).\(minor) is not supported (1.0, 2.0, 3.0 are)")
+            throw MediaError(
+                .unsupported, source: source,
+                ".npy format version \(major).\(minor) is not supported (1.0, 2.0, 3.0 are)")
         }
         guard headerLength <= data.count - headerStart else {
-            throw MediaError(.corrupt, source: source,
-                             ".npy header is truncated: declares \(headerLength) bytes, file has "
-                             + "\(data.count - headerStart) after the preamble")
+            throw MediaError(
+                .corrupt, source: source,
+                ".npy header is truncated: declares \(headerLength) bytes, file has "
+                    + "\(data.count - headerStart) after the preamble")
         }
         let start = data.startIndex + headerStart
         let headerBytes = data[start..<(start + headerLength)]
@@ -84,7 +86,7 @@ enum NPYArray {
             }
             text = utf8
         } else {
-            text = String(headerBytes.map { Character(Unicode.Scalar($0)) })   // Latin-1
+            text = String(headerBytes.map { Character(Unicode.Scalar($0)) }) // Latin-1
         }
         let dict: [String: PyValue]
         do {
@@ -109,20 +111,23 @@ enum NPYArray {
         case 3 where shape[2] == 1: dims = (shape[0], shape[1])
         case 3 where shape[0] == 1: dims = (shape[1], shape[2])
         default:
-            throw MediaError(.unsupported, source: source,
-                             ".npy array has shape \(shapeText(shape)); expected a 2-D depth map (h, w)")
+            throw MediaError(
+                .unsupported, source: source,
+                ".npy array has shape \(shapeText(shape)); expected a 2-D depth map (h, w)")
         }
         guard dims.height > 0, dims.width > 0 else {
             throw MediaError(.unsupported, source: source, ".npy array is empty: shape \(shapeText(shape))")
         }
         let pixels = dims.height.multipliedReportingOverflow(by: dims.width)
         guard !pixels.overflow, pixels.partialValue <= DepthFormat.maxPixels else {
-            throw MediaError(.unsupported, source: source,
-                             ".npy array shape \(shapeText(shape)) exceeds the limit of \(DepthFormat.maxPixels) pixels")
+            throw MediaError(
+                .unsupported, source: source,
+                ".npy array shape \(shapeText(shape)) exceeds the limit of \(DepthFormat.maxPixels) pixels")
         }
-        return Header(major: major, minor: minor, elementType: elementType, bigEndian: bigEndian,
-                      fortranOrder: fortranOrder, shape: shape, dataOffset: headerStart + headerLength,
-                      height: dims.height, width: dims.width)
+        return Header(
+            major: major, minor: minor, elementType: elementType, bigEndian: bigEndian,
+            fortranOrder: fortranOrder, shape: shape, dataOffset: headerStart + headerLength,
+            height: dims.height, width: dims.width)
     }
 
     private static func shapeText(_ shape: [Int]) -> String {
@@ -131,9 +136,11 @@ enum NPYArray {
 
     private static func parseDescr(_ descr: String, source: String) throws -> (ElementType, Bool) {
         let scalars = Array(descr.unicodeScalars)
-        guard scalars.count == 3, let type = ElementType(rawValue: String(String.UnicodeScalarView(scalars[1...]))) else {
-            throw MediaError(.unsupported, source: source,
-                             ".npy dtype '\(descr)' is not supported (float32/64, uint8/16/32, int16/32)")
+        guard scalars.count == 3, let type = ElementType(rawValue: String(String.UnicodeScalarView(scalars[1...])))
+        else {
+            throw MediaError(
+                .unsupported, source: source,
+                ".npy dtype '\(descr)' is not supported (float32/64, uint8/16/32, int16/32)")
         }
         switch scalars[0] {
         case "<", "=": return (type, false)
@@ -155,9 +162,10 @@ enum NPYArray {
         let expected = count * header.elementType.size
         let available = data.count - header.dataOffset
         guard available == expected else {
-            throw MediaError(.sizeMismatch, source: source,
-                             ".npy data is \(available) bytes, expected \(header.height) x \(header.width) x "
-                             + "\(header.elementType.size) = \(expected) bytes for shape \(shapeText(header.shape))")
+            throw MediaError(
+                .sizeMismatch, source: source,
+                ".npy data is \(available) bytes, expected \(header.height) x \(header.width) x "
+                    + "\(header.elementType.size) = \(expected) bytes for shape \(shapeText(header.shape))")
         }
         var values = [Float](repeating: .nan, count: count)
         data.withUnsafeBytes { raw in
@@ -172,8 +180,10 @@ enum NPYArray {
         return map
     }
 
-    private static func convert(_ payload: UnsafeRawBufferPointer, header: Header, scale: Double?,
-                                into out: UnsafeMutableBufferPointer<Float>) {
+    private static func convert(
+        _ payload: UnsafeRawBufferPointer, header: Header, scale: Double?,
+        into out: UnsafeMutableBufferPointer<Float>
+    ) {
         let big = header.bigEndian
         switch header.elementType {
         case .float32:
@@ -181,7 +191,9 @@ enum NPYArray {
                 Double(Float(bitPattern: big ? bits.bigEndian : bits.littleEndian))
             }
         case .float64:
-            store(payload, header, scale, out) { (bits: UInt64) in Double(bitPattern: big ? bits.bigEndian : bits.littleEndian) }
+            store(payload, header, scale, out) { (bits: UInt64) in
+                Double(bitPattern: big ? bits.bigEndian : bits.littleEndian)
+            }
         case .uint8:
             store(payload, header, scale, out) { (value: UInt8) in Double(value) }
         case .uint16:
@@ -204,9 +216,11 @@ enum NPYArray {
     /// rounded once to `Float`. `bigEndian`/`littleEndian` on a value loaded in host
     /// order swaps exactly when the file's byte order differs from the host's.
     @inline(__always)
-    private static func store<Raw: FixedWidthInteger>(_ payload: UnsafeRawBufferPointer, _ header: Header,
-                                                      _ scale: Double?, _ out: UnsafeMutableBufferPointer<Float>,
-                                                      _ decode: (Raw) -> Double) {
+    private static func store<Raw: FixedWidthInteger>(
+        _ payload: UnsafeRawBufferPointer, _ header: Header,
+        _ scale: Double?, _ out: UnsafeMutableBufferPointer<Float>,
+        _ decode: (Raw) -> Double
+    ) {
         let size = MemoryLayout<Raw>.size
         let height = header.height, width = header.width
         let count = height * width
@@ -259,14 +273,20 @@ struct PyLiteralParser {
         var result: [String: PyValue] = [:]
         while true {
             skipSpace()
-            if peek() == "}" { index += 1; break }
+            if peek() == "}" {
+                index += 1
+                break
+            }
             let key = try parseString()
             skipSpace()
             try expect(":")
             skipSpace()
             result[key] = try parseValue()
             skipSpace()
-            if peek() == "," { index += 1; continue }
+            if peek() == "," {
+                index += 1
+                continue
+            }
             skipSpace()
             try expect("}")
             break
@@ -298,10 +318,16 @@ struct PyLiteralParser {
         var items: [Int] = []
         while true {
             skipSpace()
-            if peek() == ")" { index += 1; return items }
+            if peek() == ")" {
+                index += 1
+                return items
+            }
             items.append(try parseInt())
             skipSpace()
-            if peek() == "," { index += 1; continue }
+            if peek() == "," {
+                index += 1
+                continue
+            }
             try expect(")")
             return items
         }
@@ -309,7 +335,10 @@ struct PyLiteralParser {
 
     private mutating func parseInt() throws -> Int {
         var negative = false
-        if peek() == "-" { negative = true; index += 1 }
+        if peek() == "-" {
+            negative = true
+            index += 1
+        }
         var value = 0
         var digits = 0
         while let c = peek(), ("0"..."9").contains(c) {
@@ -320,7 +349,7 @@ struct PyLiteralParser {
             digits += 1
             index += 1
         }
-        if peek() == "L" { index += 1 }   // Python 2 long suffix in old files
+        if peek() == "L" { index += 1 } // Python 2 long suffix in old files
         guard digits > 0 else { throw Failure(reason: "expected an integer at offset \(index)") }
         return negative ? -value : value
     }

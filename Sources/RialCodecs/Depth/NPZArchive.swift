@@ -48,7 +48,10 @@ enum NPZArchive {
         var position = n - 22
         let lowest = max(0, n - 22 - 0xFFFF)
         while position >= lowest {
-            if bytes.u32(position) == 0x0605_4B50 { eocd = position; break }
+            if bytes.u32(position) == 0x0605_4B50 {
+                eocd = position
+                break
+            }
             position -= 1
         }
         guard eocd >= 0 else { throw corrupt("no end-of-central-directory record") }
@@ -67,7 +70,8 @@ enum NPZArchive {
             }
             let record64 = bytes.u64(locator + 8)
             guard locator >= 56, record64 <= UInt64(locator - 56),
-                  bytes.u32(Int(record64)) == 0x0606_4B50 else {
+                bytes.u32(Int(record64)) == 0x0606_4B50
+            else {
                 throw corrupt("bad ZIP64 end-of-central-directory record")
             }
             let record = Int(record64)
@@ -140,8 +144,10 @@ enum NPZArchive {
                 throw MediaError(.unsupported, source: source, "encrypted ZIP entry '\(name)' is not supported")
             }
             guard method == 0 || method == 8 else {
-                throw MediaError(.unsupported, source: source,
-                                 "ZIP entry '\(name)' uses compression method \(method); only stored (0) and deflate (8) are supported")
+                throw MediaError(
+                    .unsupported, source: source,
+                    "ZIP entry '\(name)' uses compression method \(method); only stored (0) and deflate (8) are supported"
+                )
             }
             guard localOffset <= UInt64(n), compressed <= UInt64(n), uncompressed <= UInt64(Int.max / 2) else {
                 throw corrupt("entry '\(name)' has offsets or sizes beyond the file")
@@ -154,8 +160,10 @@ enum NPZArchive {
             guard dataOffset <= n, Int(compressed) <= n - dataOffset else {
                 throw corrupt("data of entry '\(name)' runs past the end of the file")
             }
-            members.append(Member(name: name, method: method, crc32: crc, compressedSize: Int(compressed),
-                                  uncompressedSize: Int(uncompressed), dataOffset: dataOffset))
+            members.append(
+                Member(
+                    name: name, method: method, crc32: crc, compressedSize: Int(compressed),
+                    uncompressedSize: Int(uncompressed), dataOffset: dataOffset))
             cursor = next
         }
         return members
@@ -164,40 +172,47 @@ enum NPZArchive {
     /// The bytes of one member, inflated and CRC-checked.
     static func extract(_ member: Member, from data: Data, source: String) throws -> Data {
         guard member.uncompressedSize <= maxMemberSize else {
-            throw MediaError(.unsupported, source: source,
-                             "array '\(member.name)' is \(member.uncompressedSize) bytes, over the limit of \(maxMemberSize)")
+            throw MediaError(
+                .unsupported, source: source,
+                "array '\(member.name)' is \(member.uncompressedSize) bytes, over the limit of \(maxMemberSize)")
         }
         // DEFLATE cannot expand data more than 1032:1 (RFC 1951 length/distance limits),
         // so a larger declared size is a lie; refusing it keeps allocations proportional
         // to the input.
         guard member.method == 0 || member.uncompressedSize <= member.compressedSize * 1032 + 64 else {
-            throw MediaError(.corrupt, source: source,
-                             "entry '\(member.name)' claims \(member.uncompressedSize) bytes from only "
-                             + "\(member.compressedSize) compressed bytes")
+            throw MediaError(
+                .corrupt, source: source,
+                "entry '\(member.name)' claims \(member.uncompressedSize) bytes from only "
+                    + "\(member.compressedSize) compressed bytes")
         }
         let start = data.startIndex + member.dataOffset
         let stored = data[start..<(start + member.compressedSize)]
         let content: Data
         if member.method == 0 {
             guard member.compressedSize == member.uncompressedSize else {
-                throw MediaError(.corrupt, source: source,
-                                 "stored entry '\(member.name)' has different compressed and uncompressed sizes")
+                throw MediaError(
+                    .corrupt, source: source,
+                    "stored entry '\(member.name)' has different compressed and uncompressed sizes")
             }
             content = Data(stored)
         } else {
-            let bytes = try ZlibCodec.inflate(stored, container: .raw, capacity: member.uncompressedSize + 1,
-                                              source: source)
+            let bytes = try ZlibCodec.inflate(
+                stored, container: .raw, capacity: member.uncompressedSize + 1,
+                source: source)
             guard bytes.count == member.uncompressedSize else {
-                throw MediaError(.corrupt, source: source,
-                                 "entry '\(member.name)' inflates to \(bytes.count == member.uncompressedSize + 1 ? "more than " : "")"
-                                 + "\(min(bytes.count, member.uncompressedSize)) bytes, the directory says \(member.uncompressedSize)")
+                throw MediaError(
+                    .corrupt, source: source,
+                    "entry '\(member.name)' inflates to \(bytes.count == member.uncompressedSize + 1 ? "more than " : "")"
+                        + "\(min(bytes.count, member.uncompressedSize)) bytes, the directory says \(member.uncompressedSize)"
+                )
             }
             content = Data(bytes)
         }
         let crc = content.withUnsafeBytes { ZlibCodec.crc32($0) }
         guard crc == member.crc32 else {
-            throw MediaError(.corrupt, source: source,
-                             "CRC-32 mismatch in entry '\(member.name)' (stored \(hex(member.crc32)), computed \(hex(crc)))")
+            throw MediaError(
+                .corrupt, source: source,
+                "CRC-32 mismatch in entry '\(member.name)' (stored \(hex(member.crc32)), computed \(hex(crc)))")
         }
         return content
     }
@@ -212,15 +227,17 @@ enum NPZArchive {
         let names = arrays.map { String($0.name.dropLast(4)) }
         if let array {
             if let match = arrays.first(where: { $0.name == array || $0.name == array + ".npy" }) { return match }
-            throw MediaError(.invalidArgument, source: source,
-                             "no array named '\(array)' in the .npz; it holds: \(names.joined(separator: ", "))")
+            throw MediaError(
+                .invalidArgument, source: source,
+                "no array named '\(array)' in the .npz; it holds: \(names.joined(separator: ", "))")
         }
         guard !arrays.isEmpty else {
             throw MediaError(.corrupt, source: source, ".npz archive contains no .npy arrays")
         }
         guard arrays.count == 1 else {
-            throw MediaError(.invalidArgument, source: source,
-                             ".npz holds \(arrays.count) arrays (\(names.joined(separator: ", "))); name the one to read")
+            throw MediaError(
+                .invalidArgument, source: source,
+                ".npz holds \(arrays.count) arrays (\(names.joined(separator: ", "))); name the one to read")
         }
         return arrays[0]
     }
@@ -231,12 +248,14 @@ enum NPZArchive {
     static func write(_ arrays: [(name: String, npy: Data)], compressed: Bool) throws -> Data {
         do {
             let archive = try Archive(accessMode: .create)
-            let epoch = Date(timeIntervalSince1970: 315_532_800)   // 1980-01-01, the ZIP epoch
+            let epoch = Date(timeIntervalSince1970: 315_532_800) // 1980-01-01, the ZIP epoch
             for (name, npy) in arrays {
                 let path = name.hasSuffix(".npy") ? name : name + ".npy"
-                try archive.addEntry(with: path, type: .file, uncompressedSize: Int64(npy.count),
-                                     modificationDate: epoch, permissions: 0o644,
-                                     compressionMethod: compressed ? .deflate : .none) { position, size in
+                try archive.addEntry(
+                    with: path, type: .file, uncompressedSize: Int64(npy.count),
+                    modificationDate: epoch, permissions: 0o644,
+                    compressionMethod: compressed ? .deflate : .none
+                ) { position, size in
                     let start = npy.startIndex + Int(position)
                     return npy.subdata(in: start..<(start + size))
                 }

@@ -52,11 +52,14 @@ enum ZlibCodec {
         return output
     }
 
-    private static func inflate(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
-                                container: Container, source: String) throws -> Int {
+    private static func inflate(
+        _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
+        container: Container, source: String
+    ) throws -> Int {
         var stream = z_stream()
-        let status = inflateInit2_(&stream, container.windowBits, zlibVersion(),
-                                   Int32(MemoryLayout<z_stream>.size))
+        let status = inflateInit2_(
+            &stream, container.windowBits, zlibVersion(),
+            Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             throw MediaError(.unreadable, source: source, "zlib inflateInit failed (\(status))")
         }
@@ -64,7 +67,7 @@ enum ZlibCodec {
 
         let inputBase = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
         let outputBase = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        var consumed = 0   // input bytes handed to zlib so far
+        var consumed = 0 // input bytes handed to zlib so far
         var produced = 0
         let chunk = Int(UInt32.max)
         while true {
@@ -75,7 +78,7 @@ enum ZlibCodec {
                 consumed += count
             }
             let room = min(output.count - produced, chunk)
-            if room == 0 { return produced }   // buffer full: the caller sees "too large"
+            if room == 0 { return produced } // buffer full: the caller sees "too large"
             stream.next_out = outputBase.map { $0 + produced }
             stream.avail_out = UInt32(room)
             let result = CSystemZlib.inflate(&stream, Z_NO_FLUSH)
@@ -87,17 +90,20 @@ enum ZlibCodec {
                 let remaining = Int(stream.avail_in) + (input.count - consumed)
                 if remaining == 0 { return produced }
                 if container == .gzip, remaining >= 2, let next = stream.next_in,
-                   next[0] == 0x1F, next[1] == 0x8B {
-                    inflateReset(&stream)   // another gzip member follows
+                    next[0] == 0x1F, next[1] == 0x8B
+                {
+                    inflateReset(&stream) // another gzip member follows
                     continue
                 }
-                throw MediaError(.corrupt, source: source,
-                                 "\(remaining) bytes of unexpected data after the end of the \(container.name) stream")
+                throw MediaError(
+                    .corrupt, source: source,
+                    "\(remaining) bytes of unexpected data after the end of the \(container.name) stream")
             case Z_BUF_ERROR:
                 if stream.avail_in == 0 && consumed == input.count {
-                    throw MediaError(.corrupt, source: source,
-                                     "\(container.name) stream is truncated: input ends after \(input.count) bytes "
-                                     + "with \(produced) bytes decompressed")
+                    throw MediaError(
+                        .corrupt, source: source,
+                        "\(container.name) stream is truncated: input ends after \(input.count) bytes "
+                            + "with \(produced) bytes decompressed")
                 }
                 continue
             case Z_NEED_DICT:
@@ -116,12 +122,14 @@ enum ZlibCodec {
     /// - Parameter level: zlib level 0...9 (validated by the caller).
     static func deflate(_ input: UnsafeRawBufferPointer, container: Container, level: Int32) throws -> Data {
         guard input.count <= Int(UInt32.max) else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "payload of \(input.count) bytes is too large to compress in one piece")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "payload of \(input.count) bytes is too large to compress in one piece")
         }
         var stream = z_stream()
-        let status = deflateInit2_(&stream, level, Z_DEFLATED, container.windowBits, 8, Z_DEFAULT_STRATEGY,
-                                   zlibVersion(), Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(
+            &stream, level, Z_DEFLATED, container.windowBits, 8, Z_DEFAULT_STRATEGY,
+            zlibVersion(), Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             throw MediaError(.invalidArgument, source: inMemorySource, "zlib deflateInit failed (\(status))")
         }
@@ -131,9 +139,10 @@ enum ZlibCodec {
         let result: Int32 = output.withUnsafeMutableBytes { outputBytes in
             var empty: UInt8 = 0
             return withUnsafeMutablePointer(to: &empty) { emptyPointer in
-                stream.next_in = input.baseAddress.map {
-                    UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self))
-                } ?? emptyPointer
+                stream.next_in =
+                    input.baseAddress.map {
+                        UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self))
+                    } ?? emptyPointer
                 stream.avail_in = UInt32(input.count)
                 stream.next_out = outputBytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
                 stream.avail_out = UInt32(outputBytes.count)

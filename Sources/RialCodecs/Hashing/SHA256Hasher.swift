@@ -54,8 +54,9 @@ public struct SHA256Hasher: ~Copyable {
         let ok = digest.withUnsafeMutableBufferPointer {
             EVP_DigestFinal_ex(context, $0.baseAddress, &length)
         }
-        precondition(ok == 1 && length == UInt32(Self.digestByteCount),
-                     "OpenSSL EVP_DigestFinal_ex failed")
+        precondition(
+            ok == 1 && length == UInt32(Self.digestByteCount),
+            "OpenSSL EVP_DigestFinal_ex failed")
         return digest
     }
 

@@ -46,16 +46,19 @@ public enum ImageReader {
     ///
     /// - Throws: `MediaError` `.unsupported` for content that is neither JPEG nor PNG,
     ///   and the decoders' errors otherwise.
-    public static func read(data: Data, options: Options = Options(), source: String = inMemorySource) throws -> LoadedImage {
+    public static func read(data: Data, options: Options = Options(), source: String = inMemorySource) throws
+        -> LoadedImage
+    {
         switch SniffedFormat.sniff(data) {
         case .jpeg:
             let result = try JPEGDecoder.decodeReporting(
                 data, options: JPEGDecodeOptions(scale: options.jpegScale, output: options.jpegOutput), source: source)
             let exif = try ExifReader.read(jpeg: data, source: source)
             let orientation = options.applyOrientation ? (exif?.orientation ?? .up) : .up
-            return LoadedImage(image: result.image.oriented(orientation), format: .jpeg, exif: exif,
-                               appliedOrientation: orientation,
-                               storedWidth: result.info.width, storedHeight: result.info.height)
+            return LoadedImage(
+                image: result.image.oriented(orientation), format: .jpeg, exif: exif,
+                appliedOrientation: orientation,
+                storedWidth: result.info.width, storedHeight: result.info.height)
         case .png:
             let decoded = try PNGDecoder.decode(data, source: source)
             let image: Image8
@@ -63,11 +66,13 @@ public enum ImageReader {
             case .eight(let eight):
                 image = eight
             case .sixteen(let sixteen):
-                image = Image8(width: sixteen.width, height: sixteen.height, channels: sixteen.channels,
-                               samples: sixteen.samples.map { UInt8(truncatingIfNeeded: $0 >> 8) })!
+                image = Image8(
+                    width: sixteen.width, height: sixteen.height, channels: sixteen.channels,
+                    samples: sixteen.samples.map { UInt8(truncatingIfNeeded: $0 >> 8) })!
             }
-            return LoadedImage(image: image, format: .png, exif: nil, appliedOrientation: .up,
-                               storedWidth: image.width, storedHeight: image.height)
+            return LoadedImage(
+                image: image, format: .png, exif: nil, appliedOrientation: .up,
+                storedWidth: image.width, storedHeight: image.height)
         default:
             throw notAnImage(data, source: source)
         }
@@ -79,9 +84,12 @@ public enum ImageReader {
     /// once after it is decoded. `consume` is not called when the content is neither.
     ///
     /// - Returns: the image and what `consume` returned.
-    public static func read<T: Sendable>(data: Data, options: Options = Options(), source: String = inMemorySource,
-                                         whileDecoding consume: @escaping @Sendable (ImageRows) -> T)
-        throws -> (image: LoadedImage, consumed: T) {
+    public static func read<T: Sendable>(
+        data: Data, options: Options = Options(), source: String = inMemorySource,
+        whileDecoding consume: @escaping @Sendable (ImageRows) -> T
+    )
+        throws -> (image: LoadedImage, consumed: T)
+    {
         var noStorage: [UInt8] = []
         return try read(data: data, reusing: &noStorage, options: options, source: source, whileDecoding: consume)
     }
@@ -89,12 +97,15 @@ public enum ImageReader {
     /// `read(data:options:source:whileDecoding:)` decoding a JPEG into `storage`'s
     /// buffer when it has the right count (`JPEGDecoder.decodeReporting(_:reusing:...)`),
     /// for loops that read one image after another.
-    public static func read<T: Sendable>(data: Data, reusing storage: inout [UInt8], options: Options = Options(),
-                                         source: String = inMemorySource,
-                                         whileDecoding consume: @escaping @Sendable (ImageRows) -> T)
-        throws -> (image: LoadedImage, consumed: T) {
+    public static func read<T: Sendable>(
+        data: Data, reusing storage: inout [UInt8], options: Options = Options(),
+        source: String = inMemorySource,
+        whileDecoding consume: @escaping @Sendable (ImageRows) -> T
+    )
+        throws -> (image: LoadedImage, consumed: T)
+    {
         guard SniffedFormat.sniff(data) == .jpeg else {
-            let loaded = try read(data: data, options: options, source: source)  // PNG: never re-oriented
+            let loaded = try read(data: data, options: options, source: source) // PNG: never re-oriented
             return (loaded, loaded.image.withRows(consume))
         }
         let (result, consumed) = try JPEGDecoder.decodeReporting(
@@ -102,9 +113,10 @@ public enum ImageReader {
             source: source, whileDecoding: consume)
         let exif = try ExifReader.read(jpeg: data, source: source)
         let orientation = options.applyOrientation ? (exif?.orientation ?? .up) : .up
-        let loaded = LoadedImage(image: result.image.oriented(orientation), format: .jpeg, exif: exif,
-                                 appliedOrientation: orientation,
-                                 storedWidth: result.info.width, storedHeight: result.info.height)
+        let loaded = LoadedImage(
+            image: result.image.oriented(orientation), format: .jpeg, exif: exif,
+            appliedOrientation: orientation,
+            storedWidth: result.info.width, storedHeight: result.info.height)
         return (loaded, consumed)
     }
 

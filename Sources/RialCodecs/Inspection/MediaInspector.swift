@@ -58,8 +58,9 @@ public enum MediaInspector {
             return try inspectDepth(data, path: path, format: .f32leZlib, inferred: true, options: depth)
         case .unknown:
             if data.isEmpty { throw MediaError(.corrupt, source: path, "file is empty") }
-            throw MediaError(.unsupported, source: path,
-                             "not a JPEG, PNG, NumPy, gzip or zlib file; for raw float32 depth pass --depth-format f32le")
+            throw MediaError(
+                .unsupported, source: path,
+                "not a JPEG, PNG, NumPy, gzip or zlib file; for raw float32 depth pass --depth-format f32le")
         }
     }
 
@@ -99,10 +100,13 @@ public enum MediaInspector {
             progressive: nil, decodeWarnings: [], exif: nil)
     }
 
-    static func inspectDepth(_ data: Data, path: String, format: DepthFormat, inferred: Bool,
-                             options: DepthOptions) throws -> MediaInspection {
-        let map = try DepthReader.read(data: data, format: format, width: options.width,
-                                       height: options.height, scale: options.scale, source: path)
+    static func inspectDepth(
+        _ data: Data, path: String, format: DepthFormat, inferred: Bool,
+        options: DepthOptions
+    ) throws -> MediaInspection {
+        let map = try DepthReader.read(
+            data: data, format: format, width: options.width,
+            height: options.height, scale: options.scale, source: path)
         let stats = DepthStatistics(map)
         let report = DepthInspection(
             path: path, format: format.rawValue, formatInferred: inferred,

@@ -38,14 +38,16 @@ enum JPEGCodecStatus: Equatable {
         case .unsupported:
             return MediaError(.unsupported, source: source, "unsupported JPEG: \(text)")
         case .tooLarge:
-            return MediaError(.unsupported, source: source,
-                              "JPEG refused: \(text); raise JPEGDecodeOptions.maxPixels / "
-                                  + "maxScans only for trusted files")
+            return MediaError(
+                .unsupported, source: source,
+                "JPEG refused: \(text); raise JPEGDecodeOptions.maxPixels / "
+                    + "maxScans only for trusted files")
         case .outOfMemory:
             return MediaError(.unsupported, source: source, "out of memory in libjpeg: \(text)")
         case .invalidArgument:
-            return MediaError(.invalidArgument, source: source,
-                              encoding ? "cannot encode JPEG: \(text)" : text)
+            return MediaError(
+                .invalidArgument, source: source,
+                encoding ? "cannot encode JPEG: \(text)" : text)
         }
     }
 }

@@ -69,22 +69,28 @@ public enum JPEGDecoder {
     ///   - source: the label errors carry (a path, or `<memory>`).
     /// - Returns: an `Image8` of `info.outputSize(scale:)` with 3 (RGB) or 1 (gray) channels.
     /// - Throws: `MediaError` as described on `JPEGDecoder`.
-    public static func decode(_ data: Data, options: JPEGDecodeOptions = JPEGDecodeOptions(),
-                              source: String = inMemorySource) throws(MediaError) -> Image8 {
+    public static func decode(
+        _ data: Data, options: JPEGDecodeOptions = JPEGDecodeOptions(),
+        source: String = inMemorySource
+    ) throws(MediaError) -> Image8 {
         try decodeReporting(data, options: options, source: source).image
     }
 
     /// Decodes the file at `path` (read with `MediaFile.read`); errors name `path`.
-    public static func decode(contentsOf path: String,
-                              options: JPEGDecodeOptions = JPEGDecodeOptions()) throws(MediaError) -> Image8 {
+    public static func decode(
+        contentsOf path: String,
+        options: JPEGDecodeOptions = JPEGDecodeOptions()
+    ) throws(MediaError) -> Image8 {
         try decode(try readFile(path), options: options, source: path)
     }
 
     /// Decodes like `decode` and also returns the header and the warnings libjpeg
     /// raised that the warning policy tolerated.
-    public static func decodeReporting(_ data: Data,
-                                       options: JPEGDecodeOptions = JPEGDecodeOptions(),
-                                       source: String = inMemorySource) throws(MediaError) -> JPEGDecodeResult {
+    public static func decodeReporting(
+        _ data: Data,
+        options: JPEGDecodeOptions = JPEGDecodeOptions(),
+        source: String = inMemorySource
+    ) throws(MediaError) -> JPEGDecodeResult {
         var noStorage: [UInt8] = []
         return try decodeCore(data, options: options, source: source, reusing: &noStorage).get()
     }
@@ -123,7 +129,8 @@ public enum JPEGDecoder {
         let stream = RowStream(consume)
         let result = try decodeCore(data, options: options, source: source, reusing: &storage, stream: stream).get()
         guard let consumed = stream.consumed else {
-            throw MediaError(.unsupported, source: source, "the row consumer did not finish")  // unreachable: decode succeeded
+            // Unreachable: the decode succeeded, so the consumer ran to its end.
+            throw MediaError(.unsupported, source: source, "the row consumer did not finish")
         }
         return (result, consumed)
     }
@@ -135,11 +142,13 @@ public enum JPEGDecoder {
     ///
     /// On success `image` is the decoded image. On failure `image` keeps its size but
     /// its samples are unspecified (partly overwritten), and the error is thrown.
-    public static func decode(_ data: Data, into image: inout Image8,
-                              options: JPEGDecodeOptions = JPEGDecodeOptions(),
-                              source: String = inMemorySource) throws(MediaError) {
+    public static func decode(
+        _ data: Data, into image: inout Image8,
+        options: JPEGDecodeOptions = JPEGDecodeOptions(),
+        source: String = inMemorySource
+    ) throws(MediaError) {
         var storage: [UInt8] = []
-        swap(&storage, &image.samples)  // move the buffer out so it is uniquely referenced
+        swap(&storage, &image.samples) // move the buffer out so it is uniquely referenced
         switch decodeCore(data, options: options, source: source, reusing: &storage) {
         case .success(let result):
             image = result.image
@@ -152,16 +161,22 @@ public enum JPEGDecoder {
     /// The decode: header, output size, then pixels straight into `storage`'s buffer
     /// when its count matches (it is moved into the result), else into a new array.
     /// On failure `storage` holds its original buffer again.
-    private static func decodeCore(_ data: Data, options: JPEGDecodeOptions, source: String,
-                                   reusing storage: inout [UInt8],
-                                   stream: (any RowStreaming)? = nil) -> Result<JPEGDecodeResult, MediaError> {
+    private static func decodeCore(
+        _ data: Data, options: JPEGDecodeOptions, source: String,
+        reusing storage: inout [UInt8],
+        stream: (any RowStreaming)? = nil
+    ) -> Result<JPEGDecodeResult, MediaError> {
         guard options.maxPixels > 0 else {
-            return .failure(MediaError(.invalidArgument, source: source,
-                                       "JPEGDecodeOptions.maxPixels must be positive, got \(options.maxPixels)"))
+            return .failure(
+                MediaError(
+                    .invalidArgument, source: source,
+                    "JPEGDecodeOptions.maxPixels must be positive, got \(options.maxPixels)"))
         }
         guard options.maxScans > 0 else {
-            return .failure(MediaError(.invalidArgument, source: source,
-                                       "JPEGDecodeOptions.maxScans must be positive, got \(options.maxScans)"))
+            return .failure(
+                MediaError(
+                    .invalidArgument, source: source,
+                    "JPEGDecodeOptions.maxScans must be positive, got \(options.maxScans)"))
         }
         return withSession(data, options: options, source: source) { decoder, info in
             var size = rial_jpeg_output_size()
@@ -172,11 +187,12 @@ public enum JPEGDecoder {
             var samples: [UInt8]
             if storage.count == count {
                 samples = storage
-                storage = []  // `samples` is now the only reference: no copy-on-write
+                storage = [] // `samples` is now the only reference: no copy-on-write
                 samples.withUnsafeMutableBufferPointer { buffer in
                     if let stream {
-                        status = stream.decode(decoder, into: buffer, width: Int(size.width), height: Int(size.height),
-                                               channels: Int(size.channels))
+                        status = stream.decode(
+                            decoder, into: buffer, width: Int(size.width), height: Int(size.height),
+                            channels: Int(size.channels))
                     } else {
                         status = JPEGCodecStatus(rial_jpeg_decoder_read_pixels(decoder, buffer.baseAddress, count))
                     }
@@ -186,8 +202,9 @@ public enum JPEGDecoder {
                 // Straight into new storage: no zero-fill, no copy.
                 samples = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
                     if let stream {
-                        status = stream.decode(decoder, into: buffer, width: Int(size.width), height: Int(size.height),
-                                               channels: Int(size.channels))
+                        status = stream.decode(
+                            decoder, into: buffer, width: Int(size.width), height: Int(size.height),
+                            channels: Int(size.channels))
                     } else {
                         status = JPEGCodecStatus(rial_jpeg_decoder_read_pixels(decoder, buffer.baseAddress, count))
                     }
@@ -195,17 +212,22 @@ public enum JPEGDecoder {
                 }
             }
             guard status == .ok else { return .failure(failure(status, decoder, source)) }
-            guard let image = Image8(width: Int(size.width), height: Int(size.height),
-                                     channels: Int(size.channels), samples: samples)
+            guard
+                let image = Image8(
+                    width: Int(size.width), height: Int(size.height),
+                    channels: Int(size.channels), samples: samples)
             else {
-                return .failure(MediaError(.corrupt, source: source,
-                                           "corrupt JPEG: decoder returned an inconsistent size"))
+                return .failure(
+                    MediaError(
+                        .corrupt, source: source,
+                        "corrupt JPEG: decoder returned an inconsistent size"))
             }
             let warnings = Int(rial_jpeg_decoder_warning_count(decoder))
-            return .success(JPEGDecodeResult(
-                image: image, info: info, warningCount: warnings,
-                firstWarning: warnings > 0 ? String(cString: rial_jpeg_decoder_first_warning(decoder)) : nil,
-                isTruncated: rial_jpeg_decoder_truncated(decoder) != 0))
+            return .success(
+                JPEGDecodeResult(
+                    image: image, info: info, warningCount: warnings,
+                    firstWarning: warnings > 0 ? String(cString: rial_jpeg_decoder_first_warning(decoder)) : nil,
+                    isTruncated: rial_jpeg_decoder_truncated(decoder) != 0))
         }
     }
 
@@ -218,18 +240,21 @@ public enum JPEGDecoder {
         _ body: (OpaquePointer, JPEGInfo) -> Result<T, MediaError>
     ) -> Result<T, MediaError> {
         guard let decoder = rial_jpeg_decoder_create() else {
-            return .failure(MediaError(.unsupported, source: source,
-                                       "out of memory creating a JPEG decoder"))
+            return .failure(
+                MediaError(
+                    .unsupported, source: source,
+                    "out of memory creating a JPEG decoder"))
         }
         defer { rial_jpeg_decoder_destroy(decoder) }
         var params = rial_jpeg_decode_params()
         params.scale_denom = Int32(options.scale.denominator)
         params.output = Int32(options.output == .gray ? RIAL_JPEG_OUTPUT_GRAY : RIAL_JPEG_OUTPUT_RGB)
-        params.warning_policy = switch options.warningPolicy {
-        case .rejectTruncated: Int32(RIAL_JPEG_WARN_REJECT_TRUNCATED)
-        case .rejectAll: Int32(RIAL_JPEG_WARN_REJECT_ALL)
-        case .acceptAll: Int32(RIAL_JPEG_WARN_ACCEPT_ALL)
-        }
+        params.warning_policy =
+            switch options.warningPolicy {
+            case .rejectTruncated: Int32(RIAL_JPEG_WARN_REJECT_TRUNCATED)
+            case .rejectAll: Int32(RIAL_JPEG_WARN_REJECT_ALL)
+            case .acceptAll: Int32(RIAL_JPEG_WARN_ACCEPT_ALL)
+            }
         params.max_pixels = UInt64(max(options.maxPixels, 0))
         params.max_scans = Int32(clamping: options.maxScans)
 
@@ -243,8 +268,10 @@ public enum JPEGDecoder {
         }
     }
 
-    private static func failure(_ status: JPEGCodecStatus, _ decoder: OpaquePointer,
-                                _ source: String) -> MediaError {
+    private static func failure(
+        _ status: JPEGCodecStatus, _ decoder: OpaquePointer,
+        _ source: String
+    ) -> MediaError {
         status.error(message: String(cString: rial_jpeg_decoder_message(decoder)), source: source)
     }
 
@@ -261,18 +288,20 @@ public enum JPEGDecoder {
 
 extension JPEGInfo {
     init(_ c: rial_jpeg_info) {
-        let space: JPEGColorSpace = switch Int(c.color_space) {
-        case Int(RIAL_JPEG_CS_GRAY): .grayscale
-        case Int(RIAL_JPEG_CS_YCBCR): .yCbCr
-        case Int(RIAL_JPEG_CS_RGB): .rgb
-        case Int(RIAL_JPEG_CS_CMYK): .cmyk
-        case Int(RIAL_JPEG_CS_YCCK): .ycck
-        default: .unknown
-        }
-        self.init(width: Int(c.width), height: Int(c.height), components: Int(c.components),
-                  colorSpace: space, isProgressive: c.progressive != 0,
-                  isArithmeticCoded: c.arithmetic != 0, hasJFIFMarker: c.has_jfif_marker != 0,
-                  hasAdobeMarker: c.has_adobe_marker != 0)
+        let space: JPEGColorSpace =
+            switch Int(c.color_space) {
+            case Int(RIAL_JPEG_CS_GRAY): .grayscale
+            case Int(RIAL_JPEG_CS_YCBCR): .yCbCr
+            case Int(RIAL_JPEG_CS_RGB): .rgb
+            case Int(RIAL_JPEG_CS_CMYK): .cmyk
+            case Int(RIAL_JPEG_CS_YCCK): .ycck
+            default: .unknown
+            }
+        self.init(
+            width: Int(c.width), height: Int(c.height), components: Int(c.components),
+            colorSpace: space, isProgressive: c.progressive != 0,
+            isArithmeticCoded: c.arithmetic != 0, hasJFIFMarker: c.has_jfif_marker != 0,
+            hasAdobeMarker: c.has_adobe_marker != 0)
     }
 }
 
@@ -281,8 +310,10 @@ extension JPEGInfo {
 private protocol RowStreaming: AnyObject {
     /// Decodes all pixels into `buffer` on the calling thread while the consumer reads
     /// finished rows on another; returns when both are done.
-    func decode(_ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>,
-                width: Int, height: Int, channels: Int) -> JPEGCodecStatus
+    func decode(
+        _ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>,
+        width: Int, height: Int, channels: Int
+    ) -> JPEGCodecStatus
 }
 
 /// Runs a row consumer on a global queue during one decode and keeps its result.
@@ -295,24 +326,28 @@ private final class RowStream<T: Sendable>: RowStreaming, @unchecked Sendable {
         self.consume = consume
     }
 
-    func decode(_ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>,
-                width: Int, height: Int, channels: Int) -> JPEGCodecStatus {
+    func decode(
+        _ decoder: OpaquePointer, into buffer: UnsafeMutableBufferPointer<UInt8>,
+        width: Int, height: Int, channels: Int
+    ) -> JPEGCodecStatus {
         // The decoder keeps one core; the readers share the others until it is done.
         let progress = RowProgress(height: height, readerSlots: ProcessInfo.processInfo.activeProcessorCount - 1)
-        let rows = ImageRows(width: width, height: height, channels: channels,
-                             samples: UnsafeBufferPointer(buffer), progress: progress)
+        let rows = ImageRows(
+            width: width, height: height, channels: channels,
+            samples: UnsafeBufferPointer(buffer), progress: progress)
         let group = DispatchGroup()
         group.enter()
         DispatchQueue.global(qos: .userInitiated).async { [self] in
             consumed = consume(rows)
             group.leave()
         }
-        let status = JPEGCodecStatus(rial_jpeg_decoder_read_pixels_reporting(
-            decoder, buffer.baseAddress, buffer.count,
-            { context, done in
-                Unmanaged<RowProgress>.fromOpaque(context!).takeUnretainedValue().publish(Int(done))
-            },
-            Unmanaged.passUnretained(progress).toOpaque()))
+        let status = JPEGCodecStatus(
+            rial_jpeg_decoder_read_pixels_reporting(
+                decoder, buffer.baseAddress, buffer.count,
+                { context, done in
+                    Unmanaged<RowProgress>.fromOpaque(context!).takeUnretainedValue().publish(Int(done))
+                },
+                Unmanaged.passUnretained(progress).toOpaque()))
         if status != .ok {
             // Rows past the last published count are unspecified after a failure: give
             // the consumer defined bytes (it may still be waiting for them).

@@ -26,8 +26,9 @@ public enum PNGDecoder {
         var raw = rial_png_info()
         var message = [CChar](repeating: 0, count: Int(RIAL_PNG_MESSAGE_CAPACITY))
         let status = data.withUnsafeBytes { bytes in
-            rial_png_read_info(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                               &raw, &message, message.count)
+            rial_png_read_info(
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                &raw, &message, message.count)
         }
         try check(status, message: message, source: source)
         return try info(from: raw, source: source)
@@ -48,14 +49,17 @@ public enum PNGDecoder {
     ///   for 16-bit files.
     /// - Throws: `MediaError.corrupt` with libpng's message for invalid or truncated
     ///   data, `.unsupported` over the pixel limit.
-    public static func decode(_ data: Data, source: String = inMemorySource,
-                              maxPixels: Int = defaultMaxPixels) throws -> PNGImage {
+    public static func decode(
+        _ data: Data, source: String = inMemorySource,
+        maxPixels: Int = defaultMaxPixels
+    ) throws -> PNGImage {
         let header = try readInfo(data, source: source)
         let pixels = header.width.multipliedReportingOverflow(by: header.height)
         guard !pixels.overflow, pixels.partialValue <= maxPixels else {
-            throw MediaError(.unsupported, source: source,
-                             "PNG is \(header.width)x\(header.height) pixels, over the limit of "
-                             + "\(maxPixels) pixels; refusing to decode")
+            throw MediaError(
+                .unsupported, source: source,
+                "PNG is \(header.width)x\(header.height) pixels, over the limit of "
+                    + "\(maxPixels) pixels; refusing to decode")
         }
         let count = pixels.partialValue * header.decodedChannels
         if header.decodedBitDepth == 16 {
@@ -76,16 +80,19 @@ public enum PNGDecoder {
 
     // MARK: - Internals
 
-    private static func decodePixels<Sample>(_ data: Data, into samples: inout [Sample],
-                                             expecting header: PNGInfo, maxPixels: Int,
-                                             source: String) throws {
+    private static func decodePixels<Sample>(
+        _ data: Data, into samples: inout [Sample],
+        expecting header: PNGInfo, maxPixels: Int,
+        source: String
+    ) throws {
         var raw = rial_png_info()
         var message = [CChar](repeating: 0, count: Int(RIAL_PNG_MESSAGE_CAPACITY))
         let status = data.withUnsafeBytes { bytes in
             samples.withUnsafeMutableBytes { pixels in
-                rial_png_decode(bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
-                                UInt64(max(maxPixels, 0)), pixels.baseAddress, pixels.count,
-                                &raw, &message, message.count)
+                rial_png_decode(
+                    bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), bytes.count,
+                    UInt64(max(maxPixels, 0)), pixels.baseAddress, pixels.count,
+                    &raw, &message, message.count)
             }
         }
         try check(status, message: message, source: source)
@@ -94,12 +101,18 @@ public enum PNGDecoder {
         }
     }
 
-    private static func image<Sample>(_ header: PNGInfo, _ samples: [Sample],
-                                      source: String) throws -> PixelImage<Sample> {
-        guard let image = PixelImage(width: header.width, height: header.height,
-                                     channels: header.decodedChannels, samples: samples) else {
-            throw MediaError(.corrupt, source: source,
-                             "PNG has an unusable size \(header.width)x\(header.height)")
+    private static func image<Sample>(
+        _ header: PNGInfo, _ samples: [Sample],
+        source: String
+    ) throws -> PixelImage<Sample> {
+        guard
+            let image = PixelImage(
+                width: header.width, height: header.height,
+                channels: header.decodedChannels, samples: samples)
+        else {
+            throw MediaError(
+                .corrupt, source: source,
+                "PNG has an unusable size \(header.width)x\(header.height)")
         }
         return image
     }
@@ -139,15 +152,18 @@ public enum PNGDecoder {
             throw MediaError(.corrupt, source: source, "PNG has unknown colour type \(raw.color_type)")
         }
         guard raw.width > 0, raw.height > 0, (1...4).contains(raw.decoded_channels),
-              raw.decoded_bit_depth == 8 || raw.decoded_bit_depth == 16 else {
-            throw MediaError(.corrupt, source: source,
-                             "PNG has an unusable layout (\(raw.width)x\(raw.height), "
-                             + "\(raw.decoded_channels) channels, \(raw.decoded_bit_depth) bits)")
+            raw.decoded_bit_depth == 8 || raw.decoded_bit_depth == 16
+        else {
+            throw MediaError(
+                .corrupt, source: source,
+                "PNG has an unusable layout (\(raw.width)x\(raw.height), "
+                    + "\(raw.decoded_channels) channels, \(raw.decoded_bit_depth) bits)")
         }
-        return PNGInfo(width: Int(raw.width), height: Int(raw.height), bitDepth: Int(raw.bit_depth),
-                       colorType: colorType, interlaced: raw.interlaced != 0,
-                       hasTransparency: raw.has_transparency != 0,
-                       decodedChannels: Int(raw.decoded_channels),
-                       decodedBitDepth: Int(raw.decoded_bit_depth))
+        return PNGInfo(
+            width: Int(raw.width), height: Int(raw.height), bitDepth: Int(raw.bit_depth),
+            colorType: colorType, interlaced: raw.interlaced != 0,
+            hasTransparency: raw.has_transparency != 0,
+            decodedChannels: Int(raw.decoded_channels),
+            decodedBitDepth: Int(raw.decoded_bit_depth))
     }
 }

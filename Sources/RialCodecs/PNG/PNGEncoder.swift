@@ -17,16 +17,18 @@ public enum PNGEncoder {
     /// - Throws: `MediaError.invalidArgument` for a level outside 0...9 or an image
     ///   wider or taller than libpng's limit of 1,000,000 pixels.
     public static func encode(_ image: Image8, compressionLevel: Int = defaultCompressionLevel) throws -> Data {
-        try encode(samples: image.samples, width: image.width, height: image.height,
-                   channels: image.channels, bitDepth: 8, compressionLevel: compressionLevel)
+        try encode(
+            samples: image.samples, width: image.width, height: image.height,
+            channels: image.channels, bitDepth: 8, compressionLevel: compressionLevel)
     }
 
     /// Encodes a 16-bit image (samples in host order, written big-endian).
     ///
     /// - Parameter compressionLevel: zlib level, 0 (stored, fastest) ... 9 (smallest).
     public static func encode(_ image: Image16, compressionLevel: Int = defaultCompressionLevel) throws -> Data {
-        try encode(samples: image.samples, width: image.width, height: image.height,
-                   channels: image.channels, bitDepth: 16, compressionLevel: compressionLevel)
+        try encode(
+            samples: image.samples, width: image.width, height: image.height,
+            channels: image.channels, bitDepth: 16, compressionLevel: compressionLevel)
     }
 
     /// Encodes either flavour of `PNGImage`.
@@ -38,41 +40,52 @@ public enum PNGEncoder {
     }
 
     /// Encodes an 8-bit image and writes it atomically to `path` (parent folders are created).
-    public static func write(_ image: Image8, to path: String,
-                             compressionLevel: Int = defaultCompressionLevel) throws {
+    public static func write(
+        _ image: Image8, to path: String,
+        compressionLevel: Int = defaultCompressionLevel
+    ) throws {
         try MediaFile.write(encode(image, compressionLevel: compressionLevel), to: path)
     }
 
     /// Encodes a 16-bit image and writes it atomically to `path` (parent folders are created).
-    public static func write(_ image: Image16, to path: String,
-                             compressionLevel: Int = defaultCompressionLevel) throws {
+    public static func write(
+        _ image: Image16, to path: String,
+        compressionLevel: Int = defaultCompressionLevel
+    ) throws {
         try MediaFile.write(encode(image, compressionLevel: compressionLevel), to: path)
     }
 
-    private static func encode<Sample>(samples: [Sample], width: Int, height: Int, channels: Int,
-                                       bitDepth: Int32, compressionLevel: Int) throws -> Data {
+    private static func encode<Sample>(
+        samples: [Sample], width: Int, height: Int, channels: Int,
+        bitDepth: Int32, compressionLevel: Int
+    ) throws -> Data {
         guard (0...9).contains(compressionLevel) else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "PNG compression level must be 0...9, got \(compressionLevel)")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "PNG compression level must be 0...9, got \(compressionLevel)")
         }
         guard width <= 1_000_000, height <= 1_000_000 else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "image \(width)x\(height) exceeds the PNG writer limit of 1000000 pixels per side")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "image \(width)x\(height) exceeds the PNG writer limit of 1000000 pixels per side")
         }
         var output: UnsafeMutablePointer<UInt8>?
         var outputSize = 0
         var message = [CChar](repeating: 0, count: Int(RIAL_PNG_MESSAGE_CAPACITY))
         let status = samples.withUnsafeBytes { pixels in
-            rial_png_encode(pixels.baseAddress, pixels.count, UInt32(width), UInt32(height),
-                            Int32(channels), bitDepth, Int32(compressionLevel),
-                            &output, &outputSize, &message, message.count)
+            rial_png_encode(
+                pixels.baseAddress, pixels.count, UInt32(width), UInt32(height),
+                Int32(channels), bitDepth, Int32(compressionLevel),
+                &output, &outputSize, &message, message.count)
         }
         try PNGDecoder.check(status, message: message, source: inMemorySource, encoding: true)
         guard let output else {
             throw MediaError(.writeFailed, source: inMemorySource, "PNG encoder returned no data")
         }
-        return Data(bytesNoCopy: output, count: outputSize, deallocator: .custom { pointer, _ in
-            rial_png_free(pointer)
-        })
+        return Data(
+            bytesNoCopy: output, count: outputSize,
+            deallocator: .custom { pointer, _ in
+                rial_png_free(pointer)
+            })
     }
 }

@@ -226,7 +226,9 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     /// - Throws: `ConfigurationError` naming the first offending key as a
     ///   dotted path, e.g. `profiles.ios_pro.weights.moire`.
     public func validate() throws(ConfigurationError) {
-        guard !profiles.isEmpty else { throw ConfigurationError(key: CodingKeys.profiles, "must name at least one profile") }
+        guard !profiles.isEmpty else {
+            throw ConfigurationError(key: CodingKeys.profiles, "must name at least one profile")
+        }
         for name in profiles.keys.sorted() {
             let profile = profiles[name]!
             let prefix = "\(CodingKeys.profiles.stringValue).\(name)"
@@ -235,7 +237,8 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
             for method in profile.weights.keys.sorted() {
                 let weight = profile.weights[method]!
                 guard weight.isFinite else {
-                    throw ConfigurationError(key: "\(weightsKey).\(method.rawValue)", "must be a finite number, got \(weight)")
+                    throw ConfigurationError(
+                        key: "\(weightsKey).\(method.rawValue)", "must be a finite number, got \(weight)")
                 }
                 guard weight >= 0 else {
                     throw ConfigurationError(key: "\(weightsKey).\(method.rawValue)", "must be >= 0, got \(weight)")
@@ -257,7 +260,8 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
             throw ConfigurationError(key: key, "must be a finite number in 0...1, got \(number)")
         }
         guard minMethodsForAgreement >= 1 else {
-            throw ConfigurationError(key: CodingKeys.minMethodsForAgreement, "must be >= 1, got \(minMethodsForAgreement)")
+            throw ConfigurationError(
+                key: CodingKeys.minMethodsForAgreement, "must be >= 1, got \(minMethodsForAgreement)")
         }
         let b = levelBoundaries
         let bounds: [(LevelBoundaries.CodingKeys, Double)] = [

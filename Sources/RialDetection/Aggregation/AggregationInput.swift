@@ -21,8 +21,10 @@ public struct AggregationInput: Sendable, Equatable, Codable {
         case printDetected = "print_detected"
     }
 
-    public init(method: AggregationMethod, available: Bool, score: Double?, screenDetected: Bool = false,
-                printDetected: Bool = false) {
+    public init(
+        method: AggregationMethod, available: Bool, score: Double?, screenDetected: Bool = false,
+        printDetected: Bool = false
+    ) {
         self.method = method
         self.available = available
         self.score = score
@@ -31,8 +33,10 @@ public struct AggregationInput: Sendable, Equatable, Codable {
     }
 
     /// A scored method.
-    public static func scored(_ method: AggregationMethod, _ score: Double, screen: Bool = false,
-                              print: Bool = false) -> AggregationInput {
+    public static func scored(
+        _ method: AggregationMethod, _ score: Double, screen: Bool = false,
+        print: Bool = false
+    ) -> AggregationInput {
         AggregationInput(method: method, available: true, score: score, screenDetected: screen, printDetected: print)
     }
 
@@ -42,10 +46,13 @@ public struct AggregationInput: Sendable, Equatable, Codable {
     }
 
     /// From a method's result: available exactly when `status == .completed`.
-    public init(method: AggregationMethod, result: some MethodResult, screenDetected: Bool = false,
-                printDetected: Bool = false) {
-        self.init(method: method, available: result.status == .completed, score: result.score,
-                  screenDetected: screenDetected, printDetected: printDetected)
+    public init(
+        method: AggregationMethod, result: some MethodResult, screenDetected: Bool = false,
+        printDetected: Bool = false
+    ) {
+        self.init(
+            method: method, available: result.status == .completed, score: result.score,
+            screenDetected: screenDetected, printDetected: printDetected)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -54,11 +54,13 @@ public struct AggregationResult: Sendable, Equatable, Codable {
         case analysisTimeMs = "analysis_time_ms"
     }
 
-    public init(confidenceScore: Double, confidenceLevel: ConfidenceLevel, uncappedScore: Double,
-                weightedMean: Double, agreementBoost: Double, flags: [AggregationFlag],
-                weightsUsed: [AggregationMethod: Double], primaryMethod: AggregationMethod?, methodsAgree: Bool,
-                disagreementScore: Double, capsApplied: [String], attestationRejected: Bool,
-                analysisTimeMs: Double) {
+    public init(
+        confidenceScore: Double, confidenceLevel: ConfidenceLevel, uncappedScore: Double,
+        weightedMean: Double, agreementBoost: Double, flags: [AggregationFlag],
+        weightsUsed: [AggregationMethod: Double], primaryMethod: AggregationMethod?, methodsAgree: Bool,
+        disagreementScore: Double, capsApplied: [String], attestationRejected: Bool,
+        analysisTimeMs: Double
+    ) {
         self.confidenceScore = confidenceScore
         self.confidenceLevel = confidenceLevel
         self.uncappedScore = uncappedScore

@@ -38,15 +38,19 @@ public struct ConfidenceAggregator: Sendable {
     /// Aggregates with the configuration's profile called `profileName`.
     ///
     /// - Throws: `ConfigurationError` (key `profiles.NAME`) for an unknown profile.
-    public func aggregate(inputs: [AggregationInput], attestation: AttestationEvidence,
-                          profileNamed profileName: String) throws(ConfigurationError) -> AggregationResult {
+    public func aggregate(
+        inputs: [AggregationInput], attestation: AttestationEvidence,
+        profileNamed profileName: String
+    ) throws(ConfigurationError) -> AggregationResult {
         aggregate(inputs: inputs, attestation: attestation, profile: try configuration.profile(named: profileName))
     }
 
     /// Aggregates `inputs` under `profile` (see the type's documentation). Never traps:
     /// an invalid profile (no positive weight) yields score 0, SUSPICIOUS.
-    public func aggregate(inputs: [AggregationInput], attestation: AttestationEvidence,
-                          profile: AggregationProfile) -> AggregationResult {
+    public func aggregate(
+        inputs: [AggregationInput], attestation: AttestationEvidence,
+        profile: AggregationProfile
+    ) -> AggregationResult {
         let timer = AnalysisTimer()
         let c = configuration
         let boundaries = c.levelBoundaries
@@ -56,7 +60,8 @@ public struct ConfidenceAggregator: Sendable {
         var scored: [(method: AggregationMethod, weight: Double, score: Double, input: AggregationInput)] = []
         for input in inputs where seen.insert(input.method).inserted {
             guard let weight = profile.weights[input.method], weight > 0, weight.isFinite,
-                  input.available, let score = input.score, score.isFinite else { continue }
+                input.available, let score = input.score, score.isFinite
+            else { continue }
             scored.append((input.method, weight, Swift.min(Swift.max(score, 0), 1), input))
         }
         let expected = profile.weightedMethods
@@ -76,7 +81,8 @@ public struct ConfidenceAggregator: Sendable {
         let verdicts = scored.map { saysReal($0.score) }
         let agree = verdicts.allSatisfy { $0 == verdicts.first }
         if !agree { flags.insert(.methodsDisagree) }
-        let boost = agree && scored.count >= c.minMethodsForAgreement && verdicts.allSatisfy({ $0 })
+        let boost =
+            agree && scored.count >= c.minMethodsForAgreement && verdicts.allSatisfy({ $0 })
             ? c.agreementBoost : 0
         let scores = scored.map(\.score)
         let disagreement = scores.count >= 2 ? scores.max()! - scores.min()! : 0

@@ -17,8 +17,10 @@ public enum MVPEvidenceRule {
     ///   - hardware: hardware attestation.
     ///   - depth: the depth (scene) check.
     ///   - otherChecks: any further checks (e.g. metadata); only a `fail` matters.
-    public static func level(hardware: EvidenceCheckStatus, depth: EvidenceCheckStatus,
-                             otherChecks: [EvidenceCheckStatus] = []) -> ConfidenceLevel {
+    public static func level(
+        hardware: EvidenceCheckStatus, depth: EvidenceCheckStatus,
+        otherChecks: [EvidenceCheckStatus] = []
+    ) -> ConfidenceLevel {
         if hardware == .fail || depth == .fail || otherChecks.contains(.fail) { return .suspicious }
         switch (hardware == .pass, depth == .pass) {
         case (true, true): return .high

@@ -181,28 +181,34 @@ extension ArtifactAnalyzer {
                 (.pwmFloorSpan, pwmFloorSpan), (.pwmMidpoint, pwmMidpoint), (.pwmScale, pwmScale),
                 (.specularRelativeLevel, specularRelativeLevel), (.specularMinValue, specularMinValue),
                 (.specularMaxValue, specularMaxValue), (.specularMaxSaturation, specularMaxSaturation),
-                (.specularMinAreaFraction, specularMinAreaFraction), (.specularFullAreaFraction, specularFullAreaFraction),
+                (.specularMinAreaFraction, specularMinAreaFraction),
+                (.specularFullAreaFraction, specularFullAreaFraction),
                 (.specularEdgeMinStep, specularEdgeMinStep), (.specularSharpnessLow, specularSharpnessLow),
                 (.specularSharpnessHigh, specularSharpnessHigh), (.specularRegularityLow, specularRegularityLow),
                 (.specularRegularityHigh, specularRegularityHigh), (.halftoneMinPeriodPx, halftoneMinPeriodPx),
                 (.halftoneMaxPeriodPx, halftoneMaxPeriodPx), (.halftoneMinPeakRatio, halftoneMinPeakRatio),
-                (.halftoneRadiusTolerance, halftoneRadiusTolerance), (.halftoneAngleToleranceDeg, halftoneAngleToleranceDeg),
+                (.halftoneRadiusTolerance, halftoneRadiusTolerance),
+                (.halftoneAngleToleranceDeg, halftoneAngleToleranceDeg),
                 (.halftoneMidpoint, halftoneMidpoint), (.halftoneScale, halftoneScale),
             ]
             for (key, number) in numbers where !number.isFinite {
                 throw ConfigurationError(key: key.rawValue, "must be a finite number, got \(number)")
             }
-            for (key, weight) in [(CodingKeys.pwmWeight, pwmWeight), (.specularWeight, specularWeight),
-                                  (.halftoneWeight, halftoneWeight)] where weight < 0 {
+            for (key, weight) in [
+                (CodingKeys.pwmWeight, pwmWeight), (.specularWeight, specularWeight),
+                (.halftoneWeight, halftoneWeight),
+            ] where weight < 0 {
                 throw ConfigurationError(key: key.rawValue, "must be >= 0, got \(weight)")
             }
             guard pwmWeight + specularWeight + halftoneWeight > 0 else {
-                throw ConfigurationError(key: CodingKeys.pwmWeight,
-                                         "pwm_weight, specular_weight and halftone_weight cannot all be 0")
+                throw ConfigurationError(
+                    key: CodingKeys.pwmWeight,
+                    "pwm_weight, specular_weight and halftone_weight cannot all be 0")
             }
             let unitIntervals: [(CodingKeys, Double)] = [
                 (.detectionThreshold, detectionThreshold), (.artificialDetectorThreshold, artificialDetectorThreshold),
-                (.artificialOverallThreshold, artificialOverallThreshold), (.specularRelativeLevel, specularRelativeLevel),
+                (.artificialOverallThreshold, artificialOverallThreshold),
+                (.specularRelativeLevel, specularRelativeLevel),
             ]
             for (key, value) in unitIntervals where !(0...1).contains(value) {
                 throw ConfigurationError(key: key.rawValue, "must be in 0...1, got \(value)")
@@ -211,17 +217,21 @@ extension ArtifactAnalyzer {
                 (.pwmStrips, pwmStrips, 1...64), (.pwmColumnSamples, pwmColumnSamples, 8...Int.max),
                 (.pwmMinRows, pwmMinRows, 32...Int.max), (.specularEdgeSpanPx, specularEdgeSpanPx, 2...Int.max),
                 (.specularGridCells, specularGridCells, 32...Int.max),
-                (.specularMaxRegions, specularMaxRegions, 1...Int.max), (.halftoneTileSize, halftoneTileSize, 64...1024),
+                (.specularMaxRegions, specularMaxRegions, 1...Int.max),
+                (.halftoneTileSize, halftoneTileSize, 64...1024),
                 (.halftoneTiles, halftoneTiles, 1...5), (.halftoneMaxPeaks, halftoneMaxPeaks, 3...Int.max),
                 (.halftoneJPEGExclusionBins, halftoneJPEGExclusionBins, 0...Int.max),
             ]
             for (key, value, range) in integerRanges where !range.contains(value) {
-                let allowed = range.upperBound == Int.max ? ">= \(range.lowerBound)" : "in \(range.lowerBound)...\(range.upperBound)"
+                let allowed =
+                    range.upperBound == Int.max
+                    ? ">= \(range.lowerBound)" : "in \(range.lowerBound)...\(range.upperBound)"
                 throw ConfigurationError(key: key.rawValue, "must be \(allowed), got \(value)")
             }
             guard halftoneTileSize & (halftoneTileSize - 1) == 0 else {
-                throw ConfigurationError(key: CodingKeys.halftoneTileSize,
-                                         "must be a power of two (64, 128, 256, 512, 1024), got \(halftoneTileSize)")
+                throw ConfigurationError(
+                    key: CodingKeys.halftoneTileSize,
+                    "must be a power of two (64, 128, 256, 512, 1024), got \(halftoneTileSize)")
             }
             guard minLumaRange >= 0 else {
                 throw ConfigurationError(key: CodingKeys.minLumaRange, "must be >= 0, got \(minLumaRange)")
@@ -230,8 +240,9 @@ extension ArtifactAnalyzer {
                 throw ConfigurationError(key: CodingKeys.pwmMinPeriodRows, "must be >= 4, got \(pwmMinPeriodRows)")
             }
             guard pwmMaxPeriodFraction > 0, pwmMaxPeriodFraction <= 0.5 else {
-                throw ConfigurationError(key: CodingKeys.pwmMaxPeriodFraction,
-                                         "must be in (0, 0.5], got \(pwmMaxPeriodFraction)")
+                throw ConfigurationError(
+                    key: CodingKeys.pwmMaxPeriodFraction,
+                    "must be in (0, 0.5], got \(pwmMaxPeriodFraction)")
             }
             guard pwmFloorSpan > 1 else {
                 throw ConfigurationError(key: CodingKeys.pwmFloorSpan, "must be > 1, got \(pwmFloorSpan)")
@@ -244,45 +255,58 @@ extension ArtifactAnalyzer {
                 throw ConfigurationError(key: key.rawValue, "must be > 0, got \(value)")
             }
             guard (0...255).contains(specularMinValue), (0...255).contains(specularMaxValue),
-                  specularMinValue <= specularMaxValue else {
-                throw ConfigurationError(key: CodingKeys.specularMinValue,
-                                         "must satisfy 0 <= specular_min_value <= specular_max_value <= 255, got \(specularMinValue) and \(specularMaxValue)")
+                specularMinValue <= specularMaxValue
+            else {
+                throw ConfigurationError(
+                    key: CodingKeys.specularMinValue,
+                    "must satisfy 0 <= specular_min_value <= specular_max_value <= 255, got \(specularMinValue) and \(specularMaxValue)"
+                )
             }
             guard specularMaxSaturation > 0, specularMaxSaturation <= 1 else {
-                throw ConfigurationError(key: CodingKeys.specularMaxSaturation,
-                                         "must be in (0, 1], got \(specularMaxSaturation)")
+                throw ConfigurationError(
+                    key: CodingKeys.specularMaxSaturation,
+                    "must be in (0, 1], got \(specularMaxSaturation)")
             }
             guard specularMinAreaFraction > 0, specularMinAreaFraction < 1 else {
-                throw ConfigurationError(key: CodingKeys.specularMinAreaFraction,
-                                         "must be in (0, 1), got \(specularMinAreaFraction)")
+                throw ConfigurationError(
+                    key: CodingKeys.specularMinAreaFraction,
+                    "must be in (0, 1), got \(specularMinAreaFraction)")
             }
             guard specularFullAreaFraction > specularMinAreaFraction else {
-                throw ConfigurationError(key: CodingKeys.specularFullAreaFraction,
-                                         "must be > specular_min_area_fraction, got \(specularFullAreaFraction)")
+                throw ConfigurationError(
+                    key: CodingKeys.specularFullAreaFraction,
+                    "must be > specular_min_area_fraction, got \(specularFullAreaFraction)")
             }
             guard specularSharpnessLow < specularSharpnessHigh else {
-                throw ConfigurationError(key: CodingKeys.specularSharpnessLow,
-                                         "must be < specular_sharpness_high, got \(specularSharpnessLow) and \(specularSharpnessHigh)")
+                throw ConfigurationError(
+                    key: CodingKeys.specularSharpnessLow,
+                    "must be < specular_sharpness_high, got \(specularSharpnessLow) and \(specularSharpnessHigh)")
             }
             guard specularRegularityLow < specularRegularityHigh else {
-                throw ConfigurationError(key: CodingKeys.specularRegularityLow,
-                                         "must be < specular_regularity_high, got \(specularRegularityLow) and \(specularRegularityHigh)")
+                throw ConfigurationError(
+                    key: CodingKeys.specularRegularityLow,
+                    "must be < specular_regularity_high, got \(specularRegularityLow) and \(specularRegularityHigh)")
             }
             guard halftoneMinPeriodPx >= 2, halftoneMinPeriodPx < halftoneMaxPeriodPx else {
-                throw ConfigurationError(key: CodingKeys.halftoneMinPeriodPx,
-                                         "must satisfy 2 <= halftone_min_period_px < halftone_max_period_px, got \(halftoneMinPeriodPx) and \(halftoneMaxPeriodPx)")
+                throw ConfigurationError(
+                    key: CodingKeys.halftoneMinPeriodPx,
+                    "must satisfy 2 <= halftone_min_period_px < halftone_max_period_px, got \(halftoneMinPeriodPx) and \(halftoneMaxPeriodPx)"
+                )
             }
             guard halftoneMinPeakRatio > 1 else {
-                throw ConfigurationError(key: CodingKeys.halftoneMinPeakRatio,
-                                         "must be > 1, got \(halftoneMinPeakRatio)")
+                throw ConfigurationError(
+                    key: CodingKeys.halftoneMinPeakRatio,
+                    "must be > 1, got \(halftoneMinPeakRatio)")
             }
             guard halftoneRadiusTolerance > 0, halftoneRadiusTolerance < 0.5 else {
-                throw ConfigurationError(key: CodingKeys.halftoneRadiusTolerance,
-                                         "must be in (0, 0.5), got \(halftoneRadiusTolerance)")
+                throw ConfigurationError(
+                    key: CodingKeys.halftoneRadiusTolerance,
+                    "must be in (0, 0.5), got \(halftoneRadiusTolerance)")
             }
             guard halftoneAngleToleranceDeg > 0, halftoneAngleToleranceDeg < 15 else {
-                throw ConfigurationError(key: CodingKeys.halftoneAngleToleranceDeg,
-                                         "must be in (0, 15), got \(halftoneAngleToleranceDeg)")
+                throw ConfigurationError(
+                    key: CodingKeys.halftoneAngleToleranceDeg,
+                    "must be in (0, 15), got \(halftoneAngleToleranceDeg)")
             }
         }
     }

@@ -61,8 +61,10 @@ extension ArtifactAnalyzer {
         guard width >= n, height >= n else {
             return .unavailable("\(width)x\(height) px is smaller than one \(n)x\(n) halftone tile")
         }
-        let fractions: [(Double, Double)] = [(0.5, 0.5), (1.0 / 3, 1.0 / 3), (2.0 / 3, 1.0 / 3),
-                                             (1.0 / 3, 2.0 / 3), (2.0 / 3, 2.0 / 3)]
+        let fractions: [(Double, Double)] = [
+            (0.5, 0.5), (1.0 / 3, 1.0 / 3), (2.0 / 3, 1.0 / 3),
+            (1.0 / 3, 2.0 / 3), (2.0 / 3, 2.0 / 3),
+        ]
         let fft = FFT(size: n)
         let window = ArtifactSpectrum.hann(n)
         let half = n / 2
@@ -87,12 +89,14 @@ extension ArtifactAnalyzer {
                             for x in 0..<n {
                                 let i = row + x * channels
                                 let v = 0.299 * Double(s[i]) + 0.587 * Double(s[i + 1]) + 0.114 * Double(s[i + 2])
-                                d[y * n + x] = v; mean += v
+                                d[y * n + x] = v
+                                mean += v
                             }
                         } else {
                             for x in 0..<n {
                                 let v = Double(s[row + x * channels])
-                                d[y * n + x] = v; mean += v
+                                d[y * n + x] = v
+                                mean += v
                             }
                         }
                     }
@@ -107,17 +111,20 @@ extension ArtifactAnalyzer {
             let rosette = Self.bestRosette(peaks, configuration: c)
             if !bestSet || rosette.statistic > best.statistic {
                 bestSet = true
-                best = HalftoneMeasurement(confidence: 0, statistic: rosette.statistic, periodPx: rosette.periodPx,
-                                           anglesDeg: rosette.angles, peakCount: peaks.count)
+                best = HalftoneMeasurement(
+                    confidence: 0, statistic: rosette.statistic, periodPx: rosette.periodPx,
+                    anglesDeg: rosette.angles, peakCount: peaks.count)
             }
         }
-        best.confidence = ArtifactSpectrum.logistic(best.statistic, midpoint: c.halftoneMidpoint, scale: c.halftoneScale)
+        best.confidence = ArtifactSpectrum.logistic(
+            best.statistic, midpoint: c.halftoneMidpoint, scale: c.halftoneScale)
         return .measured(best)
     }
 
     /// Step 4 of `measureHalftone` on one tile's peaks.
     static func bestRosette(_ peaks: [SpectralPeak], configuration c: Configuration)
-        -> (statistic: Double, periodPx: Double?, angles: [Double]?) {
+        -> (statistic: Double, periodPx: Double?, angles: [Double]?)
+    {
         let rosette = [15.0, 45.0, 75.0]
         /// Distance of two directions modulo 90 degrees, 0...45.
         func distance90(_ a: Double, _ b: Double) -> Double {
@@ -135,11 +142,16 @@ extension ArtifactAnalyzer {
                 var angles: [Double] = []
                 for direction in rosette {
                     var match: SpectralPeak? = nil
-                    for p in peaks where abs(p.radius / anchor.radius - 1) <= c.halftoneRadiusTolerance
-                        && distance90(p.angle, phi + direction) <= c.halftoneAngleToleranceDeg {
+                    for p in peaks
+                    where abs(p.radius / anchor.radius - 1) <= c.halftoneRadiusTolerance
+                        && distance90(p.angle, phi + direction) <= c.halftoneAngleToleranceDeg
+                    {
                         if match == nil || p.ratio > match!.ratio { match = p }
                     }
-                    guard let m = match else { weakest = 0; break }
+                    guard let m = match else {
+                        weakest = 0
+                        break
+                    }
                     weakest = min(weakest, m.ratio)
                     radiusSum += m.radius
                     angles.append(m.angle)
@@ -233,7 +245,8 @@ struct HalftoneGeometry: Sendable, Equatable {
         var bucket = [Double](repeating: 0, count: power.count)
         for i in 0..<power.count {
             let r = Int(allRings[i])
-            bucket[fill[r]] = power[i]; fill[r] += 1
+            bucket[fill[r]] = power[i]
+            fill[r] += 1
         }
         var median = [Double](repeating: 0, count: ringCount)
         bucket.withUnsafeBufferPointer { b in
@@ -258,9 +271,15 @@ struct HalftoneGeometry: Sendable, Equatable {
                     outer: for dx in -2...2 {
                         for dy in -2...2 where dx != 0 || dy != 0 {
                             var x = kx + dx, y = ky + dy
-                            if x < 0 || x > half { x = x < 0 ? -x : n - x; y = -y }
+                            if x < 0 || x > half {
+                                x = x < 0 ? -x : n - x
+                                y = -y
+                            }
                             y = ((y % n) + n) % n
-                            if p[x * n + y] > value { isMax = false; break outer }
+                            if p[x * n + y] > value {
+                                isMax = false
+                                break outer
+                            }
                         }
                     }
                     guard isMax else { continue }
@@ -268,8 +287,10 @@ struct HalftoneGeometry: Sendable, Equatable {
                     var angle = atan2(Double(fy), Double(kx)) * 180 / Double.pi
                     if angle < 0 { angle += 180 }
                     if angle >= 180 { angle -= 180 }
-                    found.append(.init(ratio: ratio, radius: (Double(kx * kx + fy * fy)).squareRoot() / Double(n),
-                                       angle: angle))
+                    found.append(
+                        .init(
+                            ratio: ratio, radius: (Double(kx * kx + fy * fy)).squareRoot() / Double(n),
+                            angle: angle))
                 }
             }
         }

@@ -67,7 +67,10 @@ extension ArtifactAnalyzer {
                                 i += step
                             }
                         } else {
-                            for _ in j0..<j1 { sum += 1000 * Int(s[i]); i += step }
+                            for _ in j0..<j1 {
+                                sum += 1000 * Int(s[i])
+                                i += step
+                            }
                         }
                         p[k * height + y] = Double(sum) / (1000 * Double(j1 - j0))
                     }
@@ -105,7 +108,10 @@ extension ArtifactAnalyzer {
         var yRe = [Double](repeating: 0, count: n), yIm = [Double](repeating: 0, count: n)
         var k = 0
         while k < strips {
-            for i in 0..<n { re[i] = 0; im[i] = 0 }
+            for i in 0..<n {
+                re[i] = 0
+                im[i] = 0
+            }
             for y in 0..<height {
                 re[y] = modulation[k * height + y]
                 if k + 1 < strips { im[y] = modulation[(k + 1) * height + y] }
@@ -114,17 +120,20 @@ extension ArtifactAnalyzer {
                 im.withUnsafeMutableBufferPointer { m in
                     yRe.withUnsafeMutableBufferPointer { a in
                         yIm.withUnsafeMutableBufferPointer { b in
-                            ArtifactSpectrum.twoRealTransforms(fft: fft, re: r.baseAddress!, im: m.baseAddress!,
-                                                               yRe: a.baseAddress!, yIm: b.baseAddress!)
+                            ArtifactSpectrum.twoRealTransforms(
+                                fft: fft, re: r.baseAddress!, im: m.baseAddress!,
+                                yRe: a.baseAddress!, yIm: b.baseAddress!)
                         }
                     }
                 }
             }
             for i in 0..<bins {
-                coherentRe[i] += re[i]; coherentIm[i] += im[i]
+                coherentRe[i] += re[i]
+                coherentIm[i] += im[i]
                 incoherent[i] += re[i] * re[i] + im[i] * im[i]
                 if k + 1 < strips {
-                    coherentRe[i] += yRe[i]; coherentIm[i] += yIm[i]
+                    coherentRe[i] += yRe[i]
+                    coherentIm[i] += yIm[i]
                     incoherent[i] += yRe[i] * yRe[i] + yIm[i] * yIm[i]
                 }
             }
@@ -137,8 +146,9 @@ extension ArtifactAnalyzer {
         let lo = max(2, Int((Double(n) / maxPeriod).rounded(.up)))
         let hi = min(bins - 2, Int(Double(n) / c.pwmMinPeriodRows))
         guard lo <= hi else {
-            return .unavailable("\(height) rows leave no band period between \(c.pwmMinPeriodRows) rows and "
-                                + "\(c.pwmMaxPeriodFraction) of the height")
+            return .unavailable(
+                "\(height) rows leave no band period between \(c.pwmMinPeriodRows) rows and "
+                    + "\(c.pwmMaxPeriodFraction) of the height")
         }
         var best = BandingMeasurement(confidence: 0, periodRows: nil, peakRatio: 0, coherence: 0)
         var bestStatistic = -1.0
@@ -150,7 +160,8 @@ extension ArtifactAnalyzer {
                 let b = min(bins - 1, Int(Double(i) * c.pwmFloorSpan) + 1)
                 var count = 0
                 for j in a..<b where abs(j - i) > exclusion {
-                    sc[count] = coherent[j]; count += 1
+                    sc[count] = coherent[j]
+                    count += 1
                 }
                 guard count >= 6 else { continue }
                 let floor = OrderStatistics.lowerMedian(UnsafeBufferPointer(rebasing: sc[0..<count]))
@@ -162,13 +173,15 @@ extension ArtifactAnalyzer {
                     let l = coherent[i - 1], m = coherent[i], r = coherent[i + 1]
                     let curvature = l - 2 * m + r
                     let delta = curvature < 0 ? min(max(0.5 * (l - r) / curvature, -0.5), 0.5) : 0
-                    best = BandingMeasurement(confidence: 0, periodRows: Double(n) / (Double(i) + delta),
-                                              peakRatio: min(ratio, 1e12), coherence: coherence)
+                    best = BandingMeasurement(
+                        confidence: 0, periodRows: Double(n) / (Double(i) + delta),
+                        peakRatio: min(ratio, 1e12), coherence: coherence)
                 }
             }
         }
-        best.confidence = ArtifactSpectrum.logistic(best.peakRatio * best.coherence, midpoint: c.pwmMidpoint,
-                                                    scale: c.pwmScale)
+        best.confidence = ArtifactSpectrum.logistic(
+            best.peakRatio * best.coherence, midpoint: c.pwmMidpoint,
+            scale: c.pwmScale)
         return .measured(best)
     }
 }

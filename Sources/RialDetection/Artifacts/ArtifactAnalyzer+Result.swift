@@ -134,8 +134,10 @@ extension ArtifactAnalyzer {
             case regularity, score
         }
 
-        public init(areaFraction: Double, meanSaturation: Double, borderSharpness: Double, regularity: Double,
-                    score: Double) {
+        public init(
+            areaFraction: Double, meanSaturation: Double, borderSharpness: Double, regularity: Double,
+            score: Double
+        ) {
             self.areaFraction = areaFraction
             self.meanSaturation = meanSaturation
             self.borderSharpness = borderSharpness

@@ -42,7 +42,8 @@ extension ArtifactAnalyzer {
         let g = max(1, max(width, height) / c.specularGridCells)
         let gw = width / g, gh = height / g
         guard gw >= 16, gh >= 16 else {
-            return .unavailable("\(width)x\(height) px gives a \(gw)x\(gh) highlight grid; glare needs at least 16x16 cells")
+            return .unavailable(
+                "\(width)x\(height) px gives a \(gw)x\(gh) highlight grid; glare needs at least 16x16 cells")
         }
         let cells = gw * gh
         var value = [UInt8](repeating: 0, count: cells)
@@ -60,7 +61,8 @@ extension ArtifactAnalyzer {
                                 let i = (y * width + cx * g + g / 2) * channels
                                 var hi = s[i], lo = s[i]
                                 if channels >= 3 {
-                                    hi = max(s[i], max(s[i + 1], s[i + 2])); lo = min(s[i], min(s[i + 1], s[i + 2]))
+                                    hi = max(s[i], max(s[i + 1], s[i + 2]))
+                                    lo = min(s[i], min(s[i + 1], s[i + 2]))
                                 }
                                 v[cy * gw + cx] = hi
                                 sat[cy * gw + cx] = hi > 0 ? Float(hi - lo) / Float(hi) : 0
@@ -72,9 +74,13 @@ extension ArtifactAnalyzer {
             }
         }
         var median = 0, seen = 0
-        while median < 255 && seen + histogram[median] <= cells / 2 { seen += histogram[median]; median += 1 }
-        let threshold = min(max(Double(median) + c.specularRelativeLevel * (255 - Double(median)), c.specularMinValue),
-                            c.specularMaxValue)
+        while median < 255 && seen + histogram[median] <= cells / 2 {
+            seen += histogram[median]
+            median += 1
+        }
+        let threshold = min(
+            max(Double(median) + c.specularRelativeLevel * (255 - Double(median)), c.specularMinValue),
+            c.specularMaxValue)
         let level = UInt8(min(255, threshold.rounded(.up)))
         let maxSaturation = Float(c.specularMaxSaturation)
 
@@ -93,34 +99,44 @@ extension ArtifactAnalyzer {
             var satSum = 0.0
             var x0 = gw, x1 = -1, y0 = gh, y1 = -1
             while head < tail {
-                let i = Int(queue[head]); head += 1
+                let i = Int(queue[head])
+                head += 1
                 let x = i % gw, y = i / gw
                 satSum += Double(saturation[i])
-                x0 = min(x0, x); x1 = max(x1, x); y0 = min(y0, y); y1 = max(y1, y)
+                x0 = min(x0, x)
+                x1 = max(x1, x)
+                y0 = min(y0, y)
+                y1 = max(y1, y)
                 for d in 0..<4 {
                     let nx = d == 0 ? x - 1 : (d == 1 ? x + 1 : x), ny = d == 2 ? y - 1 : (d == 3 ? y + 1 : y)
                     guard nx >= 0 && nx < gw && ny >= 0 && ny < gh else { continue }
                     let j = ny * gw + nx
                     if label[j] < 0 && value[j] >= level && saturation[j] <= maxSaturation {
                         label[j] = id
-                        queue[tail] = Int32(j); tail += 1
+                        queue[tail] = Int32(j)
+                        tail += 1
                     }
                 }
             }
             let count = tail
             guard count >= minCells else { continue }
-            let regularity = Self.solidity(label: label, id: id, gridWidth: gw, x0: x0, x1: x1, y0: y0, y1: y1, count: count)
-            let sharpness = borderSharpness(image, label: label, id: id, gridWidth: gw, gridHeight: gh, stride: g,
-                                            x0: x0, x1: x1, y0: y0, y1: y1)
+            let regularity = Self.solidity(
+                label: label, id: id, gridWidth: gw, x0: x0, x1: x1, y0: y0, y1: y1, count: count)
+            let sharpness = borderSharpness(
+                image, label: label, id: id, gridWidth: gw, gridHeight: gh, stride: g,
+                x0: x0, x1: x1, y0: y0, y1: y1)
             let area = Double(count) / Double(cells)
             let meanSaturation = satSum / Double(count)
             func ramp(_ v: Double, _ lo: Double, _ hi: Double) -> Double { min(max((v - lo) / (hi - lo), 0), 1) }
-            let score = ramp(area, c.specularMinAreaFraction, c.specularFullAreaFraction)
+            let score =
+                ramp(area, c.specularMinAreaFraction, c.specularFullAreaFraction)
                 * min(max(1 - meanSaturation / c.specularMaxSaturation, 0), 1)
                 * ramp(sharpness, c.specularSharpnessLow, c.specularSharpnessHigh)
                 * ramp(regularity, c.specularRegularityLow, c.specularRegularityHigh)
-            regions.append(SpecularRegion(areaFraction: area, meanSaturation: meanSaturation, borderSharpness: sharpness,
-                                          regularity: regularity, score: score))
+            regions.append(
+                SpecularRegion(
+                    areaFraction: area, meanSaturation: meanSaturation, borderSharpness: sharpness,
+                    regularity: regularity, score: score))
         }
         let confidence = regions.map(\.score).max() ?? 0
         regions.sort { $0.areaFraction > $1.areaFraction }
@@ -130,8 +146,10 @@ extension ArtifactAnalyzer {
 
     /// Cell count over the area of the convex hull of the region's cell corners (per
     /// row, the outer corners of its leftmost and rightmost cells), in (0, 1].
-    static func solidity(label: [Int32], id: Int32, gridWidth gw: Int, x0: Int, x1: Int, y0: Int, y1: Int,
-                         count: Int) -> Double {
+    static func solidity(
+        label: [Int32], id: Int32, gridWidth gw: Int, x0: Int, x1: Int, y0: Int, y1: Int,
+        count: Int
+    ) -> Double {
         var points: [(Double, Double)] = []
         points.reserveCapacity(4 * (y1 - y0 + 1))
         for y in y0...y1 {
@@ -141,8 +159,10 @@ extension ArtifactAnalyzer {
                 hi = x
             }
             guard lo >= 0 else { continue }
-            points.append((Double(lo), Double(y))); points.append((Double(hi + 1), Double(y)))
-            points.append((Double(lo), Double(y + 1))); points.append((Double(hi + 1), Double(y + 1)))
+            points.append((Double(lo), Double(y)))
+            points.append((Double(hi + 1), Double(y)))
+            points.append((Double(lo), Double(y + 1)))
+            points.append((Double(hi + 1), Double(y + 1)))
         }
         // Andrew's monotone chain, then the shoelace area.
         points.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
@@ -156,7 +176,9 @@ extension ArtifactAnalyzer {
         }
         let lowerCount = hull.count + 1
         for p in points.reversed() {
-            while hull.count >= lowerCount && cross(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 { hull.removeLast() }
+            while hull.count >= lowerCount && cross(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 {
+                hull.removeLast()
+            }
             hull.append(p)
         }
         hull.removeLast()
@@ -174,8 +196,10 @@ extension ArtifactAnalyzer {
     /// centred between the two cell centres, in the crossing's direction (at most about
     /// 4096 crossings, evenly subsampled); 0 when none changes by at least
     /// `specular_edge_min_step`.
-    func borderSharpness(_ image: ImageRows, label: [Int32], id: Int32, gridWidth gw: Int, gridHeight gh: Int, stride g: Int,
-                         x0: Int, x1: Int, y0: Int, y1: Int) -> Double {
+    func borderSharpness(
+        _ image: ImageRows, label: [Int32], id: Int32, gridWidth gw: Int, gridHeight gh: Int, stride g: Int,
+        x0: Int, x1: Int, y0: Int, y1: Int
+    ) -> Double {
         let width = image.width, height = image.height, channels = image.channels
         let minStep = configuration.specularEdgeMinStep
         let span = max(g, configuration.specularEdgeSpanPx)
@@ -196,7 +220,8 @@ extension ArtifactAnalyzer {
             var sum = 0.0, used = 0, index = 0
             func luma(_ px: Int, _ py: Int) -> Double {
                 let i = (py * width + px) * channels
-                return channels >= 3 ? 0.299 * Double(s[i]) + 0.587 * Double(s[i + 1]) + 0.114 * Double(s[i + 2])
+                return channels >= 3
+                    ? 0.299 * Double(s[i]) + 0.587 * Double(s[i + 1]) + 0.114 * Double(s[i + 2])
                     : Double(s[i])
             }
             for y in y0...y1 {
@@ -208,7 +233,8 @@ extension ArtifactAnalyzer {
                         guard index % every == 0 else { continue }
                         // From the middle of the two cell centres, `span` px each way.
                         let mx = x * g + g / 2 + dx * (g / 2), my = y * g + g / 2 + dy * (g / 2)
-                        let sx = min(max(mx - dx * span / 2, 0), width - 1), sy = min(max(my - dy * span / 2, 0), height - 1)
+                        let sx = min(max(mx - dx * span / 2, 0), width - 1),
+                            sy = min(max(my - dy * span / 2, 0), height - 1)
                         var previous = luma(sx, sy), maxStep = 0.0
                         let first = previous
                         for step in 1...span {
@@ -220,7 +246,8 @@ extension ArtifactAnalyzer {
                         }
                         let total = abs(previous - first)
                         if total >= minStep {
-                            sum += min(1, maxStep / total); used += 1
+                            sum += min(1, maxStep / total)
+                            used += 1
                         }
                     }
                 }

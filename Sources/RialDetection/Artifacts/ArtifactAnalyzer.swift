@@ -82,7 +82,9 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
         let specular = measureSpecular(image)
         let range = lumaRange(image)
         guard range >= c.minLumaRange else {
-            return .unavailable(reason: "image is constant (luma range \(range) < \(c.minLumaRange) levels): no artifact can be measured")
+            return .unavailable(
+                reason:
+                    "image is constant (luma range \(range) < \(c.minLumaRange) levels): no artifact can be measured")
         }
         var parts: [(weight: Double, confidence: Double)] = []
         if let b = banding.value { parts.append((c.pwmWeight, b.confidence)) }
@@ -95,12 +97,15 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
             result = .unavailable(reason: "no artifact detector can run on a \(image.width)x\(image.height) image")
         } else {
             // All weights of the present detectors may be 0: fall back to the plain mean.
-            let overall = weight > 0 ? parts.reduce(0) { $0 + $1.weight * $1.confidence } / weight
+            let overall =
+                weight > 0
+                ? parts.reduce(0) { $0 + $1.weight * $1.confidence } / weight
                 : parts.reduce(0) { $0 + $1.confidence } / Double(parts.count)
             let clamped = min(max(overall, 0), 1)
             result = Result(status: .completed, unavailableReason: nil, score: 1 - clamped)
             result.overallConfidence = clamped
-            result.isLikelyArtificial = parts.contains { $0.confidence > c.artificialDetectorThreshold }
+            result.isLikelyArtificial =
+                parts.contains { $0.confidence > c.artificialDetectorThreshold }
                 || clamped > c.artificialOverallThreshold
         }
         switch banding {
@@ -149,9 +154,12 @@ public struct ArtifactAnalyzer: Sendable, Equatable {
                 var x = sx / 2
                 while x < width {
                     let i = (y * width + x) * channels
-                    let v = channels >= 3 ? 0.299 * Double(s[i]) + 0.587 * Double(s[i + 1]) + 0.114 * Double(s[i + 2])
+                    let v =
+                        channels >= 3
+                        ? 0.299 * Double(s[i]) + 0.587 * Double(s[i + 1]) + 0.114 * Double(s[i + 2])
                         : Double(s[i])
-                    lo = min(lo, v); hi = max(hi, v)
+                    lo = min(lo, v)
+                    hi = max(hi, v)
                     x += sx
                 }
                 y += sy

@@ -23,8 +23,10 @@ enum ArtifactSpectrum {
     /// holds y (length `fft.n` each, overwritten). After the call bins `0...n/2` hold
     /// X[k] in `(re, im)` and Y[k] in `(yRe, yIm)`, using
     /// `X[k] = (Z[k] + conj Z[n-k]) / 2`, `Y[k] = (Z[k] - conj Z[n-k]) / 2i`.
-    static func twoRealTransforms(fft: FFT, re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
-                                  yRe: UnsafeMutablePointer<Double>, yIm: UnsafeMutablePointer<Double>) {
+    static func twoRealTransforms(
+        fft: FFT, re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
+        yRe: UnsafeMutablePointer<Double>, yIm: UnsafeMutablePointer<Double>
+    ) {
         let n = fft.n
         fft.transform(re: re, im: im, offset: 0, stride: 1, sign: -1)
         // Split, walking k and n - k together so that each pair is read before written.
@@ -88,7 +90,8 @@ enum ArtifactSpectrum {
                             }
                         }
                     }
-                    fft.transformColumns(re: pr.baseAddress!, im: pi.baseAddress!, count: half, rowStride: half, sign: -1)
+                    fft.transformColumns(
+                        re: pr.baseAddress!, im: pi.baseAddress!, count: half, rowStride: half, sign: -1)
                     scratch.columnRe.withUnsafeMutableBufferPointer { cr in
                         scratch.columnIm.withUnsafeMutableBufferPointer { ci in
                             // X = (Z[k] + conj Z[n-k]) / 2 (row 2p), Y = (Z[k] - conj Z[n-k]) / 2i (row 2p + 1).
@@ -106,8 +109,9 @@ enum ArtifactSpectrum {
                                     }
                                 }
                             }
-                            fft.transformColumns(re: cr.baseAddress!, im: ci.baseAddress!, count: bins, rowStride: bins,
-                                                 sign: -1)
+                            fft.transformColumns(
+                                re: cr.baseAddress!, im: ci.baseAddress!, count: bins, rowStride: bins,
+                                sign: -1)
                         }
                     }
                 }

@@ -74,7 +74,8 @@ public struct MethodIdentifier: Sendable, Hashable, Codable, CustomStringConvert
     static func isValidName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...64).contains(bytes.count), let first = bytes.first,
-              (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first)
+        else { return false }
         return bytes.allSatisfy { b in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(b) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b)
                 || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
@@ -85,7 +86,8 @@ public struct MethodIdentifier: Sendable, Hashable, Codable, CustomStringConvert
     static func parseVersion(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard let first = bytes.first, first != UInt8(ascii: "0"),
-              bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else { return nil }
+            bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return nil }
         return Int(text)
     }
 }

@@ -51,8 +51,10 @@ public struct MethodResultSummary: MethodResult {
         case score
     }
 
-    public init(status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
-                analysisTimeMs: Double, score: Double?) {
+    public init(
+        status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
+        analysisTimeMs: Double, score: Double?
+    ) {
         self.status = status
         self.unavailableReason = unavailableReason
         self.algorithmVersion = algorithmVersion
@@ -62,8 +64,9 @@ public struct MethodResultSummary: MethodResult {
 
     /// Copies the common fields of `result`.
     public init(_ result: some MethodResult) {
-        self.init(status: result.status, unavailableReason: result.unavailableReason,
-                  algorithmVersion: result.algorithmVersion, analysisTimeMs: result.analysisTimeMs,
-                  score: result.score)
+        self.init(
+            status: result.status, unavailableReason: result.unavailableReason,
+            algorithmVersion: result.algorithmVersion, analysisTimeMs: result.analysisTimeMs,
+            score: result.score)
     }
 }

@@ -96,7 +96,7 @@ enum OrderStatistics {
                 for j in 0..<count {
                     let key = p[j]
                     p[kept] = key
-                    let miss = ((key &>> s) & 0xFF) ^ digit  // 0 on a match, else 1...255
+                    let miss = ((key &>> s) & 0xFF) ^ digit // 0 on a match, else 1...255
                     kept &+= Int(truncatingIfNeeded: (miss &- 1) &>> K(K.bitWidth - 1))
                 }
                 count = kept

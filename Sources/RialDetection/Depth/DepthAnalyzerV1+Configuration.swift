@@ -143,19 +143,23 @@ extension DepthAnalyzerV1 {
                 throw ConfigurationError(key: key, "must be a finite number, got \(number)")
             }
             guard minValidDepth >= 0, minValidDepth <= maxValidDepth else {
-                throw ConfigurationError(key: CodingKeys.minValidDepth,
-                                         "must satisfy 0 <= min_valid_depth <= max_valid_depth, got \(minValidDepth) and \(maxValidDepth)")
+                throw ConfigurationError(
+                    key: CodingKeys.minValidDepth,
+                    "must satisfy 0 <= min_valid_depth <= max_valid_depth, got \(minValidDepth) and \(maxValidDepth)")
             }
             guard histogramBins >= 2 else {
                 throw ConfigurationError(key: CodingKeys.histogramBins, "must be >= 2, got \(histogramBins)")
             }
             guard smoothingWindow >= 1, smoothingWindow % 2 == 1 else {
-                throw ConfigurationError(key: CodingKeys.smoothingWindow, "must be odd and >= 1, got \(smoothingWindow)")
+                throw ConfigurationError(
+                    key: CodingKeys.smoothingWindow, "must be odd and >= 1, got \(smoothingWindow)")
             }
             guard quadrantMinValid >= 1 else {
                 throw ConfigurationError(key: CodingKeys.quadrantMinValid, "must be >= 1, got \(quadrantMinValid)")
             }
-            for (key, score) in [(CodingKeys.realScore, realScore), (.notRealScore, notRealScore), (.flatScore, flatScore)]
+            for (key, score) in [
+                (CodingKeys.realScore, realScore), (.notRealScore, notRealScore), (.flatScore, flatScore),
+            ]
             where !(0...1).contains(score) {
                 throw ConfigurationError(key: key, "must be in 0...1, got \(score)")
             }
@@ -165,9 +169,9 @@ extension DepthAnalyzerV1 {
                 (.uniformity, s.uniformity), (.mean, s.mean),
             ]
             for (key, scale) in scales where !(scale.isFinite && scale > 0) {
-                throw ConfigurationError(key: key, "must be finite and > 0, got \(scale)").prefixed(by: CodingKeys.marginScales)
+                throw ConfigurationError(key: key, "must be finite and > 0, got \(scale)").prefixed(
+                    by: CodingKeys.marginScales)
             }
         }
     }
 }
-

@@ -34,8 +34,10 @@ extension DepthAnalyzerV1 {
 
     /// Edge pixels and valid interior pixels (see `DepthAnalyzerV1`); both 0 when the
     /// map is narrower or shorter than 3 pixels.
-    static func edgeCounts(_ pixels: UnsafeBufferPointer<Float>, width: Int, height: Int,
-                           configuration c: Configuration) -> (edges: Int, validInterior: Int) {
+    static func edgeCounts(
+        _ pixels: UnsafeBufferPointer<Float>, width: Int, height: Int,
+        configuration c: Configuration
+    ) -> (edges: Int, validInterior: Int) {
         guard width >= 3, height >= 3 else { return (0, 0) }
         let lo = c.minValidDepth, hi = c.maxValidDepth
         let neighbourMin = c.gradientNeighbourMinDepth, edgeThreshold = c.edgeThreshold
@@ -50,9 +52,11 @@ extension DepthAnalyzerV1 {
                 let left = Double(pixels[i - 1]), right = Double(pixels[i + 1])
                 let up = Double(pixels[i - width]), down = Double(pixels[i + width])
                 // `finite and > 0.1`: NaN fails `>`, +inf is excluded explicitly.
-                let gx = left.isFinite && right.isFinite && left > neighbourMin && right > neighbourMin
+                let gx =
+                    left.isFinite && right.isFinite && left > neighbourMin && right > neighbourMin
                     ? (right - left) / 2 : 0
-                let gy = up.isFinite && down.isFinite && up > neighbourMin && down > neighbourMin
+                let gy =
+                    up.isFinite && down.isFinite && up > neighbourMin && down > neighbourMin
                     ? (down - up) / 2 : 0
                 if (gx * gx + gy * gy).squareRoot() > edgeThreshold { edges += 1 }
             }
@@ -79,17 +83,21 @@ extension DepthAnalyzerV1 {
     /// a conjunction is a minimum and a disjunction a maximum, hence `margin > 0.5`
     /// exactly when `is_likely_real_scene`. It rises with each criterion's distance past
     /// its threshold and is capped by the weakest required criterion.
-    static func margin(std: Double, layers: Int, coherence: Double, range: Double, uniformity: Double,
-                       mean: Double, configuration c: Configuration) -> Double {
+    static func margin(
+        std: Double, layers: Int, coherence: Double, range: Double, uniformity: Double,
+        mean: Double, configuration c: Configuration
+    ) -> Double {
         let s = c.marginScales
         let notScreen = max(
             term((range - c.screenMaxRange) / s.range, holds: !(range < c.screenMaxRange)),
             term((c.screenMinUniformity - uniformity) / s.uniformity, holds: !(uniformity > c.screenMinUniformity)),
-            term(max(c.screenMinMean - mean, mean - c.screenMaxMean) / s.mean,
-                 holds: !(c.screenMinMean <= mean && mean <= c.screenMaxMean)))
+            term(
+                max(c.screenMinMean - mean, mean - c.screenMaxMean) / s.mean,
+                holds: !(c.screenMinMean <= mean && mean <= c.screenMaxMean)))
         let stdTerm = term((std - c.stdThreshold) / s.std, holds: std > c.stdThreshold)
         let layersTerm = term((Double(layers) - (Double(c.minLayers) - 0.5)) / s.layers, holds: layers >= c.minLayers)
-        let coherenceTerm = term((coherence - c.coherenceThreshold) / s.coherence, holds: coherence > c.coherenceThreshold)
+        let coherenceTerm = term(
+            (coherence - c.coherenceThreshold) / s.coherence, holds: coherence > c.coherenceThreshold)
         return min(notScreen, stdTerm, layersTerm, coherenceTerm)
     }
 

@@ -72,11 +72,12 @@ extension DepthAnalyzerV1 {
 
         /// An `.unavailable` result: only the common fields and `coverage`.
         static func unavailable(reason: String, coverage: Double) -> Result {
-            Result(status: .unavailable, unavailableReason: reason, algorithmVersion: .depthV1, analysisTimeMs: 0,
-                   score: nil, margin: nil, depthVariance: nil, minDepth: nil, maxDepth: nil, meanDepth: nil,
-                   medianDepth: nil, depthRange: nil, coverage: coverage, depthLayers: nil, edgeRatio: nil,
-                   edgeCoherence: nil, uniformity: nil, isScreenPattern: nil, quadrantCheck: nil,
-                   isLikelyRealScene: nil)
+            Result(
+                status: .unavailable, unavailableReason: reason, algorithmVersion: .depthV1, analysisTimeMs: 0,
+                score: nil, margin: nil, depthVariance: nil, minDepth: nil, maxDepth: nil, meanDepth: nil,
+                medianDepth: nil, depthRange: nil, coverage: coverage, depthLayers: nil, edgeRatio: nil,
+                edgeCoherence: nil, uniformity: nil, isScreenPattern: nil, quadrantCheck: nil,
+                isLikelyRealScene: nil)
         }
     }
 

@@ -67,8 +67,10 @@ public struct DepthAnalyzerV1: Sendable, Equatable {
         }
     }
 
-    private func evaluate(_ pixels: UnsafeBufferPointer<Float>, width: Int, height: Int,
-                          scratch: UnsafeMutableBufferPointer<Float>, configuration c: Configuration) -> Result {
+    private func evaluate(
+        _ pixels: UnsafeBufferPointer<Float>, width: Int, height: Int,
+        scratch: UnsafeMutableBufferPointer<Float>, configuration c: Configuration
+    ) -> Result {
         let total = width * height
         let lo = c.minValidDepth, hi = c.maxValidDepth
         // Quadrants: top-left, top-right, bottom-left, bottom-right.
@@ -102,8 +104,9 @@ public struct DepthAnalyzerV1: Sendable, Equatable {
         }
         let coverage = Double(n) / Double(total)
         guard n > 0 else {
-            return .unavailable(reason: "no valid depth pixel: all \(total) pixels are non-finite or outside "
-                                + "\(lo)...\(hi) m", coverage: coverage)
+            return .unavailable(
+                reason: "no valid depth pixel: all \(total) pixels are non-finite or outside "
+                    + "\(lo)...\(hi) m", coverage: coverage)
         }
         let sum = quadrantSum[0] + quadrantSum[1] + quadrantSum[2] + quadrantSum[3]
         let mean = sum / Double(n)
@@ -127,9 +130,11 @@ public struct DepthAnalyzerV1: Sendable, Equatable {
             }
         }
         let std = (squares / Double(n)).squareRoot()
-        let layers = span > 0
-            ? Self.countLayers(histogram: histogram, smoothingWindow: c.smoothingWindow,
-                               thresholdFraction: c.peakThresholdFraction)
+        let layers =
+            span > 0
+            ? Self.countLayers(
+                histogram: histogram, smoothingWindow: c.smoothingWindow,
+                thresholdFraction: c.peakThresholdFraction)
             : 0
 
         // Quadrant stds (valid depths of quadrant q are stored contiguously, in order).
@@ -164,15 +169,20 @@ public struct DepthAnalyzerV1: Sendable, Equatable {
         for v in valid where abs(Double(v) - median) <= c.uniformityBand { near += 1 }
         let uniformity = Double(near) / Double(n)
         let range = maxDepth - minDepth
-        let isScreen = range < c.screenMaxRange && uniformity > c.screenMinUniformity
+        let isScreen =
+            range < c.screenMaxRange && uniformity > c.screenMinUniformity
             && c.screenMinMean <= mean && mean <= c.screenMaxMean
 
-        let isReal = !isScreen && std > c.stdThreshold && layers >= c.minLayers
+        let isReal =
+            !isScreen && std > c.stdThreshold && layers >= c.minLayers
             && edgeCoherence > c.coherenceThreshold
-        let score = isReal ? c.realScore
+        let score =
+            isReal
+            ? c.realScore
             : (std < c.flatMaxStd && layers <= c.flatMaxLayers ? c.flatScore : c.notRealScore)
-        let margin = Self.margin(std: std, layers: layers, coherence: edgeCoherence, range: range,
-                                 uniformity: uniformity, mean: mean, configuration: c)
+        let margin = Self.margin(
+            std: std, layers: layers, coherence: edgeCoherence, range: range,
+            uniformity: uniformity, mean: mean, configuration: c)
 
         return Result(
             status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier, analysisTimeMs: 0,

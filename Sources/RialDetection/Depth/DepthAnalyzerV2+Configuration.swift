@@ -210,8 +210,9 @@ extension DepthAnalyzerV2 {
                 throw ConfigurationError(key: key, "must be a finite number, got \(number)")
             }
             guard minValidDepth > 0, minValidDepth <= maxValidDepth else {
-                throw ConfigurationError(key: CodingKeys.minValidDepth,
-                                         "must satisfy 0 < min_valid_depth <= max_valid_depth, got \(minValidDepth) and \(maxValidDepth)")
+                throw ConfigurationError(
+                    key: CodingKeys.minValidDepth,
+                    "must satisfy 0 < min_valid_depth <= max_valid_depth, got \(minValidDepth) and \(maxValidDepth)")
             }
             let minimums: [(CodingKeys, Int, Int)] = [
                 (.minValidPixels, minValidPixels, 3), (.sampleStride, sampleStride, 1),
@@ -224,25 +225,32 @@ extension DepthAnalyzerV2 {
                 throw ConfigurationError(key: key, "must be >= \(minimum), got \(value)")
             }
             guard horizontalFieldOfViewDegrees > 0, horizontalFieldOfViewDegrees < 180 else {
-                throw ConfigurationError(key: CodingKeys.horizontalFieldOfViewDegrees,
-                                         "must be in (0, 180), got \(horizontalFieldOfViewDegrees)")
+                throw ConfigurationError(
+                    key: CodingKeys.horizontalFieldOfViewDegrees,
+                    "must be in (0, 180), got \(horizontalFieldOfViewDegrees)")
             }
-            for (key, value) in [(CodingKeys.noiseSigmaBase, noiseSigmaBase), (.noiseSigmaQuadratic, noiseSigmaQuadratic),
-                                 (.minOccluderHeight, minOccluderHeight)] where value < 0 {
+            for (key, value) in [
+                (CodingKeys.noiseSigmaBase, noiseSigmaBase), (.noiseSigmaQuadratic, noiseSigmaQuadratic),
+                (.minOccluderHeight, minOccluderHeight),
+            ] where value < 0 {
                 throw ConfigurationError(key: key, "must be >= 0, got \(value)")
             }
             guard noiseSigmaBase > 0 || noiseSigmaQuadratic > 0 else {
-                throw ConfigurationError(key: CodingKeys.noiseSigmaBase, "noise_sigma_base and noise_sigma_quadratic cannot both be 0")
+                throw ConfigurationError(
+                    key: CodingKeys.noiseSigmaBase, "noise_sigma_base and noise_sigma_quadratic cannot both be 0")
             }
             guard ransacConfidence.isFinite, ransacConfidence > 0, ransacConfidence < 1 else {
                 throw ConfigurationError(key: CodingKeys.ransacConfidence, "must be in (0, 1), got \(ransacConfidence)")
             }
-            for (key, value) in [(CodingKeys.minPlaneFraction, minPlaneFraction), (.contentWindowFraction, contentWindowFraction)]
+            for (key, value) in [
+                (CodingKeys.minPlaneFraction, minPlaneFraction), (.contentWindowFraction, contentWindowFraction),
+            ]
             where !(value > 0 && value <= 1) {
                 throw ConfigurationError(key: key, "must be in (0, 1], got \(value)")
             }
             guard (0...1).contains(planarSubjectMinShare) else {
-                throw ConfigurationError(key: CodingKeys.planarSubjectMinShare, "must be in 0...1, got \(planarSubjectMinShare)")
+                throw ConfigurationError(
+                    key: CodingKeys.planarSubjectMinShare, "must be in 0...1, got \(planarSubjectMinShare)")
             }
             let positives: [(CodingKeys, Double)] = [
                 (.inlierSigmas, inlierSigmas), (.maxSheetCurvature, maxSheetCurvature),

@@ -62,8 +62,10 @@ extension DepthAnalyzerV2 {
     /// collinear ones).
     ///
     /// - Complexity: O(cells (1 + sheetRounds)) plus one RANSAC plane.
-    static func contentSurface(_ grid: SampleGrid, points: SamplePoints, pointCells: [Int32],
-                               configuration c: Configuration) -> ContentSurface? {
+    static func contentSurface(
+        _ grid: SampleGrid, points: SamplePoints, pointCells: [Int32],
+        configuration c: Configuration
+    ) -> ContentSurface? {
         let cells = grid.width * grid.height
         // 1. RANSAC on the window points (all points when the window is nearly empty).
         var windowPoints: [Int32] = []
@@ -73,9 +75,11 @@ extension DepthAnalyzerV2 {
             windowPoints.append(Int32(p))
         }
         var rng = SplitMix64(seed: c.seed &+ 1)
-        guard let plane = windowPoints.withUnsafeBufferPointer({
-            ransacPlane(points, active: $0, rng: &rng, configuration: c)
-        }) else { return nil }
+        guard
+            let plane = windowPoints.withUnsafeBufferPointer({
+                ransacPlane(points, active: $0, rng: &rng, configuration: c)
+            })
+        else { return nil }
 
         var window = grid.window
         var windowValid = grid.windowValid
@@ -89,29 +93,33 @@ extension DepthAnalyzerV2 {
         var model = SheetModel(plane: plane)
         var rounds = 0
         grid.x.withUnsafeBufferPointer { x in
-        grid.y.withUnsafeBufferPointer { y in
-        grid.z.withUnsafeBufferPointer { z in
-        grid.sigma.withUnsafeBufferPointer { sigma in
-        grid.band.withUnsafeBufferPointer { band in
-        window.withUnsafeBufferPointer { window in
-            selection.select(model, width: grid.width, height: grid.height, x: x, y: y, z: z, band: band,
-                             window: window)
-            while rounds < c.sheetRounds, selection.windowCount > 0 {
-                guard let fitted = selection.members.withUnsafeBufferPointer({
-                    model.refitted(x: x, y: y, z: z, sigma: sigma, cells: $0)
-                }), fitted.curvature <= c.maxSheetCurvature else { break }
-                candidate.select(fitted, width: grid.width, height: grid.height, x: x, y: y, z: z, band: band,
-                                 window: window)
-                guard candidate.windowCount > 0 else { break }
-                swap(&selection, &candidate)
-                model = fitted
-                rounds += 1
+            grid.y.withUnsafeBufferPointer { y in
+                grid.z.withUnsafeBufferPointer { z in
+                    grid.sigma.withUnsafeBufferPointer { sigma in
+                        grid.band.withUnsafeBufferPointer { band in
+                            window.withUnsafeBufferPointer { window in
+                                selection.select(
+                                    model, width: grid.width, height: grid.height, x: x, y: y, z: z, band: band,
+                                    window: window)
+                                while rounds < c.sheetRounds, selection.windowCount > 0 {
+                                    guard
+                                        let fitted = selection.members.withUnsafeBufferPointer({
+                                            model.refitted(x: x, y: y, z: z, sigma: sigma, cells: $0)
+                                        }), fitted.curvature <= c.maxSheetCurvature
+                                    else { break }
+                                    candidate.select(
+                                        fitted, width: grid.width, height: grid.height, x: x, y: y, z: z, band: band,
+                                        window: window)
+                                    guard candidate.windowCount > 0 else { break }
+                                    swap(&selection, &candidate)
+                                    model = fitted
+                                    rounds += 1
+                                }
+                            }
+                        }
+                    }
+                }
             }
-        }
-        }
-        }
-        }
-        }
         }
 
         var surface = ContentSurface()
@@ -145,10 +153,19 @@ extension DepthAnalyzerV2 {
         var stack: [Int32] = []
         stack.reserveCapacity(cells)
         func seed(_ i: Int) {
-            if !isMember(i) && !outside[i] { outside[i] = true; stack.append(Int32(i)) }
+            if !isMember(i) && !outside[i] {
+                outside[i] = true
+                stack.append(Int32(i))
+            }
         }
-        for xx in 0..<w { seed(xx); seed((h - 1) * w + xx) }
-        for yy in 0..<h { seed(yy * w); seed(yy * w + w - 1) }
+        for xx in 0..<w {
+            seed(xx)
+            seed((h - 1) * w + xx)
+        }
+        for yy in 0..<h {
+            seed(yy * w)
+            seed(yy * w + w - 1)
+        }
         while let top = stack.popLast() {
             let i = Int(top), xx = i % w, yy = i / w
             if xx > 0 { seed(i - 1) }
@@ -183,7 +200,8 @@ extension DepthAnalyzerV2 {
             guard window[i] || member || enclosed else { continue }
             region += 1
             if !member && (window[i] || enclosed)
-                && residual[i] < -Swift.max(grid.band[i], c.minOccluderHeight) {
+                && residual[i] < -Swift.max(grid.band[i], c.minOccluderHeight)
+            {
                 occluders += 1
             }
         }
@@ -208,9 +226,11 @@ extension DepthAnalyzerV2 {
             stack.reserveCapacity(cells)
         }
 
-        mutating func select(_ model: SheetModel, width w: Int, height h: Int, x: UnsafeBufferPointer<Double>,
-                             y: UnsafeBufferPointer<Double>, z: UnsafeBufferPointer<Double>,
-                             band: UnsafeBufferPointer<Double>, window: UnsafeBufferPointer<Bool>) {
+        mutating func select(
+            _ model: SheetModel, width w: Int, height h: Int, x: UnsafeBufferPointer<Double>,
+            y: UnsafeBufferPointer<Double>, z: UnsafeBufferPointer<Double>,
+            band: UnsafeBufferPointer<Double>, window: UnsafeBufferPointer<Bool>
+        ) {
             let cells = w * h
             for i in 0..<cells {
                 label[i] = -1
@@ -227,14 +247,20 @@ extension DepthAnalyzerV2 {
                     let i = Int(top), xx = i % w, yy = i / w
                     if window[i] { count += 1 }
                     @inline(__always) func visit(_ j: Int) {
-                        if label[j] < 0 && inBand(j) { label[j] = next; stack.append(Int32(j)) }
+                        if label[j] < 0 && inBand(j) {
+                            label[j] = next
+                            stack.append(Int32(j))
+                        }
                     }
                     if xx > 0 { visit(i - 1) }
                     if xx + 1 < w { visit(i + 1) }
                     if yy > 0 { visit(i - w) }
                     if yy + 1 < h { visit(i + w) }
                 }
-                if count > bestCount { bestCount = count; bestLabel = next }
+                if count > bestCount {
+                    bestCount = count
+                    bestLabel = next
+                }
                 next += 1
             }
             chosen = bestLabel

@@ -3,8 +3,10 @@ import RialMedia
 extension DepthAnalyzerV2: DetectionMethod {
     public static let summary = MethodSummary(
         title: "LiDAR depth, planarity of the point cloud",
-        signal: "Back-projects valid depths with pinhole intrinsics (given, else a 65° horizontal field of view), finds up to 4 planes by seeded sequential RANSAC with a range-dependent noise model (5 mm + 5 mm/m² · z²), scores inlier fraction, residual relative to the noise model and depth range; checks that depth discontinuities align with RGB edges.",
-        blindTo: "A real flat subject filling the frame is a plane too (reported as `is_planar_subject`, left to the other signals); a strongly curved or folded print can split into several planes; a screen inside a furnished room is only part of the point cloud.",
+        signal:
+            "Back-projects valid depths with pinhole intrinsics (given, else a 65° horizontal field of view), finds up to 4 planes by seeded sequential RANSAC with a range-dependent noise model (5 mm + 5 mm/m² · z²), scores inlier fraction, residual relative to the noise model and depth range; checks that depth discontinuities align with RGB edges.",
+        blindTo:
+            "A real flat subject filling the frame is a plane too (reported as `is_planar_subject`, left to the other signals); a strongly curved or folded print can split into several planes; a screen inside a furnished room is only part of the point cloud.",
         latencyTarget: LatencyTarget(milliseconds: 5, source: "issue 4 (methods.md §9: 50)"))
 
     /// It reads the photo only at its edge step, through a small luma guide.
@@ -17,7 +19,8 @@ extension DepthAnalyzerV2: DetectionMethod {
         public var intrinsics: CameraIntrinsics?
         public var luma: () -> PlanarImage?
 
-        public init(depth: DepthMap, intrinsics: CameraIntrinsics? = nil, luma: @escaping () -> PlanarImage? = { nil }) {
+        public init(depth: DepthMap, intrinsics: CameraIntrinsics? = nil, luma: @escaping () -> PlanarImage? = { nil })
+        {
             self.depth = depth
             self.intrinsics = intrinsics
             self.luma = luma
@@ -27,9 +30,12 @@ extension DepthAnalyzerV2: DetectionMethod {
     public func input(from capture: MethodCapture) -> InputCheck<Input, Result> {
         guard let depth = capture.depth else { return .missing("no depth map") }
         let rows = capture.rows
-        return .ready(Input(depth: depth, intrinsics: capture.depthIntrinsics, luma: {
-            rows.flatMap { Self.lumaGuide($0, depthWidth: depth.width, depthHeight: depth.height) }
-        }))
+        return .ready(
+            Input(
+                depth: depth, intrinsics: capture.depthIntrinsics,
+                luma: {
+                    rows.flatMap { Self.lumaGuide($0, depthWidth: depth.width, depthHeight: depth.height) }
+                }))
     }
 
     public func evaluate(_ input: Input) -> Result {

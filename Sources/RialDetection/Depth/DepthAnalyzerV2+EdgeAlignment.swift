@@ -81,7 +81,8 @@ extension DepthAnalyzerV2 {
                 }
             }
         }
-        return EdgeCounts(depthEdges: depthEdges, aligned: aligned,
-                          lumaDensity: valid > 0 ? Double(validNear) / Double(valid) : 0)
+        return EdgeCounts(
+            depthEdges: depthEdges, aligned: aligned,
+            lumaDensity: valid > 0 ? Double(validNear) / Double(valid) : 0)
     }
 }

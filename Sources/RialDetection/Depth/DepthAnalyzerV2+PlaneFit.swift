@@ -42,9 +42,15 @@ extension DepthAnalyzerV2 {
 
         @inline(__always) mutating func add(_ x: Double, _ y: Double, _ z: Double) {
             count += 1
-            sx += x; sy += y; sz += z
-            sxx += x * x; syy += y * y; szz += z * z
-            sxy += x * y; sxz += x * z; syz += y * z
+            sx += x
+            sy += y
+            sz += z
+            sxx += x * x
+            syy += y * y
+            szz += z * z
+            sxy += x * y
+            sxz += x * z
+            syz += y * z
         }
 
         /// Nil with fewer than 3 points or a degenerate (collinear) cloud.
@@ -55,16 +61,19 @@ extension DepthAnalyzerV2 {
             let a = sxx / n - mx * mx, b = syy / n - my * my, c = szz / n - mz * mz
             let ab = sxy / n - mx * my, ac = sxz / n - mx * mz, bc = syz / n - my * mz
             guard let normal = Self.smallestEigenvector(a, b, c, ab, ac, bc) else { return nil }
-            return PlaneModel(nx: normal.x, ny: normal.y, nz: normal.z,
-                              d: -(normal.x * mx + normal.y * my + normal.z * mz))
+            return PlaneModel(
+                nx: normal.x, ny: normal.y, nz: normal.z,
+                d: -(normal.x * mx + normal.y * my + normal.z * mz))
         }
 
         /// Unit eigenvector of the smallest eigenvalue of the symmetric matrix
         /// `[[a, ab, ac], [ab, b, bc], [ac, bc, c]]`: eigenvalues in closed form
         /// (trigonometric solution of the characteristic cubic, Smith 1961), the vector
         /// as the longest cross product of two rows of `M - λ I`.
-        static func smallestEigenvector(_ a: Double, _ b: Double, _ c: Double,
-                                        _ ab: Double, _ ac: Double, _ bc: Double) -> SIMD3<Double>? {
+        static func smallestEigenvector(
+            _ a: Double, _ b: Double, _ c: Double,
+            _ ab: Double, _ ac: Double, _ bc: Double
+        ) -> SIMD3<Double>? {
             let q = (a + b + c) / 3
             let p1 = ab * ab + ac * ac + bc * bc
             let p2 = (a - q) * (a - q) + (b - q) * (b - q) + (c - q) * (c - q) + 2 * p1
@@ -84,7 +93,10 @@ extension DepthAnalyzerV2 {
             var best = candidates[0], bestNorm = (best * best).sum()
             for v in candidates.dropFirst() {
                 let norm = (v * v).sum()
-                if norm > bestNorm { best = v; bestNorm = norm }
+                if norm > bestNorm {
+                    best = v
+                    bestNorm = norm
+                }
             }
             guard bestNorm.isFinite, bestNorm > 0 else { return nil }
             return best / bestNorm.squareRoot()

@@ -10,11 +10,17 @@ extension DepthAnalyzerV2 {
         var count: Int { z.count }
 
         mutating func reserve(_ n: Int) {
-            x.reserveCapacity(n); y.reserveCapacity(n); z.reserveCapacity(n); band.reserveCapacity(n)
+            x.reserveCapacity(n)
+            y.reserveCapacity(n)
+            z.reserveCapacity(n)
+            band.reserveCapacity(n)
         }
 
         mutating func append(x px: Double, y py: Double, z pz: Double, band t: Double) {
-            x.append(px); y.append(py); z.append(pz); band.append(t)
+            x.append(px)
+            y.append(py)
+            z.append(pz)
+            band.append(t)
         }
     }
 
@@ -28,9 +34,10 @@ extension DepthAnalyzerV2 {
 
         var summary: Plane {
             let o = model.oriented
-            return Plane(normal: [o.nx, o.ny, o.nz], distance: -o.d,
-                         inlierFraction: Double(inliers) / Double(sampleCount),
-                         rmsResidualMm: rmsResidual * 1000, tiltDegrees: o.tiltDegrees)
+            return Plane(
+                normal: [o.nx, o.ny, o.nz], distance: -o.d,
+                inlierFraction: Double(inliers) / Double(sampleCount),
+                rmsResidualMm: rmsResidual * 1000, tiltDegrees: o.tiltDegrees)
         }
     }
 
@@ -61,63 +68,70 @@ extension DepthAnalyzerV2 {
     /// `hypothesisPoints` evenly spaced active points, then `refinementRounds` total
     /// least-squares re-fits on the inliers among all active points. Nil when no
     /// hypothesis is proper (fewer than 3 points, or all collinear).
-    static func ransacPlane(_ points: SamplePoints, active: UnsafeBufferPointer<Int32>, rng: inout SplitMix64,
-                            configuration c: Configuration) -> PlaneModel? {
+    static func ransacPlane(
+        _ points: SamplePoints, active: UnsafeBufferPointer<Int32>, rng: inout SplitMix64,
+        configuration c: Configuration
+    ) -> PlaneModel? {
         let count = active.count
         guard count >= 3 else { return nil }
         return points.x.withUnsafeBufferPointer { x in
-        points.y.withUnsafeBufferPointer { y in
-        points.z.withUnsafeBufferPointer { z in
-        points.band.withUnsafeBufferPointer { t in
-            @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], z[i]) }
-            let step = Swift.max(1, count / c.hypothesisPoints)
-            var best: PlaneModel?
-            var bestScore = -1
-            var needed = c.ransacIterations
-            var iteration = 0
-            while iteration < needed {
-                iteration += 1
-                let a = Int(active[Int(rng.bounded(UInt64(count)))])
-                let b = Int(active[Int(rng.bounded(UInt64(count)))])
-                let e = Int(active[Int(rng.bounded(UInt64(count)))])
-                guard a != b, a != e, b != e, let m = PlaneModel(point(a), point(b), point(e)) else { continue }
-                var score = 0
-                var j = 0
-                while j < count {
-                    let i = Int(active[j])
-                    if isInlier(m, x[i], y[i], z[i], t[i]) { score += 1 }
-                    j += step
-                }
-                if score > bestScore {
-                    bestScore = score
-                    best = m
-                    // Adaptive stop (Fischler & Bolles): enough draws that an all-inlier
-                    // triple was seen with probability ransacConfidence.
-                    let w = Double(score) / Double((count + step - 1) / step)
-                    let miss = 1 - w * w * w
-                    if miss <= 0 {
-                        needed = Swift.min(needed, c.ransacMinIterations)
-                    } else if miss < 1 {
-                        let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
-                        needed = Swift.min(c.ransacIterations, Swift.max(c.ransacMinIterations,
-                                                                           Int(Swift.min(draws, 1e9))))
+            points.y.withUnsafeBufferPointer { y in
+                points.z.withUnsafeBufferPointer { z in
+                    points.band.withUnsafeBufferPointer { t in
+                        @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], z[i]) }
+                        let step = Swift.max(1, count / c.hypothesisPoints)
+                        var best: PlaneModel?
+                        var bestScore = -1
+                        var needed = c.ransacIterations
+                        var iteration = 0
+                        while iteration < needed {
+                            iteration += 1
+                            let a = Int(active[Int(rng.bounded(UInt64(count)))])
+                            let b = Int(active[Int(rng.bounded(UInt64(count)))])
+                            let e = Int(active[Int(rng.bounded(UInt64(count)))])
+                            guard a != b, a != e, b != e, let m = PlaneModel(point(a), point(b), point(e)) else {
+                                continue
+                            }
+                            var score = 0
+                            var j = 0
+                            while j < count {
+                                let i = Int(active[j])
+                                if isInlier(m, x[i], y[i], z[i], t[i]) { score += 1 }
+                                j += step
+                            }
+                            if score > bestScore {
+                                bestScore = score
+                                best = m
+                                // Adaptive stop (Fischler & Bolles): enough draws that an all-inlier
+                                // triple was seen with probability ransacConfidence.
+                                let w = Double(score) / Double((count + step - 1) / step)
+                                let miss = 1 - w * w * w
+                                if miss <= 0 {
+                                    needed = Swift.min(needed, c.ransacMinIterations)
+                                } else if miss < 1 {
+                                    let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
+                                    needed = Swift.min(
+                                        c.ransacIterations,
+                                        Swift.max(
+                                            c.ransacMinIterations,
+                                            Int(Swift.min(draws, 1e9))))
+                                }
+                            }
+                        }
+                        guard var model = best else { return nil }
+                        for _ in 0..<c.refinementRounds {
+                            var moments = MomentAccumulator()
+                            for j in active {
+                                let i = Int(j)
+                                if isInlier(model, x[i], y[i], z[i], t[i]) { moments.add(x[i], y[i], z[i]) }
+                            }
+                            guard let refined = moments.plane else { break }
+                            model = refined
+                        }
+                        return model
                     }
                 }
             }
-            guard var model = best else { return nil }
-            for _ in 0..<c.refinementRounds {
-                var moments = MomentAccumulator()
-                for j in active {
-                    let i = Int(j)
-                    if isInlier(model, x[i], y[i], z[i], t[i]) { moments.add(x[i], y[i], z[i]) }
-                }
-                guard let refined = moments.plane else { break }
-                model = refined
-            }
-            return model
-        }
-        }
-        }
         }
     }
 
@@ -133,7 +147,10 @@ extension DepthAnalyzerV2 {
         for _ in 0..<c.maxPlanes {
             let count = active.count
             guard count >= minimum else { break }
-            guard let model = active.withUnsafeBufferPointer({ ransacPlane(points, active: $0, rng: &rng, configuration: c) })
+            guard
+                let model = active.withUnsafeBufferPointer({
+                    ransacPlane(points, active: $0, rng: &rng, configuration: c)
+                })
             else { break }
             var inliers = 0, squares = 0.0
             var kept = 0
@@ -151,8 +168,10 @@ extension DepthAnalyzerV2 {
             }
             guard inliers >= minimum else { break }
             active.removeLast(count - kept)
-            planes.append(FoundPlane(model: model, inliers: inliers, sampleCount: n,
-                                     rmsResidual: (squares / Double(inliers)).squareRoot()))
+            planes.append(
+                FoundPlane(
+                    model: model, inliers: inliers, sampleCount: n,
+                    rmsResidual: (squares / Double(inliers)).squareRoot()))
         }
         return planes
     }

@@ -123,12 +123,15 @@ extension DepthAnalyzerV2 {
         }
 
         static func unavailable(reason: String, coverage: Double, validPixels: Int) -> Result {
-            Result(status: .unavailable, unavailableReason: reason, algorithmVersion: .depthV2, analysisTimeMs: 0,
-                   score: nil, coverage: coverage, validPixels: validPixels)
+            Result(
+                status: .unavailable, unavailableReason: reason, algorithmVersion: .depthV2, analysisTimeMs: 0,
+                score: nil, coverage: coverage, validPixels: validPixels)
         }
 
-        init(status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
-             analysisTimeMs: Double, score: Double?, coverage: Double, validPixels: Int) {
+        init(
+            status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
+            analysisTimeMs: Double, score: Double?, coverage: Double, validPixels: Int
+        ) {
             self.status = status
             self.unavailableReason = unavailableReason
             self.algorithmVersion = algorithmVersion
@@ -160,8 +163,10 @@ extension DepthAnalyzerV2 {
             case tiltDegrees = "tilt_degrees"
         }
 
-        public init(normal: [Double], distance: Double, inlierFraction: Double, rmsResidualMm: Double,
-                    tiltDegrees: Double) {
+        public init(
+            normal: [Double], distance: Double, inlierFraction: Double, rmsResidualMm: Double,
+            tiltDegrees: Double
+        ) {
             self.normal = normal
             self.distance = distance
             self.inlierFraction = inlierFraction

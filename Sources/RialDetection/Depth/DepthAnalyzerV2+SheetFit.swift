@@ -56,8 +56,10 @@ extension DepthAnalyzerV2 {
         /// the 6x6 normal equations (Cholesky), the in-plane coordinates centred on the
         /// points' weighted centroid for conditioning. Nil with fewer than 12 points, a
         /// singular system (points on a line) or a non-finite solution.
-        func refitted(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, z: UnsafeBufferPointer<Double>,
-                      sigma: UnsafeBufferPointer<Double>, cells: UnsafeBufferPointer<Int32>) -> SheetModel? {
+        func refitted(
+            x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, z: UnsafeBufferPointer<Double>,
+            sigma: UnsafeBufferPointer<Double>, cells: UnsafeBufferPointer<Int32>
+        ) -> SheetModel? {
             guard cells.count >= 12 else { return nil }
             // Centroid of the in-plane coordinates (unweighted, for conditioning only).
             var ma = 0.0, mb = 0.0
@@ -66,7 +68,8 @@ extension DepthAnalyzerV2 {
                 ma += u.x * x[i] + u.y * y[i] + u.z * z[i]
                 mb += v.x * x[i] + v.y * y[i] + v.z * z[i]
             }
-            ma /= Double(cells.count); mb /= Double(cells.count)
+            ma /= Double(cells.count)
+            mb /= Double(cells.count)
             var normal = [Double](repeating: 0, count: 36), rhs = [Double](repeating: 0, count: 6)
             var phi = [Double](repeating: 0, count: 6)
             for cell in cells {
@@ -77,14 +80,21 @@ extension DepthAnalyzerV2 {
                 let a = u.x * px + u.y * py + u.z * pz - ma, b = v.x * px + v.y * py + v.z * pz - mb
                 let r = pz / (sigma[i] * s)
                 let w = r * r
-                phi[0] = 1; phi[1] = a; phi[2] = b; phi[3] = a * a; phi[4] = a * b; phi[5] = b * b
+                phi[0] = 1
+                phi[1] = a
+                phi[2] = b
+                phi[3] = a * a
+                phi[4] = a * b
+                phi[5] = b * b
                 for j in 0..<6 {
                     let wj = w * phi[j]
                     rhs[j] += wj * s
                     for k in 0...j { normal[j * 6 + k] += wj * phi[k] }
                 }
             }
-            guard let solution = Self.choleskySolve(&normal, rhs), solution.allSatisfy({ $0.isFinite }) else { return nil }
+            guard let solution = Self.choleskySolve(&normal, rhs), solution.allSatisfy({ $0.isFinite }) else {
+                return nil
+            }
             var fitted = self
             fitted.a0 = ma
             fitted.b0 = mb

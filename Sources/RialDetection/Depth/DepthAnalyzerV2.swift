@@ -84,8 +84,10 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
     }
 
     /// The analysis without timing, the luma image made when the edge step needs it.
-    func evaluate(_ map: DepthMap, lumaWhenNeeded: () -> PlanarImage?,
-                  intrinsics argument: CameraIntrinsics?) -> Result {
+    func evaluate(
+        _ map: DepthMap, lumaWhenNeeded: () -> PlanarImage?,
+        intrinsics argument: CameraIntrinsics?
+    ) -> Result {
         let c = configuration
         let width = map.width, height = map.height, total = width * height
         let lo = Float(c.minValidDepth), hi = Float(c.maxValidDepth)
@@ -94,22 +96,29 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
         for d in map.metres where d >= lo && d <= hi { validCount += 1 }
         let coverage = Double(validCount) / Double(total)
         guard validCount >= c.minValidPixels else {
-            return .unavailable(reason: "\(validCount) valid depth pixels of \(total) (finite, \(c.minValidDepth)...\(c.maxValidDepth) m); "
-                                + "depth/2 needs at least \(c.minValidPixels)", coverage: coverage, validPixels: validCount)
+            return .unavailable(
+                reason:
+                    "\(validCount) valid depth pixels of \(total) (finite, \(c.minValidDepth)...\(c.maxValidDepth) m); "
+                    + "depth/2 needs at least \(c.minValidPixels)", coverage: coverage, validPixels: validCount)
         }
 
         let source: String, k: CameraIntrinsics
         if let argument {
             do { try argument.check(key: Configuration.CodingKeys.intrinsics) } catch {
-                return .unavailable(reason: "intrinsics argument: \(error.description)", coverage: coverage,
-                                    validPixels: validCount)
+                return .unavailable(
+                    reason: "intrinsics argument: \(error.description)", coverage: coverage,
+                    validPixels: validCount)
             }
             (source, k) = ("argument", argument)
         } else if let configured = c.intrinsics {
             (source, k) = ("configuration", configured)
         } else {
-            (source, k) = ("assumed", .assumed(width: width, height: height,
-                                               horizontalFieldOfViewDegrees: c.horizontalFieldOfViewDegrees))
+            (source, k) = (
+                "assumed",
+                .assumed(
+                    width: width, height: height,
+                    horizontalFieldOfViewDegrees: c.horizontalFieldOfViewDegrees)
+            )
         }
         // Normalised ray coordinates per column and row.
         var rayX = [Double](repeating: 0, count: width), rayY = [Double](repeating: 0, count: height)
@@ -123,11 +132,12 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
         let margin = (1 - c.contentWindowFraction) / 2
         let windowX = (Double(width) * margin)..<(Double(width) * (1 - margin))
         let windowY = (Double(height) * margin)..<(Double(height) * (1 - margin))
-        var grid = SampleGrid(width: gridWidth, height: gridHeight,
-                              x: [Double](repeating: 0, count: cells), y: [Double](repeating: 0, count: cells),
-                              z: [Double](repeating: 0, count: cells), sigma: [Double](repeating: 0, count: cells),
-                              band: [Double](repeating: 0, count: cells),
-                              window: [Bool](repeating: false, count: cells), windowValid: 0, valid: 0)
+        var grid = SampleGrid(
+            width: gridWidth, height: gridHeight,
+            x: [Double](repeating: 0, count: cells), y: [Double](repeating: 0, count: cells),
+            z: [Double](repeating: 0, count: cells), sigma: [Double](repeating: 0, count: cells),
+            band: [Double](repeating: 0, count: cells),
+            window: [Bool](repeating: false, count: cells), windowValid: 0, valid: 0)
         var points = SamplePoints()
         points.reserve(cells)
         var pointCells = [Int32]()
@@ -143,8 +153,11 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
                     guard d >= lo && d <= hi else { continue }
                     let z = Double(d), sigma = c.sigma(z), band = c.inlierSigmas * sigma
                     let px = rayX[x] * z, py = rayY[y] * z
-                    grid.x[cell] = px; grid.y[cell] = py; grid.z[cell] = z
-                    grid.sigma[cell] = sigma; grid.band[cell] = band
+                    grid.x[cell] = px
+                    grid.y[cell] = py
+                    grid.z[cell] = z
+                    grid.sigma[cell] = sigma
+                    grid.band[cell] = band
                     grid.valid += 1
                     if inWindow { grid.windowValid += 1 }
                     points.append(x: px, y: py, z: z, band: band)
@@ -154,18 +167,21 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
         }
         let sampleCount = points.count
         guard sampleCount >= 3 else {
-            return .unavailable(reason: "\(sampleCount) valid pixels on the stride-\(stride) sample grid; need at least 3",
-                                coverage: coverage, validPixels: validCount)
+            return .unavailable(
+                reason: "\(sampleCount) valid pixels on the stride-\(stride) sample grid; need at least 3",
+                coverage: coverage, validPixels: validCount)
         }
 
         let planes = Self.sequentialPlanes(points, configuration: c)
         guard let dominant = planes.first else {
-            return .unavailable(reason: "degenerate point cloud: no plane holds \(c.minPlaneFraction * 100)% of the "
-                                + "\(sampleCount) sample points", coverage: coverage, validPixels: validCount)
+            return .unavailable(
+                reason: "degenerate point cloud: no plane holds \(c.minPlaneFraction * 100)% of the "
+                    + "\(sampleCount) sample points", coverage: coverage, validPixels: validCount)
         }
         guard let surface = Self.contentSurface(grid, points: points, pointCells: pointCells, configuration: c) else {
-            return .unavailable(reason: "degenerate point cloud: no plane fits the \(grid.windowValid) valid sample "
-                                + "points of the content window", coverage: coverage, validPixels: validCount)
+            return .unavailable(
+                reason: "degenerate point cloud: no plane fits the \(grid.windowValid) valid sample "
+                    + "points of the content window", coverage: coverage, validPixels: validCount)
         }
 
         // Dominant plane on every valid pixel: depth residual along the ray.
@@ -198,12 +214,14 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
         let median = quantiles[1]
         let relativeRange = median > 0 ? (quantiles[2] - quantiles[0]) / median : 0
 
-        let logOdds = Self.logOdds(freeEdgeShare: surface.freeEdgeShare, occluderShare: surface.occluderShare,
-                                   configuration: c)
+        let logOdds = Self.logOdds(
+            freeEdgeShare: surface.freeEdgeShare, occluderShare: surface.occluderShare,
+            configuration: c)
         let score = 1 / (1 + exp(-logOdds))
 
-        var result = Result(status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier,
-                            analysisTimeMs: 0, score: score, coverage: coverage, validPixels: validCount)
+        var result = Result(
+            status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier,
+            analysisTimeMs: 0, score: score, coverage: coverage, validPixels: validCount)
         result.intrinsics = k
         result.intrinsicsSource = source
         result.planes = planes.map { $0.summary }

@@ -27,9 +27,11 @@ public struct MethodCapture: Sendable {
     /// Stereo baseline, millimetres.
     public let baselineMm: Double?
 
-    init(rows: ImageRows?, imageProblem: String? = nil, image: Image8?, depth: DepthMap?,
-         depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics?, right: Image8? = nil, focalPx: Double? = nil,
-         baselineMm: Double? = nil) {
+    init(
+        rows: ImageRows?, imageProblem: String? = nil, image: Image8?, depth: DepthMap?,
+        depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics?, right: Image8? = nil, focalPx: Double? = nil,
+        baselineMm: Double? = nil
+    ) {
         self.rows = rows
         self.imageProblem = imageProblem
         self.image = image
@@ -43,17 +45,19 @@ public struct MethodCapture: Sendable {
     /// The same capture read through `rows` (a reader's own view of the same rows,
     /// e.g. one holding a reader slot).
     func reading(_ rows: ImageRows) -> MethodCapture {
-        MethodCapture(rows: rows, imageProblem: imageProblem, image: image, depth: depth,
-                      depthIntrinsics: depthIntrinsics, right: right, focalPx: focalPx, baselineMm: baselineMm)
+        MethodCapture(
+            rows: rows, imageProblem: imageProblem, image: image, depth: depth,
+            depthIntrinsics: depthIntrinsics, right: right, focalPx: focalPx, baselineMm: baselineMm)
     }
 
     /// Runs `body` with the view of a finished capture.
     static func with<R>(_ input: CaptureInput, _ body: (MethodCapture) -> R) -> R {
         let image = input.image
         func view(_ rows: ImageRows?) -> MethodCapture {
-            MethodCapture(rows: rows, imageProblem: image.sampleLayoutProblem, image: image, depth: input.depth,
-                          depthIntrinsics: input.depthIntrinsics, right: input.right, focalPx: input.focalPx,
-                          baselineMm: input.baselineMm)
+            MethodCapture(
+                rows: rows, imageProblem: image.sampleLayoutProblem, image: image, depth: input.depth,
+                depthIntrinsics: input.depthIntrinsics, right: input.right, focalPx: input.focalPx,
+                baselineMm: input.baselineMm)
         }
         guard image.sampleLayoutProblem == nil else { return body(view(nil)) }
         return image.withRows { body(view($0)) }

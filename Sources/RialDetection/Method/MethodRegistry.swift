@@ -16,7 +16,9 @@ public struct MethodRegistry: Sendable, Equatable {
         var seen = Set<MethodIdentifier>()
         for method in methods {
             precondition(seen.insert(method.identifier).inserted, "\(method.identifier) is registered twice")
-            precondition(MethodFamily(method.identifier) != nil, "\(method.identifier): no MethodFamily '\(method.identifier.name)'")
+            precondition(
+                MethodFamily(method.identifier) != nil,
+                "\(method.identifier): no MethodFamily '\(method.identifier.name)'")
         }
         self.methods = methods
     }

@@ -46,8 +46,10 @@ extension MethodSettings {
         }
     }
 
-    private mutating func decodeSection<M: DetectionMethod>(of method: M.Type,
-                                                           from container: KeyedDecodingContainer<SectionKey>) throws {
+    private mutating func decodeSection<M: DetectionMethod>(
+        of method: M.Type,
+        from container: KeyedDecodingContainer<SectionKey>
+    ) throws {
         if let section = try container.decodeIfPresent(M.Configuration.self, forKey: SectionKey(M.identifier)) {
             self[method: method] = section
         }

@@ -15,8 +15,10 @@ public struct MethodSummary: Sendable, Equatable {
     /// `NAME/VERSION:FIELD` (depth/1's `margin`). Nil for a continuous score.
     public var continuousField: String?
 
-    public init(title: String, signal: String, blindTo: String, latencyTarget: LatencyTarget,
-                continuousField: String? = nil) {
+    public init(
+        title: String, signal: String, blindTo: String, latencyTarget: LatencyTarget,
+        continuousField: String? = nil
+    ) {
         self.title = title
         self.signal = signal
         self.blindTo = blindTo

@@ -120,20 +120,25 @@ extension MoireAnalyzer {
             }
             func isPowerOfTwo(_ v: Int) -> Bool { v > 0 && v & (v - 1) == 0 }
             guard isPowerOfTwo(tileSize), (64...1024).contains(tileSize) else {
-                throw ConfigurationError(key: CodingKeys.tileSize, "must be a power of two in 64...1024, got \(tileSize)")
+                throw ConfigurationError(
+                    key: CodingKeys.tileSize, "must be a power of two in 64...1024, got \(tileSize)")
             }
             guard isPowerOfTwo(minTileSize), minTileSize >= 16, minTileSize <= tileSize else {
-                throw ConfigurationError(key: CodingKeys.minTileSize,
-                                         "must be a power of two in 16...tile_size (\(tileSize)), got \(minTileSize)")
+                throw ConfigurationError(
+                    key: CodingKeys.minTileSize,
+                    "must be a power of two in 16...tile_size (\(tileSize)), got \(minTileSize)")
             }
-            for (key, value) in [(CodingKeys.tileColumns, tileColumns), (.tileRows, tileRows)] where !(1...16).contains(value) {
+            for (key, value) in [(CodingKeys.tileColumns, tileColumns), (.tileRows, tileRows)]
+            where !(1...16).contains(value) {
                 throw ConfigurationError(key: key, "must be in 1...16, got \(value)")
             }
             guard bandLow > 0, bandLow < bandHigh else {
-                throw ConfigurationError(key: CodingKeys.bandLow, "must satisfy 0 < band_low < band_high (\(bandHigh)), got \(bandLow)")
+                throw ConfigurationError(
+                    key: CodingKeys.bandLow, "must satisfy 0 < band_low < band_high (\(bandHigh)), got \(bandLow)")
             }
             guard bandHigh < 0.5 else {
-                throw ConfigurationError(key: CodingKeys.bandHigh, "must be < 0.5 cycles per pixel (Nyquist), got \(bandHigh)")
+                throw ConfigurationError(
+                    key: CodingKeys.bandHigh, "must be < 0.5 cycles per pixel (Nyquist), got \(bandHigh)")
             }
             guard noiseFloorFactor >= 0 else {
                 throw ConfigurationError(key: CodingKeys.noiseFloorFactor, "must be >= 0, got \(noiseFloorFactor)")
@@ -145,8 +150,9 @@ extension MoireAnalyzer {
                 throw ConfigurationError(key: CodingKeys.surroundInner, "must be in 2...16, got \(surroundInner)")
             }
             guard surroundOuter >= surroundInner, surroundOuter <= 16 else {
-                throw ConfigurationError(key: CodingKeys.surroundOuter,
-                                         "must be in surround_inner (\(surroundInner))...16, got \(surroundOuter)")
+                throw ConfigurationError(
+                    key: CodingKeys.surroundOuter,
+                    "must be in surround_inner (\(surroundInner))...16, got \(surroundOuter)")
             }
             guard (0...16).contains(contrastRadius) else {
                 throw ConfigurationError(key: CodingKeys.contrastRadius, "must be in 0...16, got \(contrastRadius)")
@@ -158,16 +164,19 @@ extension MoireAnalyzer {
                 throw ConfigurationError(key: CodingKeys.maxCandidates, "must be >= 1, got \(maxCandidates)")
             }
             guard (-1...4).contains(jpegGridRadius) else {
-                throw ConfigurationError(key: CodingKeys.jpegGridRadius, "must be -1 (off) or 0...4, got \(jpegGridRadius)")
+                throw ConfigurationError(
+                    key: CodingKeys.jpegGridRadius, "must be -1 (off) or 0...4, got \(jpegGridRadius)")
             }
             guard flatLumaStd >= 0 else {
                 throw ConfigurationError(key: CodingKeys.flatLumaStd, "must be >= 0, got \(flatLumaStd)")
             }
-            for (key, value) in [(CodingKeys.evidenceMidpoint, evidenceMidpoint), (.evidenceScale, evidenceScale)] where value <= 0 {
+            for (key, value) in [(CodingKeys.evidenceMidpoint, evidenceMidpoint), (.evidenceScale, evidenceScale)]
+            where value <= 0 {
                 throw ConfigurationError(key: key, "must be > 0, got \(value)")
             }
             guard detectionThreshold >= 0, detectionThreshold < 1 else {
-                throw ConfigurationError(key: CodingKeys.detectionThreshold, "must be in [0, 1), got \(detectionThreshold)")
+                throw ConfigurationError(
+                    key: CodingKeys.detectionThreshold, "must be in [0, 1), got \(detectionThreshold)")
             }
             guard strongPeakRatio > 0, strongPeakRatio <= 1 else {
                 throw ConfigurationError(key: CodingKeys.strongPeakRatio, "must be in (0, 1], got \(strongPeakRatio)")
@@ -179,8 +188,9 @@ extension MoireAnalyzer {
                 throw ConfigurationError(key: CodingKeys.lcdAxisShare, "must be in (0, 1], got \(lcdAxisShare)")
             }
             guard oledAxisShare >= 0, oledAxisShare < lcdAxisShare else {
-                throw ConfigurationError(key: CodingKeys.oledAxisShare,
-                                         "must be in [0, lcd_axis_share (\(lcdAxisShare))), got \(oledAxisShare)")
+                throw ConfigurationError(
+                    key: CodingKeys.oledAxisShare,
+                    "must be in [0, lcd_axis_share (\(lcdAxisShare))), got \(oledAxisShare)")
             }
         }
     }

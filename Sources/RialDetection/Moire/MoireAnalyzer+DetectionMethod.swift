@@ -3,8 +3,10 @@ import RialMedia
 extension MoireAnalyzer: DetectionMethod {
     public static let summary = MethodSummary(
         title: "Moire FFT",
-        signal: "Windowed power spectra of full-resolution tiles: isolated peaks above 3x the median noise floor in the subpixel-scale band, each conjugate pair counted once, frequencies in cycles per pixel; the JPEG 8x8 block grid is excluded.",
-        blindTo: "Screens whose subpixel grid is far above the sensor's Nyquist frequency or blurred away (defocus, distance), OLED panels with fine pitch, and adversarial recaptures that band-limit the display (Chimera, USENIX Security 2025). Periodic real textures can trigger it.",
+        signal:
+            "Windowed power spectra of full-resolution tiles: isolated peaks above 3x the median noise floor in the subpixel-scale band, each conjugate pair counted once, frequencies in cycles per pixel; the JPEG 8x8 block grid is excluded.",
+        blindTo:
+            "Screens whose subpixel grid is far above the sensor's Nyquist frequency or blurred away (defocus, distance), OLED panels with fine pitch, and adversarial recaptures that band-limit the display (Chimera, USENIX Security 2025). Periodic real textures can trigger it.",
         latencyTarget: LatencyTarget(milliseconds: 30, source: "methods.md §9"))
 
     /// Tiles top to bottom, each once its rows are written.

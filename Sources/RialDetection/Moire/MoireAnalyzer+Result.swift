@@ -51,8 +51,10 @@ extension MoireAnalyzer {
             case frequency, fx, fy, angle, magnitude, prominence, contrast, strength, amplitude
         }
 
-        public init(frequency: Double, fx: Double, fy: Double, angle: Double, magnitude: Double, prominence: Double,
-                    contrast: Double, strength: Double, amplitude: Double) {
+        public init(
+            frequency: Double, fx: Double, fy: Double, angle: Double, magnitude: Double, prominence: Double,
+            contrast: Double, strength: Double, amplitude: Double
+        ) {
             self.frequency = frequency
             self.fx = fx
             self.fy = fy
@@ -127,14 +129,17 @@ extension MoireAnalyzer {
         }
 
         static func unavailable(reason: String, tileSize: Int? = nil) -> Result {
-            var r = Result(status: .unavailable, unavailableReason: reason, algorithmVersion: .moireV1,
-                           analysisTimeMs: 0, score: nil)
+            var r = Result(
+                status: .unavailable, unavailableReason: reason, algorithmVersion: .moireV1,
+                analysisTimeMs: 0, score: nil)
             r.tileSize = tileSize
             return r
         }
 
-        init(status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
-             analysisTimeMs: Double, score: Double?) {
+        init(
+            status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
+            analysisTimeMs: Double, score: Double?
+        ) {
             self.status = status
             self.unavailableReason = unavailableReason
             self.algorithmVersion = algorithmVersion

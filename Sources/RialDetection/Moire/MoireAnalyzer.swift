@@ -87,10 +87,11 @@ public struct MoireAnalyzer: Sendable, Equatable {
 
     /// The peak search over `n x n` spectra under `c`.
     static func peakSearch(n: Int, configuration c: Configuration) -> MoirePeakSearch {
-        MoirePeakSearch(n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, noiseFloorFactor: c.noiseFloorFactor,
-                        minProminence: c.minProminence, surroundInner: c.surroundInner,
-                        surroundOuter: c.surroundOuter, jpegGridRadius: c.jpegGridRadius,
-                        maxCandidates: c.maxCandidates, contrastRadius: c.contrastRadius)
+        MoirePeakSearch(
+            n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, noiseFloorFactor: c.noiseFloorFactor,
+            minProminence: c.minProminence, surroundInner: c.surroundInner,
+            surroundOuter: c.surroundOuter, jpegGridRadius: c.jpegGridRadius,
+            maxCandidates: c.maxCandidates, contrastRadius: c.contrastRadius)
     }
 
     /// The analysis of rows that may still be decoding (tiles top to bottom, each once
@@ -99,8 +100,9 @@ public struct MoireAnalyzer: Sendable, Equatable {
         let c = configuration
         let width = image.width, height = image.height
         guard let n = Self.tileSize(width: width, height: height, configuration: c) else {
-            return .unavailable(reason: "image \(width) x \(height) is smaller than the minimum tile "
-                                + "\(c.minTileSize) x \(c.minTileSize) px")
+            return .unavailable(
+                reason: "image \(width) x \(height) is smaller than the minimum tile "
+                    + "\(c.minTileSize) x \(c.minTileSize) px")
         }
         let origins = Self.tileOrigins(width: width, height: height, tile: n, configuration: c)
         let search = n == c.tileSize ? fullTileSearch : Self.peakSearch(n: n, configuration: c)
@@ -115,14 +117,16 @@ public struct MoireAnalyzer: Sendable, Equatable {
         // image's lower rows are still decoding); the averaged spectrum at the end.
         var tileStrengths: [Double] = []
         var tilesWithPeaks = 0
-        let spectrum = MoireSpectrum(image: image, tileSize: n, origins: origins, flatLumaStd: c.flatLumaStd) { _, power in
+        let spectrum = MoireSpectrum(image: image, tileSize: n, origins: origins, flatLumaStd: c.flatLumaStd) {
+            _, power in
             let outcome = peaks(of: power)
             if !outcome.peaks.isEmpty { tilesWithPeaks += 1 }
             tileStrengths.append(outcome.bestStrength)
         }
         guard spectrum.texturedTiles.contains(true) else {
-            return .unavailable(reason: "flat image: luma standard deviation <= \(c.flatLumaStd) in all "
-                                + "\(origins.count) tiles of \(n) x \(n) px", tileSize: n)
+            return .unavailable(
+                reason: "flat image: luma standard deviation <= \(c.flatLumaStd) in all "
+                    + "\(origins.count) tiles of \(n) x \(n) px", tileSize: n)
         }
 
         let averaged = spectrum.meanPower.withUnsafeBufferPointer { peaks(of: $0) }
@@ -130,7 +134,8 @@ public struct MoireAnalyzer: Sendable, Equatable {
         let averagedStrength = averaged.bestStrength
         let tileStrength = tileStrengths.count >= 2 ? tileStrengths[1] : (tileStrengths.first ?? 0)
         let evidence = (averagedStrength * tileStrength).squareRoot()
-        let confidence = evidence > 0
+        let confidence =
+            evidence > 0
             ? 1 / (1 + exp(-(log(evidence) - log(c.evidenceMidpoint)) / c.evidenceScale)) : 0
         let detected = confidence > c.detectionThreshold
 
@@ -142,14 +147,16 @@ public struct MoireAnalyzer: Sendable, Equatable {
             var angle = atan2(fy, fx) * 180 / Double.pi
             if angle < 0 { angle += 180 }
             if angle >= 180 { angle -= 180 }
-            return Peak(frequency: (fx * fx + fy * fy).squareRoot(), fx: fx, fy: fy, angle: angle,
-                        magnitude: averaged.median > 0 ? log10(p.magnitude / averaged.median) : 0,
-                        prominence: p.prominence, contrast: p.contrast, strength: p.strength,
-                        amplitude: p.magnitude * scale)
+            return Peak(
+                frequency: (fx * fx + fy * fy).squareRoot(), fx: fx, fy: fy, angle: angle,
+                magnitude: averaged.median > 0 ? log10(p.magnitude / averaged.median) : 0,
+                prominence: p.prominence, contrast: p.contrast, strength: p.strength,
+                amplitude: p.magnitude * scale)
         }
 
-        var result = Result(status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier,
-                            analysisTimeMs: 0, score: 1 - confidence)
+        var result = Result(
+            status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier,
+            analysisTimeMs: 0, score: 1 - confidence)
         result.detected = detected
         result.confidence = confidence
         result.screenType = detected ? Self.screenType(reported, configuration: c) : nil
@@ -176,7 +183,8 @@ public struct MoireAnalyzer: Sendable, Equatable {
     /// Top-left corners of the tile grid: `columns = min(tileColumns, max(1, 2 w / n - 1))`
     /// (at most 50% overlap), origins `i (w - n) / (columns - 1)` (centred for one
     /// column); rows likewise. Row-major order.
-    static func tileOrigins(width: Int, height: Int, tile n: Int, configuration c: Configuration) -> [(x: Int, y: Int)] {
+    static func tileOrigins(width: Int, height: Int, tile n: Int, configuration c: Configuration) -> [(x: Int, y: Int)]
+    {
         func positions(_ extent: Int, _ wanted: Int) -> [Int] {
             let count = Swift.min(wanted, Swift.max(1, 2 * extent / n - 1))
             if count == 1 { return [(extent - n) / 2] }

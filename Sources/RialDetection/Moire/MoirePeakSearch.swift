@@ -55,8 +55,10 @@ struct MoirePeakSearch: Sendable, Equatable {
     /// Precomputes the band of an n x n spectrum: radial frequency >= `bandLow`,
     /// |fx|, |fy| <= `bandHigh`, half plane; `jpegGridRadius` -1 disables the lattice
     /// exclusion.
-    init(n: Int, bandLow: Double, bandHigh: Double, noiseFloorFactor: Double, minProminence: Double,
-         surroundInner: Int, surroundOuter: Int, jpegGridRadius: Int, maxCandidates: Int, contrastRadius: Int) {
+    init(
+        n: Int, bandLow: Double, bandHigh: Double, noiseFloorFactor: Double, minProminence: Double,
+        surroundInner: Int, surroundOuter: Int, jpegGridRadius: Int, maxCandidates: Int, contrastRadius: Int
+    ) {
         self.n = n
         self.noiseFloorFactor = noiseFloorFactor
         self.minProminence = minProminence
@@ -76,7 +78,9 @@ struct MoirePeakSearch: Sendable, Equatable {
                 band.append(Int32(kx * n + ky))
                 if jpegGridRadius >= 0, grid > 0 {
                     let ax = kx % grid, ay = ((sy % grid) + grid) % grid
-                    if Swift.min(ax, grid - ax) <= jpegGridRadius && Swift.min(ay, grid - ay) <= jpegGridRadius { continue }
+                    if Swift.min(ax, grid - ax) <= jpegGridRadius && Swift.min(ay, grid - ay) <= jpegGridRadius {
+                        continue
+                    }
                 }
                 eligible.append(Int32(kx * n + ky))
             }
@@ -164,7 +168,12 @@ struct MoirePeakSearch: Sendable, Equatable {
             return annulus[r]
         }
 
-        struct Candidate { var kx: Int; var ky: Int; var magnitude: Double; var contrast: Double }
+        struct Candidate {
+            var kx: Int
+            var ky: Int
+            var magnitude: Double
+            var contrast: Double
+        }
         var candidates: [Candidate] = []
         for i in eligibleBins {
             let index = Int(i)
@@ -181,12 +190,14 @@ struct MoirePeakSearch: Sendable, Equatable {
                 // Interior column: all 8 neighbours are stored bins.
                 let up = (ky + 1) & (n - 1), down = (ky - 1) & (n - 1)
                 let left = index - ky - n, right = index - ky + n, here = index - ky
-                highest = Swift.max(power[left + down], power[left + ky], power[left + up], power[here + down],
-                                    power[here + up], power[right + down], power[right + ky], power[right + up])
+                highest = Swift.max(
+                    power[left + down], power[left + ky], power[left + up], power[here + down],
+                    power[here + up], power[right + down], power[right + ky], power[right + up])
             } else {
-                highest = Swift.max(powerAt(kx - 1, sy - 1), powerAt(kx - 1, sy), powerAt(kx - 1, sy + 1),
-                                    powerAt(kx, sy - 1), powerAt(kx, sy + 1),
-                                    powerAt(kx + 1, sy - 1), powerAt(kx + 1, sy), powerAt(kx + 1, sy + 1))
+                highest = Swift.max(
+                    powerAt(kx - 1, sy - 1), powerAt(kx - 1, sy), powerAt(kx - 1, sy + 1),
+                    powerAt(kx, sy - 1), powerAt(kx, sy + 1),
+                    powerAt(kx + 1, sy - 1), powerAt(kx + 1, sy), powerAt(kx + 1, sy + 1))
             }
             // A strict local maximum of the magnitudes. A power at or above p has a root at
             // or above m (rejected without rooting); one below may still round to m.
@@ -213,10 +224,12 @@ struct MoirePeakSearch: Sendable, Equatable {
             guard prominence >= minProminence else { continue }
             let ox = Self.parabolicOffset(value(c.kx - 1, c.ky), c.magnitude, value(c.kx + 1, c.ky))
             let oy = Self.parabolicOffset(value(c.kx, c.ky - 1), c.magnitude, value(c.kx, c.ky + 1))
-            found.append(Found(kx: c.kx, ky: c.ky, fx: (Double(c.kx) + ox) / Double(n),
-                               fy: (Double(c.ky) + oy) / Double(n), magnitude: c.magnitude,
-                               prominence: prominence, contrast: contrast,
-                               strength: (prominence * contrast).squareRoot()))
+            found.append(
+                Found(
+                    kx: c.kx, ky: c.ky, fx: (Double(c.kx) + ox) / Double(n),
+                    fy: (Double(c.ky) + oy) / Double(n), magnitude: c.magnitude,
+                    prominence: prominence, contrast: contrast,
+                    strength: (prominence * contrast).squareRoot()))
         }
         found.sort { $0.strength > $1.strength }
         return Outcome(median: median, peaks: found, bestStrength: bestStrength)

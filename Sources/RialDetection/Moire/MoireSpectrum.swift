@@ -51,8 +51,10 @@ struct MoireSpectrum {
     /// `eachTile(t, power)` is called with every textured tile's half-plane power as soon
     /// as it is computed (tiles in pairs, in order), so a caller can search it while the
     /// rows of the next tiles arrive.
-    init(image: ImageRows, tileSize n: Int, origins: [(x: Int, y: Int)], flatLumaStd: Double,
-         eachTile: (Int, UnsafeBufferPointer<Double>) -> Void = { _, _ in }) {
+    init(
+        image: ImageRows, tileSize n: Int, origins: [(x: Int, y: Int)], flatLumaStd: Double,
+        eachTile: (Int, UnsafeBufferPointer<Double>) -> Void = { _, _ in }
+    ) {
         self.n = n
         self.origins = origins
         let half = (n / 2 + 1) * n
@@ -70,15 +72,17 @@ struct MoireSpectrum {
         var pair = 0
         while pair < count {
             let second = pair + 1 < count ? pair + 1 : -1
-            textured[pair] = Self.loadTile(image, origin: origins[pair], n: n, window: window, into: &re,
-                                           flatLumaStd: flatLumaStd)
+            textured[pair] = Self.loadTile(
+                image, origin: origins[pair], n: n, window: window, into: &re,
+                flatLumaStd: flatLumaStd)
             if second >= 0 {
-                textured[second] = Self.loadTile(image, origin: origins[second], n: n, window: window, into: &im,
-                                                 flatLumaStd: flatLumaStd)
+                textured[second] = Self.loadTile(
+                    image, origin: origins[second], n: n, window: window, into: &im,
+                    flatLumaStd: flatLumaStd)
             } else {
                 im.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             }
-            fft.transform2D(re: &re, im: &im, sign: -1)  // row-major out: re[ky * n + kx] = X(kx, ky)
+            fft.transform2D(re: &re, im: &im, sign: -1) // row-major out: re[ky * n + kx] = X(kx, ky)
             tilePower.withUnsafeMutableBufferPointer { tp in
                 re.withUnsafeBufferPointer { r in
                     im.withUnsafeBufferPointer { i in
@@ -130,8 +134,10 @@ struct MoireSpectrum {
 
     /// Writes the windowed, mean-free luma of one tile into `buffer` (row-major n x n).
     /// Returns whether the tile's luma standard deviation exceeds `flatLumaStd`.
-    private static func loadTile(_ image: ImageRows, origin: (x: Int, y: Int), n: Int, window: [Double],
-                                 into buffer: inout [Double], flatLumaStd: Double) -> Bool {
+    private static func loadTile(
+        _ image: ImageRows, origin: (x: Int, y: Int), n: Int, window: [Double],
+        into buffer: inout [Double], flatLumaStd: Double
+    ) -> Bool {
         let width = image.width, channels = image.channels
         let red = Double(BT601.red), green = Double(BT601.green), blue = Double(BT601.blue)
         var sum = 0.0, squares = 0.0

@@ -41,8 +41,15 @@ extension ParallaxAnalyzer {
 
         @inline(__always) mutating func add(_ x: Double, _ y: Double, _ d: Double) {
             let u = x - ox, v = y - oy
-            n += 1; sx += u; sy += v; sd += d
-            sxx += u * u; syy += v * v; sxy += u * v; sxd += u * d; syd += v * d
+            n += 1
+            sx += u
+            sy += v
+            sd += d
+            sxx += u * u
+            syy += v * v
+            sxy += u * v
+            sxd += u * d
+            syd += v * d
         }
 
         /// Nil with fewer than 3 points or collinear points (Cramer's rule on the
@@ -80,40 +87,45 @@ extension ParallaxAnalyzer {
     /// configuration.
     ///
     /// - Complexity: O(iterations x n + refinementRounds x n).
-    static func fitPlane(x: [Double], y: [Double], d: [Double], threshold: Double, minimumArea2: Double,
-                         configuration c: Configuration) -> AffineFit? {
+    static func fitPlane(
+        x: [Double], y: [Double], d: [Double], threshold: Double, minimumArea2: Double,
+        configuration c: Configuration
+    ) -> AffineFit? {
         let n = d.count
         guard n >= 3 else { return nil }
         var rng = SplitMix64(seed: c.seed)
         var best: AffineModel?
         var bestCount = -1
         x.withUnsafeBufferPointer { x in
-        y.withUnsafeBufferPointer { y in
-        d.withUnsafeBufferPointer { d in
-            @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], d[i]) }
-            var needed = c.ransacIterations
-            var iteration = 0
-            while iteration < needed {
-                iteration += 1
-                let i = Int(rng.bounded(UInt64(n))), j = Int(rng.bounded(UInt64(n))), k = Int(rng.bounded(UInt64(n)))
-                guard i != j, i != k, j != k,
-                      let m = AffineModel(point(i), point(j), point(k), minimumArea2: minimumArea2) else { continue }
-                var count = 0
-                for p in 0..<n where abs(m.residual(x[p], y[p], d[p])) <= threshold { count += 1 }
-                guard count > bestCount else { continue }
-                bestCount = count
-                best = m
-                let w = Double(count) / Double(n)
-                let miss = 1 - w * w * w
-                if miss <= 0 {
-                    needed = Swift.min(needed, c.ransacMinIterations)
-                } else if miss < 1 {
-                    let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
-                    needed = Swift.min(c.ransacIterations, Swift.max(c.ransacMinIterations, Int(Swift.min(draws, 1e9))))
+            y.withUnsafeBufferPointer { y in
+                d.withUnsafeBufferPointer { d in
+                    @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], d[i]) }
+                    var needed = c.ransacIterations
+                    var iteration = 0
+                    while iteration < needed {
+                        iteration += 1
+                        let i = Int(rng.bounded(UInt64(n))), j = Int(rng.bounded(UInt64(n))),
+                            k = Int(rng.bounded(UInt64(n)))
+                        guard i != j, i != k, j != k,
+                            let m = AffineModel(point(i), point(j), point(k), minimumArea2: minimumArea2)
+                        else { continue }
+                        var count = 0
+                        for p in 0..<n where abs(m.residual(x[p], y[p], d[p])) <= threshold { count += 1 }
+                        guard count > bestCount else { continue }
+                        bestCount = count
+                        best = m
+                        let w = Double(count) / Double(n)
+                        let miss = 1 - w * w * w
+                        if miss <= 0 {
+                            needed = Swift.min(needed, c.ransacMinIterations)
+                        } else if miss < 1 {
+                            let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
+                            needed = Swift.min(
+                                c.ransacIterations, Swift.max(c.ransacMinIterations, Int(Swift.min(draws, 1e9))))
+                        }
+                    }
                 }
             }
-        }
-        }
         }
         guard var model = best else { return nil }
         let ox = x.reduce(0, +) / Double(n), oy = y.reduce(0, +) / Double(n)
@@ -132,8 +144,9 @@ extension ParallaxAnalyzer {
                 inlierSquares += e * e
             }
         }
-        return AffineFit(model: model, inliers: inliers,
-                         inlierRMS: inliers > 0 ? (inlierSquares / Double(inliers)).squareRoot() : 0,
-                         allRMS: (allSquares / Double(n)).squareRoot())
+        return AffineFit(
+            model: model, inliers: inliers,
+            inlierRMS: inliers > 0 ? (inlierSquares / Double(inliers)).squareRoot() : 0,
+            allRMS: (allSquares / Double(n)).squareRoot())
     }
 }

@@ -28,7 +28,9 @@ extension ParallaxAnalyzer {
                                 var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
                                 if colour {
                                     for _ in 0..<k {
-                                        r &+= UInt32(s[p]); g &+= UInt32(s[p + 1]); b &+= UInt32(s[p + 2])
+                                        r &+= UInt32(s[p])
+                                        g &+= UInt32(s[p + 1])
+                                        b &+= UInt32(s[p + 2])
                                         p += channels
                                     }
                                 } else {
@@ -37,12 +39,15 @@ extension ParallaxAnalyzer {
                                         p += channels
                                     }
                                 }
-                                sums[3 * i] &+= r; sums[3 * i + 1] &+= g; sums[3 * i + 2] &+= b
+                                sums[3 * i] &+= r
+                                sums[3 * i + 1] &+= g
+                                sums[3 * i + 2] &+= b
                             }
                         }
                         let row = j * outWidth
                         for i in 0..<outWidth {
-                            out[row + i] = colour
+                            out[row + i] =
+                                colour
                                 ? (BT601.red * Float(sums[3 * i]) + BT601.green * Float(sums[3 * i + 1])
                                     + BT601.blue * Float(sums[3 * i + 2])) * scale
                                 : Float(sums[3 * i]) * scale
@@ -89,9 +94,12 @@ extension ParallaxAnalyzer {
                         padded.withUnsafeMutableBufferPointer { pad in
                             for y in 0..<height {
                                 let row = y * width
-                                for x in 0..<pad.count { pad[x] = src[row + Swift.min(width - 1, Swift.max(0, x - radius))] }
-                                Self.convolveRow(taps: k, source: UnsafeBufferPointer(pad),
-                                                 into: UnsafeMutableBufferPointer(rebasing: tmp[row..<(row + width)]))
+                                for x in 0..<pad.count {
+                                    pad[x] = src[row + Swift.min(width - 1, Swift.max(0, x - radius))]
+                                }
+                                Self.convolveRow(
+                                    taps: k, source: UnsafeBufferPointer(pad),
+                                    into: UnsafeMutableBufferPointer(rebasing: tmp[row..<(row + width)]))
                             }
                         }
                     }
@@ -105,8 +113,9 @@ extension ParallaxAnalyzer {
                             for x in 0..<width { target[x] = 0 }
                             for i in 0..<k.count {
                                 let source = Swift.min(height - 1, Swift.max(0, y + i - radius)) * width
-                                Self.multiplyAdd(k[i], UnsafeBufferPointer(rebasing: tmp[source..<(source + width)]),
-                                                 into: target)
+                                Self.multiplyAdd(
+                                    k[i], UnsafeBufferPointer(rebasing: tmp[source..<(source + width)]),
+                                    into: target)
                             }
                         }
                     }
@@ -131,8 +140,10 @@ extension ParallaxAnalyzer {
     /// `target[x] += weight * source[x]` for every `x` of `target` (`source` at least as
     /// long), eight lanes at a time.
     @inline(__always)
-    static func multiplyAdd(_ weight: Float, _ source: UnsafeBufferPointer<Float>,
-                            into target: UnsafeMutableBufferPointer<Float>) {
+    static func multiplyAdd(
+        _ weight: Float, _ source: UnsafeBufferPointer<Float>,
+        into target: UnsafeMutableBufferPointer<Float>
+    ) {
         guard let s = source.baseAddress, let t = target.baseAddress else { return }
         let n = target.count, w = SIMD8<Float>(repeating: weight)
         var x = 0
@@ -149,8 +160,10 @@ extension ParallaxAnalyzer {
     }
 
     /// `target[x] = Σ_i taps[i] source[x + i]` (a correlation along a padded row).
-    static func convolveRow(taps: UnsafeBufferPointer<Float>, source: UnsafeBufferPointer<Float>,
-                            into target: UnsafeMutableBufferPointer<Float>) {
+    static func convolveRow(
+        taps: UnsafeBufferPointer<Float>, source: UnsafeBufferPointer<Float>,
+        into target: UnsafeMutableBufferPointer<Float>
+    ) {
         for x in 0..<target.count { target[x] = 0 }
         for i in 0..<taps.count {
             multiplyAdd(taps[i], UnsafeBufferPointer(rebasing: source[i..<(i + target.count)]), into: target)
@@ -204,8 +217,10 @@ extension ParallaxAnalyzer {
     /// cameras within a block.
     ///
     /// - Complexity: O(blocks x range x (2r + 1)²), twice (left-right check).
-    static func matchBlocks(left: [Float], right: [Float], width: Int, height: Int, range: ClosedRange<Int>,
-                            configuration c: Configuration) -> DisparityField {
+    static func matchBlocks(
+        left: [Float], right: [Float], width: Int, height: Int, range: ClosedRange<Int>,
+        configuration c: Configuration
+    ) -> DisparityField {
         let grid = BlockGrid(width: width, height: height, radius: c.blockRadius, step: c.gridStep)
         var field = DisparityField(grid: grid, disparity: [Double](repeating: .nan, count: grid.count))
         guard grid.count > 0 else { return field }
@@ -222,123 +237,173 @@ extension ParallaxAnalyzer {
         var prefixR = prefixL, prefixR2 = prefixL
 
         left.withUnsafeBufferPointer { L in
-        right.withUnsafeBufferPointer { R in
-        template.withUnsafeMutableBufferPointer { T in
-        costs.withUnsafeMutableBufferPointer { cost in
-        prefixL.withUnsafeMutableBufferPointer { pL in
-        prefixL2.withUnsafeMutableBufferPointer { pL2 in
-        prefixR.withUnsafeMutableBufferPointer { pR in
-        prefixR2.withUnsafeMutableBufferPointer { pR2 in
-            /// Σ over the block of `template * image` with the block's left column at `x0`.
-            /// Rows whose last chunk would read past the image fall back to scalar code.
-            @inline(__always) func dot(_ image: UnsafeBufferPointer<Float>, top: Int, x0: Int) -> Double {
-                guard let base = image.baseAddress, let t = T.baseAddress else { return 0 }
-                var lanes = SIMD16<Float>()
-                var total: Float = 0
-                for j in 0..<size {
-                    let row = (top + j) * width + x0, tRow = j * pitch
-                    if row + pitch <= image.count {
-                        for chunk in 0..<chunks {
-                            let a = UnsafeRawPointer(base + row + 16 * chunk).loadUnaligned(as: SIMD16<Float>.self)
-                            let b = UnsafeRawPointer(t + tRow + 16 * chunk).loadUnaligned(as: SIMD16<Float>.self)
-                            lanes += a * b
+            right.withUnsafeBufferPointer { R in
+                template.withUnsafeMutableBufferPointer { T in
+                    costs.withUnsafeMutableBufferPointer { cost in
+                        prefixL.withUnsafeMutableBufferPointer { pL in
+                            prefixL2.withUnsafeMutableBufferPointer { pL2 in
+                                prefixR.withUnsafeMutableBufferPointer { pR in
+                                    prefixR2.withUnsafeMutableBufferPointer { pR2 in
+                                        /// Σ over the block of `template * image` with the block's left column at `x0`.
+                                        /// Rows whose last chunk would read past the image fall back to scalar code.
+                                        @inline(__always) func dot(
+                                            _ image: UnsafeBufferPointer<Float>, top: Int, x0: Int
+                                        ) -> Double {
+                                            guard let base = image.baseAddress, let t = T.baseAddress else { return 0 }
+                                            var lanes = SIMD16<Float>()
+                                            var total: Float = 0
+                                            for j in 0..<size {
+                                                let row = (top + j) * width + x0, tRow = j * pitch
+                                                if row + pitch <= image.count {
+                                                    for chunk in 0..<chunks {
+                                                        let a = UnsafeRawPointer(base + row + 16 * chunk).loadUnaligned(
+                                                            as: SIMD16<Float>.self)
+                                                        let b = UnsafeRawPointer(t + tRow + 16 * chunk).loadUnaligned(
+                                                            as: SIMD16<Float>.self)
+                                                        lanes += a * b
+                                                    }
+                                                } else {
+                                                    for i in 0..<size { total += T[tRow + i] * image[row + i] }
+                                                }
+                                            }
+                                            return Double(total + lanes.sum())
+                                        }
+                                        /// Fills `T` with the zero-mean block (zeros beyond `size` in each row); returns
+                                        /// its `Σ (v - mean)²`.
+                                        @inline(__always) func loadTemplate(
+                                            _ image: UnsafeBufferPointer<Float>, top: Int, x0: Int,
+                                            sum: Double, squares: Double
+                                        ) -> Double {
+                                            let mean = Float(sum / n)
+                                            for j in 0..<size {
+                                                let row = (top + j) * width + x0
+                                                for i in 0..<size { T[j * pitch + i] = image[row + i] - mean }
+                                            }
+                                            return squares - sum * sum / n
+                                        }
+                                        /// `ZNCC` from the template's norm and the window sums of the other block.
+                                        @inline(__always) func correlation(
+                                            _ product: Double, templateNorm: Double, sum: Double, squares: Double
+                                        ) -> Double {
+                                            let variance = squares - sum * sum / n
+                                            guard variance > 1e-6 * n else { return 0 }
+                                            return product / (templateNorm * variance.squareRoot())
+                                        }
+
+                                        for by in 0..<grid.rows {
+                                            let cy = grid.centreY(by), top = cy - r
+                                            pL[0] = 0
+                                            pL2[0] = 0
+                                            pR[0] = 0
+                                            pR2[0] = 0
+                                            for x in 0..<width {
+                                                var sl: Double = 0, sl2: Double = 0, sr: Double = 0, sr2: Double = 0
+                                                var p = top * width + x
+                                                for _ in 0..<size {
+                                                    let l = Double(L[p]), q = Double(R[p])
+                                                    sl += l
+                                                    sl2 += l * l
+                                                    sr += q
+                                                    sr2 += q * q
+                                                    p += width
+                                                }
+                                                pL[x + 1] = pL[x] + sl
+                                                pL2[x + 1] = pL2[x] + sl2
+                                                pR[x + 1] = pR[x] + sr
+                                                pR2[x + 1] = pR2[x] + sr2
+                                            }
+                                            for bx in 0..<grid.columns {
+                                                let cx = grid.centreX(bx), x0 = cx - r
+                                                let sumL = pL[x0 + size] - pL[x0], squaresL = pL2[x0 + size] - pL2[x0]
+                                                guard squaresL - sumL * sumL / n >= Swift.max(minVariance, 1e-6 * n)
+                                                else { continue }
+                                                field.textured += 1
+
+                                                // Left to right: right block at x0 - d must satisfy 0 <= x0 - d and x0 - d + size <= width.
+                                                let first = Swift.max(range.lowerBound, x0 + size - width),
+                                                    last = Swift.min(range.upperBound, x0)
+                                                guard last - first >= 2 else {
+                                                    field.rejections.outOfRange += 1
+                                                    continue
+                                                }
+                                                let norm = loadTemplate(
+                                                    L, top: top, x0: x0, sum: sumL, squares: squaresL
+                                                ).squareRoot()
+                                                var best = 0, bestCost = Double.infinity
+                                                for d in first...last {
+                                                    let xr = x0 - d
+                                                    let rho = correlation(
+                                                        dot(R, top: top, x0: xr), templateNorm: norm,
+                                                        sum: pR[xr + size] - pR[xr], squares: pR2[xr + size] - pR2[xr])
+                                                    let k = d - first
+                                                    cost[k] = 1 - rho
+                                                    if cost[k] < bestCost {
+                                                        bestCost = cost[k]
+                                                        best = k
+                                                    }
+                                                }
+                                                let count = last - first + 1
+                                                guard best > 0, best < count - 1 else {
+                                                    field.rejections.outOfRange += 1
+                                                    continue
+                                                }
+                                                guard 1 - bestCost >= c.minCorrelation else {
+                                                    field.rejections.lowCorrelation += 1
+                                                    continue
+                                                }
+                                                var second = Double.infinity
+                                                for k in 0..<count where abs(k - best) >= 2 && cost[k] < second {
+                                                    second = cost[k]
+                                                }
+                                                guard bestCost <= c.uniquenessRatio * second else {
+                                                    field.rejections.ambiguous += 1
+                                                    continue
+                                                }
+                                                let c0 = cost[best - 1], c1 = cost[best], c2 = cost[best + 1]
+                                                let curvature = c0 - 2 * c1 + c2
+                                                let delta =
+                                                    curvature > 0
+                                                    ? Swift.min(0.5, Swift.max(-0.5, 0.5 * (c0 - c2) / curvature)) : 0
+                                                let disparity = first + best
+
+                                                // Right to left: the right block at xr, left blocks at xr + d' inside the image.
+                                                let xr = x0 - disparity
+                                                let sumR = pR[xr + size] - pR[xr], squaresR = pR2[xr + size] - pR2[xr]
+                                                let normR = loadTemplate(
+                                                    R, top: top, x0: xr, sum: sumR, squares: squaresR
+                                                ).squareRoot()
+                                                let backFirst = Swift.max(range.lowerBound, -xr),
+                                                    backLast = Swift.min(range.upperBound, width - size - xr)
+                                                var backBest = disparity, backCost = Double.infinity
+                                                if normR > 0 && backFirst <= backLast {
+                                                    for d in backFirst...backLast {
+                                                        let xl = xr + d
+                                                        let rho = correlation(
+                                                            dot(L, top: top, x0: xl), templateNorm: normR,
+                                                            sum: pL[xl + size] - pL[xl],
+                                                            squares: pL2[xl + size] - pL2[xl])
+                                                        if 1 - rho < backCost {
+                                                            backCost = 1 - rho
+                                                            backBest = d
+                                                        }
+                                                    }
+                                                }
+                                                guard normR > 0, abs(backBest - disparity) <= c.leftRightTolerancePx
+                                                else {
+                                                    field.rejections.inconsistent += 1
+                                                    continue
+                                                }
+                                                field.disparity[by * grid.columns + bx] = Double(disparity) + delta
+                                                field.valid += 1
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
-                    } else {
-                        for i in 0..<size { total += T[tRow + i] * image[row + i] }
                     }
                 }
-                return Double(total + lanes.sum())
             }
-            /// Fills `T` with the zero-mean block (zeros beyond `size` in each row); returns
-            /// its `Σ (v - mean)²`.
-            @inline(__always) func loadTemplate(_ image: UnsafeBufferPointer<Float>, top: Int, x0: Int,
-                                                sum: Double, squares: Double) -> Double {
-                let mean = Float(sum / n)
-                for j in 0..<size {
-                    let row = (top + j) * width + x0
-                    for i in 0..<size { T[j * pitch + i] = image[row + i] - mean }
-                }
-                return squares - sum * sum / n
-            }
-            /// `ZNCC` from the template's norm and the window sums of the other block.
-            @inline(__always) func correlation(_ product: Double, templateNorm: Double, sum: Double, squares: Double) -> Double {
-                let variance = squares - sum * sum / n
-                guard variance > 1e-6 * n else { return 0 }
-                return product / (templateNorm * variance.squareRoot())
-            }
-
-            for by in 0..<grid.rows {
-                let cy = grid.centreY(by), top = cy - r
-                pL[0] = 0; pL2[0] = 0; pR[0] = 0; pR2[0] = 0
-                for x in 0..<width {
-                    var sl: Double = 0, sl2: Double = 0, sr: Double = 0, sr2: Double = 0
-                    var p = top * width + x
-                    for _ in 0..<size {
-                        let l = Double(L[p]), q = Double(R[p])
-                        sl += l; sl2 += l * l; sr += q; sr2 += q * q
-                        p += width
-                    }
-                    pL[x + 1] = pL[x] + sl; pL2[x + 1] = pL2[x] + sl2
-                    pR[x + 1] = pR[x] + sr; pR2[x + 1] = pR2[x] + sr2
-                }
-                for bx in 0..<grid.columns {
-                    let cx = grid.centreX(bx), x0 = cx - r
-                    let sumL = pL[x0 + size] - pL[x0], squaresL = pL2[x0 + size] - pL2[x0]
-                    guard squaresL - sumL * sumL / n >= Swift.max(minVariance, 1e-6 * n) else { continue }
-                    field.textured += 1
-
-                    // Left to right: right block at x0 - d must satisfy 0 <= x0 - d and x0 - d + size <= width.
-                    let first = Swift.max(range.lowerBound, x0 + size - width), last = Swift.min(range.upperBound, x0)
-                    guard last - first >= 2 else { field.rejections.outOfRange += 1; continue }
-                    let norm = loadTemplate(L, top: top, x0: x0, sum: sumL, squares: squaresL).squareRoot()
-                    var best = 0, bestCost = Double.infinity
-                    for d in first...last {
-                        let xr = x0 - d
-                        let rho = correlation(dot(R, top: top, x0: xr), templateNorm: norm,
-                                              sum: pR[xr + size] - pR[xr], squares: pR2[xr + size] - pR2[xr])
-                        let k = d - first
-                        cost[k] = 1 - rho
-                        if cost[k] < bestCost { bestCost = cost[k]; best = k }
-                    }
-                    let count = last - first + 1
-                    guard best > 0, best < count - 1 else { field.rejections.outOfRange += 1; continue }
-                    guard 1 - bestCost >= c.minCorrelation else { field.rejections.lowCorrelation += 1; continue }
-                    var second = Double.infinity
-                    for k in 0..<count where abs(k - best) >= 2 && cost[k] < second { second = cost[k] }
-                    guard bestCost <= c.uniquenessRatio * second else { field.rejections.ambiguous += 1; continue }
-                    let c0 = cost[best - 1], c1 = cost[best], c2 = cost[best + 1]
-                    let curvature = c0 - 2 * c1 + c2
-                    let delta = curvature > 0 ? Swift.min(0.5, Swift.max(-0.5, 0.5 * (c0 - c2) / curvature)) : 0
-                    let disparity = first + best
-
-                    // Right to left: the right block at xr, left blocks at xr + d' inside the image.
-                    let xr = x0 - disparity
-                    let sumR = pR[xr + size] - pR[xr], squaresR = pR2[xr + size] - pR2[xr]
-                    let normR = loadTemplate(R, top: top, x0: xr, sum: sumR, squares: squaresR).squareRoot()
-                    let backFirst = Swift.max(range.lowerBound, -xr), backLast = Swift.min(range.upperBound, width - size - xr)
-                    var backBest = disparity, backCost = Double.infinity
-                    if normR > 0 && backFirst <= backLast {
-                        for d in backFirst...backLast {
-                            let xl = xr + d
-                            let rho = correlation(dot(L, top: top, x0: xl), templateNorm: normR,
-                                                  sum: pL[xl + size] - pL[xl], squares: pL2[xl + size] - pL2[xl])
-                            if 1 - rho < backCost { backCost = 1 - rho; backBest = d }
-                        }
-                    }
-                    guard normR > 0, abs(backBest - disparity) <= c.leftRightTolerancePx else {
-                        field.rejections.inconsistent += 1; continue
-                    }
-                    field.disparity[by * grid.columns + bx] = Double(disparity) + delta
-                    field.valid += 1
-                }
-            }
-        }
-        }
-        }
-        }
-        }
-        }
-        }
         }
         return field
     }
@@ -368,7 +433,9 @@ extension ParallaxAnalyzer {
         }
         guard values.count >= 10 else { return nil }
         values.sort()
-        let median = values.count % 2 == 1 ? values[values.count / 2]
+        let median =
+            values.count % 2 == 1
+            ? values[values.count / 2]
             : (values[values.count / 2 - 1] + values[values.count / 2]) / 2
         return 1.4826 * median / 6.0.squareRoot()
     }

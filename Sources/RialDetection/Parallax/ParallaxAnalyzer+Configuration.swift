@@ -139,7 +139,8 @@ extension ParallaxAnalyzer {
                 (.minDepthM, minDepthM),
                 (.defaultMaxDisparityFraction, defaultMaxDisparityFraction),
                 (.maxDisparityFraction, maxDisparityFraction), (.minBlockStdDev, minBlockStdDev),
-                (.prefilterSigmaPx, prefilterSigmaPx), (.minCorrelation, minCorrelation), (.uniquenessRatio, uniquenessRatio),
+                (.prefilterSigmaPx, prefilterSigmaPx), (.minCorrelation, minCorrelation),
+                (.uniquenessRatio, uniquenessRatio),
                 (.minMatchingNoisePx, minMatchingNoisePx), (.fallbackMatchingNoisePx, fallbackMatchingNoisePx),
                 (.inlierNoiseMultiple, inlierNoiseMultiple), (.minInlierThresholdPx, minInlierThresholdPx),
                 (.maxInlierThresholdPx, maxInlierThresholdPx), (.ransacConfidence, ransacConfidence),
@@ -161,13 +162,18 @@ extension ParallaxAnalyzer {
                 (.refinementRounds, refinementRounds, 0...Int.max),
             ]
             for (key, value, range) in ranges where !range.contains(value) {
-                let text = range.upperBound == Int.max ? ">= \(range.lowerBound)" : "in \(range.lowerBound)...\(range.upperBound)"
+                let text =
+                    range.upperBound == Int.max
+                    ? ">= \(range.lowerBound)" : "in \(range.lowerBound)...\(range.upperBound)"
                 throw ConfigurationError(key: key, "must be \(text), got \(value)")
             }
-            guard minDepthM > 0 else { throw ConfigurationError(key: CodingKeys.minDepthM, "must be > 0, got \(minDepthM)") }
+            guard minDepthM > 0 else {
+                throw ConfigurationError(key: CodingKeys.minDepthM, "must be > 0, got \(minDepthM)")
+            }
             if let maxDepthM, maxDepthM <= minDepthM {
-                throw ConfigurationError(key: CodingKeys.maxDepthM,
-                                         "must be > min_depth_m (\(minDepthM)) or absent for infinity, got \(maxDepthM)")
+                throw ConfigurationError(
+                    key: CodingKeys.maxDepthM,
+                    "must be > min_depth_m (\(minDepthM)) or absent for infinity, got \(maxDepthM)")
             }
             let openUnit: [(CodingKeys, Double)] = [
                 (.defaultMaxDisparityFraction, defaultMaxDisparityFraction),
@@ -183,7 +189,8 @@ extension ParallaxAnalyzer {
                 throw ConfigurationError(key: CodingKeys.uniquenessRatio, "must be in (0, 1], got \(uniquenessRatio)")
             }
             guard (0...1).contains(planarSubjectMinFraction) else {
-                throw ConfigurationError(key: CodingKeys.planarSubjectMinFraction, "must be in 0...1, got \(planarSubjectMinFraction)")
+                throw ConfigurationError(
+                    key: CodingKeys.planarSubjectMinFraction, "must be in 0...1, got \(planarSubjectMinFraction)")
             }
             guard (0...8).contains(prefilterSigmaPx) else {
                 throw ConfigurationError(key: CodingKeys.prefilterSigmaPx, "must be in 0...8, got \(prefilterSigmaPx)")
@@ -200,8 +207,9 @@ extension ParallaxAnalyzer {
                 throw ConfigurationError(key: key, "must be > 0, got \(value)")
             }
             guard maxInlierThresholdPx >= minInlierThresholdPx else {
-                throw ConfigurationError(key: CodingKeys.maxInlierThresholdPx,
-                                         "must be >= min_inlier_threshold_px (\(minInlierThresholdPx)), got \(maxInlierThresholdPx)")
+                throw ConfigurationError(
+                    key: CodingKeys.maxInlierThresholdPx,
+                    "must be >= min_inlier_threshold_px (\(minInlierThresholdPx)), got \(maxInlierThresholdPx)")
             }
             guard residualClamp >= 0 else {
                 throw ConfigurationError(key: CodingKeys.residualClamp, "must be >= 0, got \(residualClamp)")

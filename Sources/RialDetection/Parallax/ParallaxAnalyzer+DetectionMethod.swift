@@ -3,8 +3,10 @@ import RialMedia
 extension ParallaxAnalyzer: DetectionMethod {
     public static let summary = MethodSummary(
         title: "Multi-camera parallax",
-        signal: "Block matching on the rectified pair of the phone's two cameras; a planar target gives a disparity field that is affine in (x, y), a 3D scene does not: robust affine fit, residual and inlier fraction.",
-        blindTo: "Real flat subjects (planar too); textureless scenes (no disparity); tiny baselines at long range (disparity below matching noise).",
+        signal:
+            "Block matching on the rectified pair of the phone's two cameras; a planar target gives a disparity field that is affine in (x, y), a 3D scene does not: robust affine fit, residual and inlier fraction.",
+        blindTo:
+            "Real flat subjects (planar too); textureless scenes (no disparity); tiny baselines at long range (disparity below matching noise).",
         latencyTarget: LatencyTarget(milliseconds: 100, source: "methods.md §9, 1600x1200 pair"))
 
     /// It needs the whole photo and its pair.

@@ -128,12 +128,15 @@ extension ParallaxAnalyzer {
 
         /// An `.unavailable` result with only the common fields; callers add what they measured.
         static func unavailable(reason: String) -> Result {
-            Result(status: .unavailable, unavailableReason: reason, algorithmVersion: .parallaxV1,
-                   analysisTimeMs: 0, score: nil)
+            Result(
+                status: .unavailable, unavailableReason: reason, algorithmVersion: .parallaxV1,
+                analysisTimeMs: 0, score: nil)
         }
 
-        init(status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
-             analysisTimeMs: Double, score: Double?) {
+        init(
+            status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
+            analysisTimeMs: Double, score: Double?
+        ) {
             self.status = status
             self.unavailableReason = unavailableReason
             self.algorithmVersion = algorithmVersion

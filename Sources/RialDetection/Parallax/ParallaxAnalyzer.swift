@@ -75,8 +75,9 @@ public struct ParallaxAnalyzer: Sendable, Equatable {
     func evaluate(left: Image8, right: Image8, focalPx: Double?, baselineMm: Double?) -> Result {
         let c = configuration
         guard left.width == right.width, left.height == right.height else {
-            return .unavailable(reason: "the views differ in size (left \(left.width)x\(left.height), right "
-                                + "\(right.width)x\(right.height)); parallax/1 needs a rectified pair of equal size")
+            return .unavailable(
+                reason: "the views differ in size (left \(left.width)x\(left.height), right "
+                    + "\(right.width)x\(right.height)); parallax/1 needs a rectified pair of equal size")
         }
         let width = left.width, height = left.height
         guard min(width, height) >= c.minImageSide else {
@@ -129,42 +130,53 @@ public struct ParallaxAnalyzer: Sendable, Equatable {
 
         let grid = BlockGrid(width: workingWidth, height: workingHeight, radius: c.blockRadius, step: c.gridStep)
         guard grid.columns >= 3, grid.rows >= 3 else {
-            return unavailable("working image \(workingWidth)x\(workingHeight) holds \(grid.columns)x\(grid.rows) "
-                               + "blocks of \(2 * c.blockRadius + 1) px; parallax/1 needs at least 3x3")
+            return unavailable(
+                "working image \(workingWidth)x\(workingHeight) holds \(grid.columns)x\(grid.rows) "
+                    + "blocks of \(2 * c.blockRadius + 1) px; parallax/1 needs at least 3x3")
         }
 
-        let leftSignal = Self.matchingSignal(Self.workingLuma(left, factor: scale), width: workingWidth,
-                                             height: workingHeight, sigma: c.prefilterSigmaPx)
-        let rightSignal = Self.matchingSignal(Self.workingLuma(right, factor: scale), width: workingWidth,
-                                              height: workingHeight, sigma: c.prefilterSigmaPx)
-        let field = Self.matchBlocks(left: leftSignal, right: rightSignal, width: workingWidth, height: workingHeight,
-                                     range: low...high, configuration: c)
+        let leftSignal = Self.matchingSignal(
+            Self.workingLuma(left, factor: scale), width: workingWidth,
+            height: workingHeight, sigma: c.prefilterSigmaPx)
+        let rightSignal = Self.matchingSignal(
+            Self.workingLuma(right, factor: scale), width: workingWidth,
+            height: workingHeight, sigma: c.prefilterSigmaPx)
+        let field = Self.matchBlocks(
+            left: leftSignal, right: rightSignal, width: workingWidth, height: workingHeight,
+            range: low...high, configuration: c)
         partial.totalBlocks = grid.count
         partial.texturedBlocks = field.textured
         partial.validBlocks = field.valid
         partial.disparityCoverage = Double(field.valid) / Double(grid.count)
         partial.rejectedBlocks = field.rejections
         guard field.textured > 0 else {
-            return unavailable("no textured block (std of the luma gradient >= \(c.minBlockStdDev)) in "
-                               + "\(grid.count) blocks: the left view is flat or constant")
+            return unavailable(
+                "no textured block (std of the luma gradient >= \(c.minBlockStdDev)) in "
+                    + "\(grid.count) blocks: the left view is flat or constant")
         }
         guard field.valid >= c.minValidBlocks else {
-            return unavailable("\(field.valid) of \(grid.count) blocks have a reliable disparity "
-                               + "(\(field.textured) textured); parallax/1 needs at least \(c.minValidBlocks)")
+            return unavailable(
+                "\(field.valid) of \(grid.count) blocks have a reliable disparity "
+                    + "(\(field.textured) textured); parallax/1 needs at least \(c.minValidBlocks)")
         }
 
         // Points of the valid blocks, working px.
         var xs = [Double](), ys = [Double](), ds = [Double]()
-        xs.reserveCapacity(field.valid); ys.reserveCapacity(field.valid); ds.reserveCapacity(field.valid)
+        xs.reserveCapacity(field.valid)
+        ys.reserveCapacity(field.valid)
+        ds.reserveCapacity(field.valid)
         for j in 0..<grid.rows {
             for i in 0..<grid.columns {
                 let d = field.disparity[j * grid.columns + i]
                 guard d.isFinite else { continue }
-                xs.append(Double(grid.centreX(i))); ys.append(Double(grid.centreY(j))); ds.append(d)
+                xs.append(Double(grid.centreX(i)))
+                ys.append(Double(grid.centreY(j)))
+                ds.append(d)
             }
         }
         let noise = Swift.max(c.minMatchingNoisePx, Self.matchingNoise(field) ?? c.fallbackMatchingNoisePx)
-        let threshold = Swift.min(c.maxInlierThresholdPx, Swift.max(c.minInlierThresholdPx, c.inlierNoiseMultiple * noise))
+        let threshold = Swift.min(
+            c.maxInlierThresholdPx, Swift.max(c.minInlierThresholdPx, c.inlierNoiseMultiple * noise))
         let cell = Double(c.gridStep * c.gridStep)
         guard let fit = Self.fitPlane(x: xs, y: ys, d: ds, threshold: threshold, minimumArea2: cell, configuration: c)
         else {
@@ -174,8 +186,11 @@ public struct ParallaxAnalyzer: Sendable, Equatable {
         let inlierFraction = Double(fit.inliers) / Double(field.valid)
         let residualRatio = fit.inlierRMS / noise
         let outlierTerm = ((1 - inlierFraction) - c.outlierMidpoint) / c.outlierScale
-        let residualTerm = Swift.min(c.residualClamp, Swift.max(-c.residualClamp,
-                                                                (residualRatio - c.residualMidpoint) / c.residualScale))
+        let residualTerm = Swift.min(
+            c.residualClamp,
+            Swift.max(
+                -c.residualClamp,
+                (residualRatio - c.residualMidpoint) / c.residualScale))
         let score = 1 / (1 + exp(-(outlierTerm + residualTerm)))
 
         var result = partial

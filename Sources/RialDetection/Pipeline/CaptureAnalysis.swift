@@ -19,9 +19,11 @@ public struct CaptureAnalysis: Sendable, Equatable {
 }
 
 extension CaptureAnalyzer {
-    static func evidence(input: CaptureInput, outcomes: [MethodOutcome], aggregated: [MethodOutcome],
-                         aggregation: AggregationResult, profileName: String, profile: AggregationProfile,
-                         configuration: PipelineConfiguration, totalMs: Double) -> EvidencePackage {
+    static func evidence(
+        input: CaptureInput, outcomes: [MethodOutcome], aggregated: [MethodOutcome],
+        aggregation: AggregationResult, profileName: String, profile: AggregationProfile,
+        configuration: PipelineConfiguration, totalMs: Double
+    ) -> EvidencePackage {
         var breakdown = JSONObject()
         var latency: [String: Double] = [:]
         for outcome in outcomes {
@@ -47,9 +49,10 @@ extension CaptureAnalyzer {
         let primaryKey = aggregated.first { $0.family.role == profile.primary }?.key
         let threshold = configuration.decision.threshold(for: nil)
 
-        let metadataInput = MetadataChecks.Input(captureTime: input.captureTime, referenceTime: input.referenceTime,
-                                                 deviceModel: input.deviceModel, width: input.image.width,
-                                                 height: input.image.height)
+        let metadataInput = MetadataChecks.Input(
+            captureTime: input.captureTime, referenceTime: input.referenceTime,
+            deviceModel: input.deviceModel, width: input.image.width,
+            height: input.image.height)
         var payload: JSONObject?
         if let p = input.payload {
             var object = JSONObject()
@@ -61,14 +64,17 @@ extension CaptureAnalyzer {
             platform: input.platform,
             confidenceLevel: aggregation.confidenceLevel,
             confidenceScore: aggregation.confidenceScore,
-            hardwareAttestation: .init(status: input.attestation.status, method: input.attestation.method,
-                                       deviceModel: input.deviceModel),
-            sceneAnalysis: .init(status: status, isLikelyRealScene: aggregation.confidenceScore >= threshold,
-                                 primaryMethod: primaryKey, breakdown: breakdown,
-                                 crossValidation: .init(methodsAgree: aggregation.methodsAgree,
-                                                        disagreementScore: aggregation.disagreementScore,
-                                                        flagged: !aggregation.flags.isEmpty, flags: aggregation.flags),
-                                 finalScore: aggregation.confidenceScore),
+            hardwareAttestation: .init(
+                status: input.attestation.status, method: input.attestation.method,
+                deviceModel: input.deviceModel),
+            sceneAnalysis: .init(
+                status: status, isLikelyRealScene: aggregation.confidenceScore >= threshold,
+                primaryMethod: primaryKey, breakdown: breakdown,
+                crossValidation: .init(
+                    methodsAgree: aggregation.methodsAgree,
+                    disagreementScore: aggregation.disagreementScore,
+                    flagged: !aggregation.flags.isEmpty, flags: aggregation.flags),
+                finalScore: aggregation.confidenceScore),
             metadata: MetadataChecks(metadataInput, configuration: configuration.metadata),
             provenance: .init(sha256: input.imageSHA256),
             profile: profileName, aggregation: aggregation, latencyMs: latency, payload: payload)

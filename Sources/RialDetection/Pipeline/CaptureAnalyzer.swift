@@ -47,13 +47,17 @@ public struct CaptureAnalyzer: Sendable {
     /// `rows`: the outcomes `analyzeRows` computed while `input.image` was decoding
     /// (with the same depth, intrinsics and payload); those methods are not run again,
     /// and `totalMs` counts from the start of the row analysis.
-    public func analyze(_ input: CaptureInput, profile: String? = nil, concurrent: Bool = true,
-                        rows: RowAnalysis? = nil) throws(ConfigurationError) -> CaptureAnalysis {
+    public func analyze(
+        _ input: CaptureInput, profile: String? = nil, concurrent: Bool = true,
+        rows: RowAnalysis? = nil
+    ) throws(ConfigurationError) -> CaptureAnalysis {
         let profileName = profile ?? configuration.profile
         let weights: AggregationProfile
         do { weights = try configuration.aggregation.profile(named: profileName) } catch {
-            throw ConfigurationError(key: "profile", "'\(profileName)' is not a profile (known: "
-                                     + configuration.aggregation.profiles.keys.sorted().joined(separator: ", ") + ")")
+            throw ConfigurationError(
+                key: "profile",
+                "'\(profileName)' is not a profile (known: "
+                    + configuration.aggregation.profiles.keys.sorted().joined(separator: ", ") + ")")
         }
         let clock = ContinuousClock()
         let start = rows?.start ?? clock.now
@@ -73,19 +77,23 @@ public struct CaptureAnalyzer: Sendable {
             if let fromPayload = outcomes.first(where: { $0.family == family && $0.source == .payload }) {
                 aggregated.append(fromPayload)
             } else if let method = configuration.aggregateWith[family],
-                      let outcome = outcomes.first(where: { $0.key == method.description }) {
+                let outcome = outcomes.first(where: { $0.key == method.description })
+            {
                 aggregated.append(outcome)
             }
         }
-        let aggregation = aggregator.aggregate(inputs: aggregationInputs(aggregated, attestation: input.attestation),
-                                               attestation: input.attestation, profile: weights)
+        let aggregation = aggregator.aggregate(
+            inputs: aggregationInputs(aggregated, attestation: input.attestation),
+            attestation: input.attestation, profile: weights)
         let total = max(0, (clock.now - start).milliseconds)
 
-        let evidence = Self.evidence(input: input, outcomes: outcomes, aggregated: aggregated, aggregation: aggregation,
-                                     profileName: profileName, profile: weights, configuration: configuration,
-                                     totalMs: total)
-        return CaptureAnalysis(outcomes: outcomes, aggregated: aggregated.map(\.key), aggregation: aggregation,
-                               evidence: evidence, totalMs: total)
+        let evidence = Self.evidence(
+            input: input, outcomes: outcomes, aggregated: aggregated, aggregation: aggregation,
+            profileName: profileName, profile: weights, configuration: configuration,
+            totalMs: total)
+        return CaptureAnalysis(
+            outcomes: outcomes, aggregated: aggregated.map(\.key), aggregation: aggregation,
+            evidence: evidence, totalMs: total)
     }
 
     /// The configured methods this capture runs itself: those of families the payload
@@ -113,9 +121,11 @@ public struct CaptureAnalyzer: Sendable {
     ///
     /// Outcomes equal those of `analyze` on the finished image, except `analysis_time_ms`,
     /// which includes the time a method waited for rows or for a slot.
-    public func analyzeRows(_ rows: ImageRows, depth: DepthMap?,
-                            depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil,
-                            payload: DetectionPayload? = nil, concurrent: Bool = true) -> RowAnalysis {
+    public func analyzeRows(
+        _ rows: ImageRows, depth: DepthMap?,
+        depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil,
+        payload: DetectionPayload? = nil, concurrent: Bool = true
+    ) -> RowAnalysis {
         let start = ContinuousClock().now
         let capture = MethodCapture(rows: rows, image: nil, depth: depth, depthIntrinsics: depthIntrinsics)
         let methods = localMethods(payload: payload).filter {
@@ -188,24 +198,29 @@ public struct CaptureAnalyzer: Sendable {
 
     /// Aggregates already computed outcomes under the configured profile (benchmarks time this).
     public func aggregate(_ outcomes: [MethodOutcome], attestation: AttestationEvidence) -> AggregationResult {
-        let weights = (try? configuration.aggregation.profile(named: configuration.profile))
+        let weights =
+            (try? configuration.aggregation.profile(named: configuration.profile))
             ?? AggregationProfile(primary: nil, weights: [:])
-        return aggregator.aggregate(inputs: aggregationInputs(outcomes, attestation: attestation),
-                                    attestation: attestation, profile: weights)
+        return aggregator.aggregate(
+            inputs: aggregationInputs(outcomes, attestation: attestation),
+            attestation: attestation, profile: weights)
     }
 
     /// The aggregator's inputs: one per outcome, plus attestation as a weighted signal
     /// (scored by `attestation_scores`, unavailable when not passed or failed).
     func aggregationInputs(_ outcomes: [MethodOutcome], attestation: AttestationEvidence) -> [AggregationInput] {
         let score = configuration.attestationScores.score(for: attestation)
-        return outcomes.map(\.aggregationInput) + [score.map { .scored(.attestation, $0) } ?? .unavailable(.attestation)]
+        return outcomes.map(\.aggregationInput) + [
+            score.map { .scored(.attestation, $0) } ?? .unavailable(.attestation)
+        ]
     }
 
     /// One method on one capture.
     func outcome(of method: MethodIdentifier, on capture: MethodCapture) -> MethodOutcome {
         guard let instance = instances[method] else {
-            return .missingInput(method, family: configuration.registry.method(method)?.family,
-                                 "\(method) is not configured to run")
+            return .missingInput(
+                method, family: configuration.registry.method(method)?.family,
+                "\(method) is not configured to run")
         }
         return instance.outcome(on: capture)
     }
@@ -222,9 +237,11 @@ public struct RowAnalysis: Sendable {
 extension MethodOutcome {
     /// A method that could not start because its input is missing.
     static func missingInput(_ method: MethodIdentifier, family: MethodFamily?, _ reason: String) -> MethodOutcome {
-        let summary = MethodResultSummary(status: .unavailable, unavailableReason: reason, algorithmVersion: method,
-                                          analysisTimeMs: 0, score: nil)
-        return MethodOutcome(key: method.description, family: family ?? MethodFamily(method) ?? .depth, source: .computed,
-                             summary: summary, fields: jsonObject(of: summary), detectedBy: nil)
+        let summary = MethodResultSummary(
+            status: .unavailable, unavailableReason: reason, algorithmVersion: method,
+            analysisTimeMs: 0, score: nil)
+        return MethodOutcome(
+            key: method.description, family: family ?? MethodFamily(method) ?? .depth, source: .computed,
+            summary: summary, fields: jsonObject(of: summary), detectedBy: nil)
     }
 }

@@ -29,11 +29,13 @@ public struct CaptureInput: Sendable {
     /// local methods of those families.
     public var payload: DetectionPayload?
 
-    public init(image: Image8, imageSHA256: String? = nil, depth: DepthMap? = nil,
-                depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil, right: Image8? = nil,
-                focalPx: Double? = nil, baselineMm: Double? = nil, attestation: AttestationEvidence = .missing,
-                platform: String? = nil, captureTime: Date? = nil, referenceTime: Date? = nil,
-                deviceModel: String? = nil, payload: DetectionPayload? = nil) {
+    public init(
+        image: Image8, imageSHA256: String? = nil, depth: DepthMap? = nil,
+        depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil, right: Image8? = nil,
+        focalPx: Double? = nil, baselineMm: Double? = nil, attestation: AttestationEvidence = .missing,
+        platform: String? = nil, captureTime: Date? = nil, referenceTime: Date? = nil,
+        deviceModel: String? = nil, payload: DetectionPayload? = nil
+    ) {
         self.image = image
         self.imageSHA256 = imageSHA256
         self.depth = depth

@@ -45,7 +45,9 @@ public struct DetectionPayload: Sendable, Equatable {
     ///
     /// - Throws: `PayloadError` when the bytes are not JSON, the top level is not an
     ///   object, it holds none of the known keys, or a method entry is not an object.
-    public static func parse(_ data: Data, registry: MethodRegistry = .standard) throws(PayloadError) -> DetectionPayload {
+    public static func parse(_ data: Data, registry: MethodRegistry = .standard) throws(PayloadError)
+        -> DetectionPayload
+    {
         let value: JSONValue
         do { value = try JSONValue.parse(data) } catch { throw PayloadError("not valid JSON: \(error.description)") }
         guard var object = value.objectValue else {
@@ -64,23 +66,28 @@ public struct DetectionPayload: Sendable, Equatable {
             }
             if let outcome = outcome(family: family, fields: fields, registry: registry) { outcomes.append(outcome) }
         }
-        return DetectionPayload(outcomes: outcomes, aggregatedConfidence: object["aggregated_confidence"],
-                                crossValidation: object["cross_validation"])
+        return DetectionPayload(
+            outcomes: outcomes, aggregatedConfidence: object["aggregated_confidence"],
+            crossValidation: object["cross_validation"])
     }
 
     /// The outcome of one family's entry; nil when `registry` has no method of `family`.
     static func outcome(family: MethodFamily, fields: JSONObject, registry: MethodRegistry) -> MethodOutcome? {
         let declared = fields["algorithm_version"]?.stringValue.flatMap { try? MethodIdentifier(parsing: $0) }
-        guard let method = declared.flatMap(registry.method).flatMap({ $0.family == family ? $0 : nil })
-            ?? registry.newest(of: family) else { return nil }
+        guard
+            let method = declared.flatMap(registry.method).flatMap({ $0.family == family ? $0 : nil })
+                ?? registry.newest(of: family)
+        else { return nil }
         let version = declared ?? method.identifier
         let time = fields["analysis_time_ms"]?.numberValue ?? 0
         let reason = fields["unavailable_reason"]?.stringValue ?? fields["unavailability_reason"]?.stringValue
         func outcome(_ status: MethodStatus, _ reason: String?, score: Double?) -> MethodOutcome {
-            MethodOutcome(key: "payload.\(family.rawValue)", family: family, source: .payload,
-                          summary: MethodResultSummary(status: status, unavailableReason: reason, algorithmVersion: version,
-                                                       analysisTimeMs: time, score: score),
-                          fields: fields, detectedBy: method)
+            MethodOutcome(
+                key: "payload.\(family.rawValue)", family: family, source: .payload,
+                summary: MethodResultSummary(
+                    status: status, unavailableReason: reason, algorithmVersion: version,
+                    analysisTimeMs: time, score: score),
+                fields: fields, detectedBy: method)
         }
         var status: MethodStatus?
         switch fields["status"]?.stringValue {
@@ -89,16 +96,19 @@ public struct DetectionPayload: Sendable, Equatable {
         case "failed", "error": status = .failed
         case nil: status = nil
         case let other?:
-            return outcome(.failed, "payload status '\(other)' is not one of completed, success, unavailable, failed, error",
-                           score: nil)
+            return outcome(
+                .failed, "payload status '\(other)' is not one of completed, success, unavailable, failed, error",
+                score: nil)
         }
         if let status, status != .completed {
             return outcome(status, reason ?? "the phone reported \(status.rawValue)", score: nil)
         }
         guard let score = fields["score"]?.numberValue ?? method.payloadScore(fields), score.isFinite,
-              (0...1).contains(score) else {
-            return outcome(.failed, "no score in 0...1 can be derived from the payload's \(family.rawValue) fields",
-                           score: nil)
+            (0...1).contains(score)
+        else {
+            return outcome(
+                .failed, "no score in 0...1 can be derived from the payload's \(family.rawValue) fields",
+                score: nil)
         }
         return outcome(.completed, nil, score: score)
     }

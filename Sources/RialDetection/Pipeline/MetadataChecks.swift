@@ -66,16 +66,21 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
 
         func validate() throws(ConfigurationError) {
             guard maxClockSkewSeconds.isFinite, maxClockSkewSeconds >= 0 else {
-                throw ConfigurationError(key: CodingKeys.maxClockSkewSeconds, "must be finite and >= 0, got \(maxClockSkewSeconds)")
+                throw ConfigurationError(
+                    key: CodingKeys.maxClockSkewSeconds, "must be finite and >= 0, got \(maxClockSkewSeconds)")
             }
             guard minMegapixels.isFinite, minMegapixels > 0 else {
                 throw ConfigurationError(key: CodingKeys.minMegapixels, "must be finite and > 0, got \(minMegapixels)")
             }
             guard maxMegapixels.isFinite, maxMegapixels > minMegapixels else {
-                throw ConfigurationError(key: CodingKeys.maxMegapixels, "must be finite and > min_megapixels (\(minMegapixels)), got \(maxMegapixels)")
+                throw ConfigurationError(
+                    key: CodingKeys.maxMegapixels,
+                    "must be finite and > min_megapixels (\(minMegapixels)), got \(maxMegapixels)")
             }
             for (index, ratio) in aspectRatios.enumerated() where !(ratio.isFinite && ratio >= 1) {
-                throw ConfigurationError(key: "\(CodingKeys.aspectRatios.stringValue)[\(index)]", "must be a long:short ratio >= 1, got \(ratio)")
+                throw ConfigurationError(
+                    key: "\(CodingKeys.aspectRatios.stringValue)[\(index)]",
+                    "must be a long:short ratio >= 1, got \(ratio)")
             }
             guard aspectTolerance.isFinite, (0...0.5).contains(aspectTolerance) else {
                 throw ConfigurationError(key: CodingKeys.aspectTolerance, "must be in 0...0.5, got \(aspectTolerance)")
@@ -95,8 +100,10 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
         public var width: Int
         public var height: Int
 
-        public init(captureTime: Date? = nil, referenceTime: Date? = nil, deviceModel: String? = nil,
-                    width: Int, height: Int) {
+        public init(
+            captureTime: Date? = nil, referenceTime: Date? = nil, deviceModel: String? = nil,
+            width: Int, height: Int
+        ) {
             self.captureTime = captureTime
             self.referenceTime = referenceTime
             self.deviceModel = deviceModel
@@ -109,16 +116,22 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
     public init(_ input: Input, configuration c: Configuration) {
         if let capture = input.captureTime, let reference = input.referenceTime {
             let skew = abs(capture.timeIntervalSince(reference))
-            timestamp = Check(skew <= c.maxClockSkewSeconds ? .pass : .fail,
-                              "capture time differs from the reference time by \(Self.format(skew)) s (limit \(Self.format(c.maxClockSkewSeconds)) s)")
+            timestamp = Check(
+                skew <= c.maxClockSkewSeconds ? .pass : .fail,
+                "capture time differs from the reference time by \(Self.format(skew)) s (limit \(Self.format(c.maxClockSkewSeconds)) s)"
+            )
         } else {
-            timestamp = Check(.unavailable, input.captureTime == nil ? "no capture time (EXIF DateTimeOriginal)"
-                                                                     : "no reference time to compare with")
+            timestamp = Check(
+                .unavailable,
+                input.captureTime == nil
+                    ? "no capture time (EXIF DateTimeOriginal)"
+                    : "no reference time to compare with")
         }
         if let model = input.deviceModel?.trimmingCharacters(in: .whitespaces), !model.isEmpty {
             let lower = model.lowercased()
             let match = c.lidarDevices.first { lower.hasPrefix($0.lowercased()) }
-            deviceHasLidar = match.map { Check(.pass, "'\(model)' matches '\($0)'") }
+            deviceHasLidar =
+                match.map { Check(.pass, "'\(model)' matches '\($0)'") }
                 ?? Check(.fail, "'\(model)' is not on the LiDAR device list")
         } else {
             deviceHasLidar = Check(.unavailable, "no device model")
@@ -131,9 +144,11 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
             let ratio = long / short
             let ratioOK = c.aspectRatios.contains { abs(ratio / $0 - 1) <= c.aspectTolerance }
             let sizeOK = megapixels >= c.minMegapixels && megapixels <= c.maxMegapixels
-            resolution = Check(ratioOK && sizeOK ? .pass : .fail,
-                               "\(input.width)x\(input.height) = \(Self.format(megapixels)) MP (allowed \(Self.format(c.minMegapixels))-\(Self.format(c.maxMegapixels))), "
-                               + "aspect \(Self.format(ratio)) (\(ratioOK ? "allowed" : "not in \(c.aspectRatios.map(Self.format))"))")
+            resolution = Check(
+                ratioOK && sizeOK ? .pass : .fail,
+                "\(input.width)x\(input.height) = \(Self.format(megapixels)) MP (allowed \(Self.format(c.minMegapixels))-\(Self.format(c.maxMegapixels))), "
+                    + "aspect \(Self.format(ratio)) (\(ratioOK ? "allowed" : "not in \(c.aspectRatios.map(Self.format))"))"
+            )
         }
     }
 

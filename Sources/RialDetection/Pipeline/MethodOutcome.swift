@@ -28,23 +28,28 @@ public struct MethodOutcome: Sendable, Equatable {
 
     /// Wraps a result `method` computed; its detections are read from its fields.
     public init<M: DetectionMethod>(computed result: M.Result, of method: M.Type) {
-        self.init(key: result.algorithmVersion.description, family: M.family, source: .computed,
-                  summary: result.summary, fields: Self.jsonObject(of: result), detectedBy: method)
+        self.init(
+            key: result.algorithmVersion.description, family: M.family, source: .computed,
+            summary: result.summary, fields: Self.jsonObject(of: result), detectedBy: method)
     }
 
     /// A result given as JSON fields (payload results), read as `method`'s fields say
     /// (`DetectionMethod.detections(in:)`, completed results only; nil detects nothing).
     /// The common fields of `summary` (normalised status, derived score) are put first and
     /// replace the given ones; a given `status` that differs is kept as `payload_status`.
-    public init(key: String, family: MethodFamily, source: Source, summary: MethodResultSummary, fields: JSONObject,
-                detectedBy method: (any DetectionMethod.Type)?) {
+    public init(
+        key: String, family: MethodFamily, source: Source, summary: MethodResultSummary, fields: JSONObject,
+        detectedBy method: (any DetectionMethod.Type)?
+    ) {
         self.key = key
         self.family = family
         self.source = source
         self.summary = summary
         var merged = Self.jsonObject(of: summary)
         if let given = fields["status"], given != merged["status"] { merged["payload_status"] = given }
-        for (name, value) in fields where merged[name] == nil && !Self.commonKeys.contains(name) { merged[name] = value }
+        for (name, value) in fields where merged[name] == nil && !Self.commonKeys.contains(name) {
+            merged[name] = value
+        }
         self.fields = merged
         let detected = summary.status == .completed ? method?.detections(in: fields) ?? .none : .none
         screenDetected = detected.screen
@@ -53,8 +58,9 @@ public struct MethodOutcome: Sendable, Equatable {
 
     /// The aggregation input of this outcome.
     public var aggregationInput: AggregationInput {
-        AggregationInput(method: family.role, available: summary.status == .completed, score: summary.score,
-                         screenDetected: screenDetected, printDetected: printDetected)
+        AggregationInput(
+            method: family.role, available: summary.status == .completed, score: summary.score,
+            screenDetected: screenDetected, printDetected: printDetected)
     }
 
     static let commonKeys = ["status", "unavailable_reason", "algorithm_version", "analysis_time_ms", "score"]
@@ -63,10 +69,12 @@ public struct MethodOutcome: Sendable, Equatable {
     static func jsonObject(of value: some Encodable) -> JSONObject {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf",
-                                                                      nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf",
+            nan: "nan")
         guard let data = try? encoder.encode(value), let parsed = try? JSONValue.parse(data),
-              let object = parsed.objectValue else {
+            let object = parsed.objectValue
+        else {
             return ["encoding_error": .string("result could not be encoded as JSON")]
         }
         var ordered = JSONObject()

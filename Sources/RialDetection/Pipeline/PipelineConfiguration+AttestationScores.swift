@@ -38,8 +38,10 @@ extension PipelineConfiguration {
         }
 
         func validate() throws(ConfigurationError) {
-            let all = [(CodingKeys.secureEnclave, secureEnclave), (CodingKeys.strongbox, strongbox), (CodingKeys.tee, tee),
-                       (CodingKeys.software, software), (CodingKeys.failed, failed)]
+            let all = [
+                (CodingKeys.secureEnclave, secureEnclave), (CodingKeys.strongbox, strongbox), (CodingKeys.tee, tee),
+                (CodingKeys.software, software), (CodingKeys.failed, failed),
+            ]
             for (key, value) in all where !(value.isFinite && (0...1).contains(value)) {
                 throw ConfigurationError(key: key, "must be a number in 0...1, got \(value)")
             }

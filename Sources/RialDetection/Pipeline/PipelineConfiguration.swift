@@ -127,16 +127,20 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
             throw ConfigurationError(key: Key.format.stringValue, "must be '\(Self.formatName)', got '\(s.format)'")
         }
         do { _ = try s.aggregation.profile(named: s.profile) } catch {
-            throw ConfigurationError(key: Key.profile.stringValue, "'\(s.profile)' is not a profile under aggregation.profiles "
-                                     + "(known: \(s.aggregation.profiles.keys.sorted().joined(separator: ", ")))")
+            throw ConfigurationError(
+                key: Key.profile.stringValue,
+                "'\(s.profile)' is not a profile under aggregation.profiles "
+                    + "(known: \(s.aggregation.profiles.keys.sorted().joined(separator: ", ")))")
         }
         let methodsKey = Key.methods.stringValue
         guard !s.methods.isEmpty else { throw ConfigurationError(key: methodsKey, "must name at least one method") }
         var seen = Set<MethodIdentifier>()
         for (index, method) in s.methods.enumerated() {
             guard registry.method(method) != nil else {
-                throw ConfigurationError(key: "\(methodsKey)[\(index)]", "'\(method)' is not implemented; known: "
-                                         + registry.identifiers.map(\.description).joined(separator: ", "))
+                throw ConfigurationError(
+                    key: "\(methodsKey)[\(index)]",
+                    "'\(method)' is not implemented; known: "
+                        + registry.identifiers.map(\.description).joined(separator: ", "))
             }
             guard seen.insert(method).inserted else {
                 throw ConfigurationError(key: "\(methodsKey)[\(index)]", "'\(method)' is listed twice")

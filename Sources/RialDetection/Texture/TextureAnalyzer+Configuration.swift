@@ -30,13 +30,16 @@ extension TextureAnalyzer {
         /// - Throws: `ConfigurationError` naming the first offending key.
         public func validate() throws(ConfigurationError) {
             guard recaptureThreshold.isFinite, recaptureThreshold > 0, recaptureThreshold < 1 else {
-                throw ConfigurationError(key: CodingKeys.recaptureThreshold, "must be in (0, 1), got \(recaptureThreshold)")
+                throw ConfigurationError(
+                    key: CodingKeys.recaptureThreshold, "must be in (0, 1), got \(recaptureThreshold)")
             }
             guard minimumConfidence.isFinite, (0...1).contains(minimumConfidence) else {
-                throw ConfigurationError(key: CodingKeys.minimumConfidence, "must be in 0...1, got \(minimumConfidence)")
+                throw ConfigurationError(
+                    key: CodingKeys.minimumConfidence, "must be in 0...1, got \(minimumConfidence)")
             }
             guard minimumLumaStd.isFinite, minimumLumaStd >= 0 else {
-                throw ConfigurationError(key: CodingKeys.minimumLumaStd, "must be finite and >= 0, got \(minimumLumaStd)")
+                throw ConfigurationError(
+                    key: CodingKeys.minimumLumaStd, "must be finite and >= 0, got \(minimumLumaStd)")
             }
         }
     }

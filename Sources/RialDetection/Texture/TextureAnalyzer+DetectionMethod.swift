@@ -3,8 +3,10 @@ import RialMedia
 extension TextureAnalyzer: DetectionMethod {
     public static let summary = MethodSummary(
         title: "Texture classifier",
-        signal: "A trained multinomial classifier over texture descriptors (local binary patterns, subpixel-band spectral energy, colour and gradient statistics) with weights versioned in the repository; score = probability of real_scene.",
-        blindTo: "Everything it was not trained on: its training data is synthetic (RialSynth) with the provenance recorded in the model; real-world generalisation is measured only on the small real public set. Adversarial recaptures defeat it.",
+        signal:
+            "A trained multinomial classifier over texture descriptors (local binary patterns, subpixel-band spectral energy, colour and gradient statistics) with weights versioned in the repository; score = probability of real_scene.",
+        blindTo:
+            "Everything it was not trained on: its training data is synthetic (RialSynth) with the provenance recorded in the model; real-world generalisation is measured only on the small real public set. Adversarial recaptures defeat it.",
         latencyTarget: LatencyTarget(milliseconds: 15, source: "methods.md §9"))
 
     /// Patches top to bottom, each once its rows are written.
@@ -16,9 +18,10 @@ extension TextureAnalyzer: DetectionMethod {
 
     /// Classifies rows that may still be decoding. Never throws.
     public func evaluate(_ rows: ImageRows) -> Result {
-        classify(Swift.Result<TextureFeatureVector, TextureFeatureError> { () throws(TextureFeatureError) in
-            try TextureFeatures.extract(rows: rows)
-        })
+        classify(
+            Swift.Result<TextureFeatureVector, TextureFeatureError> { () throws(TextureFeatureError) in
+                try TextureFeatures.extract(rows: rows)
+            })
     }
 
     /// `is_likely_recaptured` with `classification` `lcd_screen` or `oled_screen` ->
@@ -27,8 +30,9 @@ extension TextureAnalyzer: DetectionMethod {
         guard fields.flag("is_likely_recaptured"), let classification = fields["classification"]?.stringValue else {
             return .none
         }
-        return Detections(screen: classification == "lcd_screen" || classification == "oled_screen",
-                          print: classification == "printed_paper")
+        return Detections(
+            screen: classification == "lcd_screen" || classification == "oled_screen",
+            print: classification == "printed_paper")
     }
 
     /// `all_classifications.real_scene` when present, else `confidence` when
@@ -36,7 +40,8 @@ extension TextureAnalyzer: DetectionMethod {
     public static func payloadScore(_ fields: JSONObject) -> Double? {
         if let real = fields["all_classifications"]?["real_scene"]?.numberValue { return real }
         guard let confidence = fields["confidence"]?.numberValue,
-              let classification = fields["classification"]?.stringValue else { return nil }
+            let classification = fields["classification"]?.stringValue
+        else { return nil }
         return classification == "real_scene" ? confidence : 1 - confidence
     }
 }

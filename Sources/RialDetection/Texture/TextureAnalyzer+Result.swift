@@ -46,14 +46,19 @@ extension TextureAnalyzer {
             case featureCount = "feature_count"
         }
 
-        static func unavailable(reason: String, modelID: String, modelSHA256: String,
-                                status: MethodStatus = .unavailable) -> Result {
-            Result(status: status, unavailableReason: reason, algorithmVersion: .textureV1, analysisTimeMs: 0,
-                   score: nil, modelID: modelID, modelSHA256: modelSHA256)
+        static func unavailable(
+            reason: String, modelID: String, modelSHA256: String,
+            status: MethodStatus = .unavailable
+        ) -> Result {
+            Result(
+                status: status, unavailableReason: reason, algorithmVersion: .textureV1, analysisTimeMs: 0,
+                score: nil, modelID: modelID, modelSHA256: modelSHA256)
         }
 
-        init(status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
-             analysisTimeMs: Double, score: Double?, modelID: String, modelSHA256: String) {
+        init(
+            status: MethodStatus, unavailableReason: String?, algorithmVersion: MethodIdentifier,
+            analysisTimeMs: Double, score: Double?, modelID: String, modelSHA256: String
+        ) {
             self.status = status
             self.unavailableReason = unavailableReason
             self.algorithmVersion = algorithmVersion

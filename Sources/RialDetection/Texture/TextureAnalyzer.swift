@@ -55,8 +55,10 @@ public struct TextureAnalyzer: Sendable, Equatable {
     ///   `SHA256Digest.hash`), because this module links no crypto library.
     /// - Throws: `TextureModelError` when `model.validate()` refuses the model or it
     ///   cannot be encoded for its digest; `ConfigurationError` for the configuration.
-    public init(model: TextureModel, configuration: Configuration = .standard,
-                sha256: (Data) -> String) throws {
+    public init(
+        model: TextureModel, configuration: Configuration = .standard,
+        sha256: (Data) -> String
+    ) throws {
         try model.validate()
         try configuration.validate()
         let json = try model.canonicalJSON()
@@ -64,7 +66,6 @@ public struct TextureAnalyzer: Sendable, Equatable {
         self.configuration = configuration
         modelSHA256 = sha256(json)
     }
-
 
     /// The result for a descriptor, or for why there is none.
     func classify(_ features: Swift.Result<TextureFeatureVector, TextureFeatureError>) -> Result {
@@ -76,14 +77,18 @@ public struct TextureAnalyzer: Sendable, Equatable {
             return .unavailable(reason: error.description, modelID: model.modelID, modelSHA256: modelSHA256)
         }
         guard vector.lumaStandardDeviation >= c.minimumLumaStd else {
-            return .unavailable(reason: String(format: "image is constant: luma standard deviation %.3g levels is below %.3g",
-                                               vector.lumaStandardDeviation, c.minimumLumaStd),
-                                modelID: model.modelID, modelSHA256: modelSHA256)
+            return .unavailable(
+                reason: String(
+                    format: "image is constant: luma standard deviation %.3g levels is below %.3g",
+                    vector.lumaStandardDeviation, c.minimumLumaStd),
+                modelID: model.modelID, modelSHA256: modelSHA256)
         }
         guard let probabilities = model.probabilities(vector.values),
-              probabilities.allSatisfy({ $0.isFinite }) else {
-            return .unavailable(reason: "model \(model.modelID) gave no finite probabilities for \(vector.values.count) features",
-                                modelID: model.modelID, modelSHA256: modelSHA256, status: .failed)
+            probabilities.allSatisfy({ $0.isFinite })
+        else {
+            return .unavailable(
+                reason: "model \(model.modelID) gave no finite probabilities for \(vector.values.count) features",
+                modelID: model.modelID, modelSHA256: modelSHA256, status: .failed)
         }
         var all: [String: Double] = [:]
         var screen = 0.0, print = 0.0, real = 0.0
@@ -96,9 +101,10 @@ public struct TextureAnalyzer: Sendable, Equatable {
         let best = probabilities.indices.max { probabilities[$0] < probabilities[$1] } ?? 0
         let confidence = probabilities[best]
 
-        var result = Result(status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier,
-                            analysisTimeMs: 0, score: Swift.min(1, Swift.max(0, real)),
-                            modelID: model.modelID, modelSHA256: modelSHA256)
+        var result = Result(
+            status: .completed, unavailableReason: nil, algorithmVersion: Self.identifier,
+            analysisTimeMs: 0, score: Swift.min(1, Swift.max(0, real)),
+            modelID: model.modelID, modelSHA256: modelSHA256)
         result.classification = confidence < c.minimumConfidence ? .unknown : model.classes[best]
         result.confidence = confidence
         result.allClassifications = all

@@ -78,7 +78,9 @@ struct PatchWorkspace {
                             for column in 0..<n {
                                 let i = row * n + column
                                 let rv = Float(samples[s]), gv = Float(samples[s + 1]), bv = Float(samples[s + 2])
-                                r[i] = rv; g[i] = gv; b[i] = bv
+                                r[i] = rv
+                                g[i] = gv
+                                b[i] = bv
                                 y[i] = BT601.red * rv + BT601.green * gv + BT601.blue * bv
                                 s += channels
                             }
@@ -152,17 +154,28 @@ struct PatchWorkspace {
                 let gy = (y[i + n] - y[i - n]) * 0.5
                 let l = y[i + 1] + y[i - 1] + y[i + n] + y[i - n] - 4 * y[i]
                 let g2 = gx * gx + gy * gy
-                rx += gx * gx; ry += gy * gy; r4 += g2 * g2; rl += l * l
+                rx += gx * gx
+                ry += gy * gy
+                r4 += g2 * g2
+                rl += l * l
             }
-            sx += Double(rx); sy += Double(ry); s4 += Double(r4); sl += Double(rl)
+            sx += Double(rx)
+            sy += Double(ry)
+            s4 += Double(r4)
+            sl += Double(rl)
         }
-        a.sumGx2 += sx; a.sumGy2 += sy; a.sumG4 += s4; a.sumL2 += sl
+        a.sumGx2 += sx
+        a.sumGy2 += sy
+        a.sumG4 += s4
+        a.sumL2 += sl
         a.gradientCount += (n - 2) * (n - 2)
     }
 
     /// Per-channel high-pass `c - mean(4 neighbours)`: cross products and chroma energy.
-    static func highPass(_ r: UnsafeBufferPointer<Float>, _ g: UnsafeBufferPointer<Float>,
-                         _ b: UnsafeBufferPointer<Float>, into a: inout PatchAccumulator) {
+    static func highPass(
+        _ r: UnsafeBufferPointer<Float>, _ g: UnsafeBufferPointer<Float>,
+        _ b: UnsafeBufferPointer<Float>, into a: inout PatchAccumulator
+    ) {
         let n = Self.n
         @inline(__always) func hp(_ p: UnsafeBufferPointer<Float>, _ i: Int) -> Float {
             p[i] - 0.25 * (p[i + 1] + p[i - 1] + p[i + n] + p[i - n])
@@ -175,18 +188,33 @@ struct PatchWorkspace {
                 let i = row * n + column
                 let hr = hp(r, i), hg = hp(g, i), hb = hp(b, i)
                 let hy = BT601.red * hr + BT601.green * hg + BT601.blue * hb
-                srg += hr * hg; sgb += hg * hb; srb += hr * hb
-                srr += hr * hr; sgg += hg * hg; sbb += hb * hb
+                srg += hr * hg
+                sgb += hg * hb
+                srb += hr * hb
+                srr += hr * hr
+                sgg += hg * hg
+                sbb += hb * hb
                 let cr = hr - hy, cb = hb - hy
-                sc += cr * cr + cb * cb; sy += hy * hy
+                sc += cr * cr + cb * cb
+                sy += hy * hy
             }
-            rg += Double(srg); gb += Double(sgb); rb += Double(srb)
-            rr += Double(srr); gg += Double(sgg); bb += Double(sbb)
-            chroma += Double(sc); lumaEnergy += Double(sy)
+            rg += Double(srg)
+            gb += Double(sgb)
+            rb += Double(srb)
+            rr += Double(srr)
+            gg += Double(sgg)
+            bb += Double(sbb)
+            chroma += Double(sc)
+            lumaEnergy += Double(sy)
         }
-        a.hpRG += rg; a.hpGB += gb; a.hpRB += rb
-        a.hpRR += rr; a.hpGG += gg; a.hpBB += bb
-        a.hpChroma += chroma; a.hpLuma += lumaEnergy
+        a.hpRG += rg
+        a.hpGB += gb
+        a.hpRB += rb
+        a.hpRR += rr
+        a.hpGG += gg
+        a.hpBB += bb
+        a.hpChroma += chroma
+        a.hpLuma += lumaEnergy
     }
 
     /// Windowed luma and chroma spectra: band powers and peak ratios.
@@ -261,10 +289,16 @@ struct PatchWorkspace {
     /// Per band: total power, and the maximum and sum of the bins off the JPEG block
     /// lattice. With `symmetrise`, the power of bin k is `(|Z[k]|² + |Z[-k]|²) / 2`: the
     /// summed power spectra of the real and imaginary inputs of one complex transform.
-    static func bandStatistics(re: [Double], im: [Double], symmetrise: Bool,
-                               power: inout [Double], peak: inout [Double], offLattice: inout [Double]) {
+    static func bandStatistics(
+        re: [Double], im: [Double], symmetrise: Bool,
+        power: inout [Double], peak: inout [Double], offLattice: inout [Double]
+    ) {
         let n = Self.n
-        for b in power.indices { power[b] = 0; peak[b] = 0; offLattice[b] = 0 }
+        for b in power.indices {
+            power[b] = 0
+            peak[b] = 0
+            offLattice[b] = 0
+        }
         TextureFeatures.bandOfBin.withUnsafeBufferPointer { band in
             TextureFeatures.isBlockLatticeBin.withUnsafeBufferPointer { lattice in
                 re.withUnsafeBufferPointer { re in
@@ -298,8 +332,10 @@ struct PatchWorkspace {
 enum GlobalSample {
     /// Standard deviation of BT.601 luma (levels) over pixels `(stride/2 + i stride,
     /// stride/2 + j stride)`, `stride = max(1, max(W, H) / 192)`.
-    static func lumaStandardDeviation(_ samples: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                                      channels: Int) -> Double {
+    static func lumaStandardDeviation(
+        _ samples: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        channels: Int
+    ) -> Double {
         let stride = Swift.max(1, Swift.max(width, height) / TextureFeatures.globalSampleDivisor)
         var count = 0.0, sum = 0.0, squares = 0.0
         var y = stride / 2
@@ -307,9 +343,11 @@ enum GlobalSample {
             var x = stride / 2
             while x < width {
                 let s = (y * width + x) * channels
-                let luma = Double(BT601.red) * Double(samples[s]) + Double(BT601.green) * Double(samples[s + 1])
+                let luma =
+                    Double(BT601.red) * Double(samples[s]) + Double(BT601.green) * Double(samples[s + 1])
                     + Double(BT601.blue) * Double(samples[s + 2])
-                sum += luma; squares += luma * luma
+                sum += luma
+                squares += luma * luma
                 count += 1
                 x += stride
             }

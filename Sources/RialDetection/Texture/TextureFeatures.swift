@@ -203,9 +203,11 @@ public enum TextureFeatures {
             workspace.accumulate(into: &accumulator)
         }
         image.waitForAllRows()
-        let lumaStd = GlobalSample.lumaStandardDeviation(image.samples, width: image.width, height: image.height,
-                                                         channels: image.channels)
-        return TextureFeatureVector(values: accumulator.features(), lumaStandardDeviation: lumaStd, patchCount: patchCount)
+        let lumaStd = GlobalSample.lumaStandardDeviation(
+            image.samples, width: image.width, height: image.height,
+            channels: image.channels)
+        return TextureFeatureVector(
+            values: accumulator.features(), lumaStandardDeviation: lumaStd, patchCount: patchCount)
     }
 }
 

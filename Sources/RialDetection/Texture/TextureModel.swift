@@ -43,10 +43,12 @@ public struct TextureModel: Sendable, Equatable, Codable {
     /// How the model was trained and how it did on validation data.
     public var provenance: TextureModelProvenance
 
-    public init(modelID: String, featureNames: [String] = TextureFeatures.names,
-                featureSetVersion: Int = TextureFeatures.version, classes: [TextureClass],
-                featureMeans: [Double], featureStds: [Double], standardisedClip: Double,
-                weights: [Double], biases: [Double], provenance: TextureModelProvenance) {
+    public init(
+        modelID: String, featureNames: [String] = TextureFeatures.names,
+        featureSetVersion: Int = TextureFeatures.version, classes: [TextureClass],
+        featureMeans: [Double], featureStds: [Double], standardisedClip: Double,
+        weights: [Double], biases: [Double], provenance: TextureModelProvenance
+    ) {
         format = Self.formatIdentifier
         self.modelID = modelID
         self.featureSetVersion = featureSetVersion
@@ -97,8 +99,10 @@ public struct TextureModel: Sendable, Equatable, Codable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path)
-                              ? "cannot read: \(error.localizedDescription)" : "no such file")
+            throw .unreadable(
+                path: path,
+                reason: FileManager.default.fileExists(atPath: path)
+                    ? "cannot read: \(error.localizedDescription)" : "no such file")
         }
         try self.init(jsonData: data)
     }
@@ -112,22 +116,27 @@ public struct TextureModel: Sendable, Equatable, Codable {
     public func validate() throws(TextureModelError) {
         guard format == Self.formatIdentifier else { throw .unsupportedFormat(format) }
         guard classifierKind == Self.multinomialLogistic else {
-            throw .invalidValue("classifier_kind '\(classifierKind)' is not supported (expected \(Self.multinomialLogistic))")
+            throw .invalidValue(
+                "classifier_kind '\(classifierKind)' is not supported (expected \(Self.multinomialLogistic))")
         }
         guard featureSetVersion == TextureFeatures.version else {
-            throw .featureSetMismatch("model was trained on feature set version \(featureSetVersion); "
-                                      + "this build computes version \(TextureFeatures.version)")
+            throw .featureSetMismatch(
+                "model was trained on feature set version \(featureSetVersion); "
+                    + "this build computes version \(TextureFeatures.version)")
         }
         let expected = TextureFeatures.names
         guard featureNames.count == expected.count else {
-            throw .featureSetMismatch("model has \(featureNames.count) feature names; feature set version "
-                                      + "\(TextureFeatures.version) has \(expected.count)")
+            throw .featureSetMismatch(
+                "model has \(featureNames.count) feature names; feature set version "
+                    + "\(TextureFeatures.version) has \(expected.count)")
         }
         if let i = featureNames.indices.first(where: { featureNames[$0] != expected[$0] }) {
             throw .featureSetMismatch("feature_names[\(i)] is '\(featureNames[i])', expected '\(expected[i])'")
         }
         guard classes.count >= 2 else { throw .invalidClasses("need at least 2 classes, got \(classes.count)") }
-        guard Set(classes).count == classes.count else { throw .invalidClasses("classes are not unique: \(classes.map(\.rawValue))") }
+        guard Set(classes).count == classes.count else {
+            throw .invalidClasses("classes are not unique: \(classes.map(\.rawValue))")
+        }
         guard !classes.contains(.unknown) else { throw .invalidClasses("'unknown' cannot be a model class") }
         guard classes.contains(.realScene) else { throw .invalidClasses("classes must include real_scene (the score)") }
         let d = featureNames.count, k = classes.count
@@ -138,8 +147,10 @@ public struct TextureModel: Sendable, Equatable, Codable {
         for (key, count, wanted) in shapes where count != wanted {
             throw .shapeMismatch("\(key) has \(count) values, expected \(wanted) (\(k) classes x \(d) features)")
         }
-        for (key, values) in [("feature_means", featureMeans), ("feature_stds", featureStds),
-                              ("weights", weights), ("biases", biases)] {
+        for (key, values) in [
+            ("feature_means", featureMeans), ("feature_stds", featureStds),
+            ("weights", weights), ("biases", biases),
+        ] {
             if let i = values.firstIndex(where: { !$0.isFinite }) {
                 throw .invalidValue("\(key)[\(i)] is not a finite number")
             }
@@ -223,7 +234,8 @@ public struct TextureModel: Sendable, Equatable, Codable {
     /// The decoder's message with the key path, e.g. `weights[3]: expected a number`.
     static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let keys = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
+            let keys = context.codingPath.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }
+                .joined()
             return keys.isEmpty ? "" : String(keys.drop(while: { $0 == "." })) + ": "
         }
         switch error {

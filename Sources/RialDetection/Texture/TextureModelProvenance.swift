@@ -29,10 +29,12 @@ public struct TextureModelProvenance: Sendable, Equatable, Codable {
     /// On the validation samples; nil when there were none.
     public var validation: Evaluation?
 
-    public init(tool: String, algorithm: String, datasets: [Dataset], trainSplits: [String], valSplits: [String],
-                seed: UInt64, hyperparameters: Hyperparameters, trainClassCounts: [String: Int],
-                valClassCounts: [String: Int], skippedLabels: [String: Int], failedSamples: [FailedSample],
-                training: Evaluation, validation: Evaluation?) {
+    public init(
+        tool: String, algorithm: String, datasets: [Dataset], trainSplits: [String], valSplits: [String],
+        seed: UInt64, hyperparameters: Hyperparameters, trainClassCounts: [String: Int],
+        valClassCounts: [String: Int], skippedLabels: [String: Int], failedSamples: [FailedSample],
+        training: Evaluation, validation: Evaluation?
+    ) {
         self.tool = tool
         self.algorithm = algorithm
         self.datasets = datasets
@@ -104,8 +106,10 @@ public struct TextureModelProvenance: Sendable, Equatable, Codable {
         /// Final penalised mean cross-entropy on the training samples.
         public var finalLoss: Double
 
-        public init(l2: Double, standardisedClip: Double, maxIterations: Int, gradientTolerance: Double,
-                    iterations: Int, finalLoss: Double) {
+        public init(
+            l2: Double, standardisedClip: Double, maxIterations: Int, gradientTolerance: Double,
+            iterations: Int, finalLoss: Double
+        ) {
             self.l2 = l2
             self.standardisedClip = standardisedClip
             self.maxIterations = maxIterations

@@ -63,20 +63,26 @@ public enum Benchmark {
     public static func capture() -> (jpeg: Data, input: CaptureInput, pair: CaptureInput) {
         let big = SynthGenerator.generate(index: 0, seed: 20_261_121, class: .realScene, width: 4032, height: 3024)
         let jpeg = (try? JPEGEncoder.encode(big.image, quality: 90)) ?? Data()
-        let small = SynthGenerator.generate(index: 1, seed: 20_261_121, class: .realScene, width: 1600, height: 1200,
-                                            withSecondView: true)
-        let input = CaptureInput(image: big.image, depth: big.depth,
-                                 attestation: AttestationEvidence(status: .pass, method: .secureEnclave), platform: "ios")
-        let pair = CaptureInput(image: small.image, depth: small.depth, right: small.right,
-                                focalPx: Double(small.parameters.focalPx), baselineMm: Double(small.parameters.baselineMm))
+        let small = SynthGenerator.generate(
+            index: 1, seed: 20_261_121, class: .realScene, width: 1600, height: 1200,
+            withSecondView: true)
+        let input = CaptureInput(
+            image: big.image, depth: big.depth,
+            attestation: AttestationEvidence(status: .pass, method: .secureEnclave), platform: "ios")
+        let pair = CaptureInput(
+            image: small.image, depth: small.depth, right: small.right,
+            focalPx: Double(small.parameters.focalPx), baselineMm: Double(small.parameters.baselineMm))
         return (jpeg, input, pair)
     }
 
     /// Runs the benchmark; `progress` gets each key as it starts.
-    public static func run(iterations: Int, warmup: Int, build: String,
-                           progress: (String) -> Void = { _ in }) -> Report {
+    public static func run(
+        iterations: Int, warmup: Int, build: String,
+        progress: (String) -> Void = { _ in }
+    ) -> Report {
         let (jpeg, input, pair) = capture()
-        let analyzer = (try? CaptureAnalyzer(configuration: .standard)) ?? { preconditionFailure("defaults validate") }()
+        let analyzer =
+            (try? CaptureAnalyzer(configuration: .standard)) ?? { preconditionFailure("defaults validate") }()
         var entries: [Entry] = []
 
         func measure(_ key: String, _ body: () -> Double?) {
@@ -89,9 +95,12 @@ public enum Benchmark {
             }
             let stats = LatencyStatistics(milliseconds: times)
             let target = LatencyTargets.target(for: key, registry: analyzer.configuration.registry)
-            let verdict = build != "release" || target == nil ? "n/a" : (stats.p50 <= target!.milliseconds ? "PASS" : "FAIL")
-            entries.append(Entry(key: key, statistics: stats, targetMs: target?.milliseconds, targetSource: target?.source,
-                                 verdict: verdict))
+            let verdict =
+                build != "release" || target == nil ? "n/a" : (stats.p50 <= target!.milliseconds ? "PASS" : "FAIL")
+            entries.append(
+                Entry(
+                    key: key, statistics: stats, targetMs: target?.milliseconds, targetSource: target?.source,
+                    verdict: verdict))
         }
         func timed(_ body: () -> Void) -> Double {
             let clock = ContinuousClock(), start = clock.now
@@ -119,7 +128,10 @@ public enum Benchmark {
             timed {
                 // Decode, then analyse: the file is hashed on another thread while it decodes.
                 let digest = SHA256Digest.Pending(jpeg)
-                guard (try? JPEGDecoder.decode(jpeg, into: &decoded)) != nil else { _ = digest.wait(); return }
+                guard (try? JPEGDecoder.decode(jpeg, into: &decoded)) != nil else {
+                    _ = digest.wait()
+                    return
+                }
                 var capture = input
                 capture.image = decoded
                 capture.imageSHA256 = digest.wait().hex
@@ -133,14 +145,21 @@ public enum Benchmark {
                 // row methods read finished rows on other threads while it decodes.
                 let digest = SHA256Digest.Pending(jpeg)
                 let depth = input.depth
-                guard let (loaded, rows) = try? ImageReader.read(data: jpeg, reusing: &rowBuffer, whileDecoding: { image in
-                    analyzer.analyzeRows(image, depth: depth, concurrent: true)
-                }) else { _ = digest.wait(); return }
+                guard
+                    let (loaded, rows) = try? ImageReader.read(
+                        data: jpeg, reusing: &rowBuffer,
+                        whileDecoding: { image in
+                            analyzer.analyzeRows(image, depth: depth, concurrent: true)
+                        })
+                else {
+                    _ = digest.wait()
+                    return
+                }
                 var capture = input
                 capture.image = loaded.image
                 capture.imageSHA256 = digest.wait().hex
                 _ = try? analyzer.analyze(capture, concurrent: true, rows: rows)
-                rowBuffer = loaded.image.samples  // uniquely held again once `loaded` and `capture` are gone
+                rowBuffer = loaded.image.samples // uniquely held again once `loaded` and `capture` are gone
             }
         }
         let decode = entries.first { $0.key == "decode" }?.statistics.p50 ?? .nan
@@ -150,8 +169,10 @@ public enum Benchmark {
             entries[index].targetSource = "issue 5: 1.5 x decode"
             entries[index].verdict = build != "release" ? "n/a" : (endToEnd <= 1.5 * decode ? "PASS" : "FAIL")
         }
-        return Report(iterations: iterations, warmup: warmup, build: build,
-                      capture: "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair",
-                      environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode)
+        return Report(
+            iterations: iterations, warmup: warmup, build: build,
+            capture:
+                "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair",
+            environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode)
     }
 }

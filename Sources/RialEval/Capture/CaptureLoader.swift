@@ -23,10 +23,12 @@ public struct CaptureFiles: Sendable, Equatable {
     /// A phone's detection payload (JSON).
     public var payload: String?
 
-    public init(image: String, depth: String? = nil, depthFormat: DepthFormat? = nil, depthWidth: Int? = nil,
-                depthHeight: Int? = nil, depthScale: Double? = nil, right: String? = nil, focalPx: Double? = nil,
-                baselineMm: Double? = nil, attestation: AttestationEvidence = .missing, platform: String? = nil,
-                deviceModel: String? = nil, referenceTime: Date? = nil, payload: String? = nil) {
+    public init(
+        image: String, depth: String? = nil, depthFormat: DepthFormat? = nil, depthWidth: Int? = nil,
+        depthHeight: Int? = nil, depthScale: Double? = nil, right: String? = nil, focalPx: Double? = nil,
+        baselineMm: Double? = nil, attestation: AttestationEvidence = .missing, platform: String? = nil,
+        deviceModel: String? = nil, referenceTime: Date? = nil, payload: String? = nil
+    ) {
         self.image = image
         self.depth = depth
         self.depthFormat = depthFormat
@@ -85,8 +87,10 @@ public enum CaptureLoader {
     ///
     /// - Throws: `CaptureLoadError` naming the first file that cannot be used (the files
     ///   are read image, depth, right, payload; the image is decoded after them).
-    public static func load(_ files: CaptureFiles, analyzingRowsWith analyzer: CaptureAnalyzer? = nil,
-                            concurrent: Bool = true) throws(CaptureLoadError) -> LoadedCapture {
+    public static func load(
+        _ files: CaptureFiles, analyzingRowsWith analyzer: CaptureAnalyzer? = nil,
+        concurrent: Bool = true
+    ) throws(CaptureLoadError) -> LoadedCapture {
         let clock = ContinuousClock()
         var latency: [String: Double] = [:], hashes: [String: String] = [:], warnings: [String] = []
 
@@ -130,17 +134,21 @@ public enum CaptureLoader {
 
     /// Reads the depth map, the second view and the payload of `files`, hashing each.
     private static func loadCompanions(_ files: CaptureFiles, hashes: inout [String: String])
-        throws(CaptureLoadError) -> (depth: DepthMap?, right: Image8?, payload: DetectionPayload?) {
+        throws(CaptureLoadError) -> (depth: DepthMap?, right: Image8?, payload: DetectionPayload?)
+    {
         var depth: DepthMap?
         if let path = files.depth {
             let data = try read(path)
             hashes["depth"] = SHA256Digest.hash(data)
             guard let format = files.depthFormat ?? inferDepthFormat(data) else {
-                throw CaptureLoadError(path: path, "the depth format cannot be told from the content (raw float32?); give it (--depth-format)")
+                throw CaptureLoadError(
+                    path: path,
+                    "the depth format cannot be told from the content (raw float32?); give it (--depth-format)")
             }
             do {
-                depth = try DepthReader.read(data: data, format: format, width: files.depthWidth, height: files.depthHeight,
-                                             scale: files.depthScale, source: path)
+                depth = try DepthReader.read(
+                    data: data, format: format, width: files.depthWidth, height: files.depthHeight,
+                    scale: files.depthScale, source: path)
             } catch { throw failure(error, path: path) }
         }
 
@@ -148,7 +156,9 @@ public enum CaptureLoader {
         if let path = files.right {
             let data = try read(path)
             hashes["right"] = SHA256Digest.hash(data)
-            do { right = try ImageReader.read(data: data, source: path).image } catch { throw failure(error, path: path) }
+            do { right = try ImageReader.read(data: data, source: path).image } catch {
+                throw failure(error, path: path)
+            }
         }
 
         var payload: DetectionPayload?
@@ -182,7 +192,8 @@ public enum CaptureLoader {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy:MM:dd HH:mm:ss"
         formatter.timeZone = TimeZone(secondsFromGMT: 0)
-        guard let local = formatter.date(from: text.trimmingCharacters(in: .whitespaces.union(.controlCharacters))) else {
+        guard let local = formatter.date(from: text.trimmingCharacters(in: .whitespaces.union(.controlCharacters)))
+        else {
             return nil
         }
         guard let offset = exif.offsetTimeOriginal, let seconds = offsetSeconds(offset) else { return local }
@@ -192,8 +203,9 @@ public enum CaptureLoader {
     static func offsetSeconds(_ text: String) -> Int? {
         let t = Array(text.trimmingCharacters(in: .whitespaces.union(.controlCharacters)).utf8)
         guard t.count == 6, t[0] == UInt8(ascii: "+") || t[0] == UInt8(ascii: "-"), t[3] == UInt8(ascii: ":"),
-              let h = Int(String(decoding: t[1...2], as: UTF8.self)),
-              let m = Int(String(decoding: t[4...5], as: UTF8.self)), h <= 14, m < 60 else { return nil }
+            let h = Int(String(decoding: t[1...2], as: UTF8.self)),
+            let m = Int(String(decoding: t[4...5], as: UTF8.self)), h <= 14, m < 60
+        else { return nil }
         return (t[0] == UInt8(ascii: "-") ? -1 : 1) * (h * 3600 + m * 60)
     }
 

@@ -21,7 +21,8 @@ public enum ConfigurationDocs {
     static func pattern(_ path: String) -> String {
         let prefix = "aggregation.profiles."
         guard path.hasPrefix(prefix) else { return path }
-        var parts = path.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        var parts = path.dropFirst(prefix.count).split(separator: ".", omittingEmptySubsequences: false).map(
+            String.init)
         guard !parts.isEmpty else { return path }
         parts[0] = "*"
         return prefix + parts.joined(separator: ".")
@@ -48,7 +49,8 @@ public enum ConfigurationDocs {
                 let pattern = self.pattern(full)
                 if comment(for: full) == nil && pattern != "aggregation.profiles.*" { missing.append(full) }
                 if ConfigurationSchema.enumeratedMaps[pattern] != nil || pattern == "decision.method_thresholds"
-                    || pattern == "aggregate_with" {
+                    || pattern == "aggregate_with"
+                {
                     continue
                 }
                 walk(child, full)

@@ -39,7 +39,8 @@ public enum ConfigurationFile {
         }
         if tree == .null { return .standard }
         guard case .object = tree else {
-            throw ConfigurationFileError(path: path, "the top level must be a mapping of keys, got \(tree.typeDescription)")
+            throw ConfigurationFileError(
+                path: path, "the top level must be a mapping of keys, got \(tree.typeDescription)")
         }
         if let unknown = ConfigurationSchema.unknownKeys(in: tree).first {
             throw ConfigurationFileError(path: path, "unknown key '\(unknown.key)'\(unknown.hint)")
@@ -63,7 +64,8 @@ public enum ConfigurationFile {
     static func yamlTree(_ text: String) throws -> JSONValue {
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch let error as YamlError {
-            throw ConfigurationFileError(path: "", "is not valid YAML: \(error.description.split(separator: "\n").first ?? "")")
+            throw ConfigurationFileError(
+                path: "", "is not valid YAML: \(error.description.split(separator: "\n").first ?? "")")
         }
         guard let node else { return .null }
         return try convert(node, path: "")

@@ -9,13 +9,13 @@ public enum ConfigurationPrinter {
     /// The YAML text of `configuration`.
     public static func yaml(_ configuration: PipelineConfiguration) -> String {
         var out = """
-        # rial-bench configuration (\(PipelineConfiguration.formatName)).
-        # Every weight, threshold, level boundary and method version of the detection
-        # pipeline. Any key may be left out of a file: it then keeps the value shown here.
-        # Unknown keys and out-of-range values are refused with the key named.
-        # Use: rial-bench analyze --config FILE, rial-bench run --config FILE.
+            # rial-bench configuration (\(PipelineConfiguration.formatName)).
+            # Every weight, threshold, level boundary and method version of the detection
+            # pipeline. Any key may be left out of a file: it then keeps the value shown here.
+            # Unknown keys and out-of-range values are refused with the key named.
+            # Use: rial-bench analyze --config FILE, rial-bench run --config FILE.
 
-        """
+            """
         let tree = ConfigurationSchema.tree(of: configuration)
         let exemplar = ConfigurationSchema.exemplar
         guard case .object(let root) = tree else { return out }
@@ -23,10 +23,14 @@ public enum ConfigurationPrinter {
         return out
     }
 
-    private static func write(_ object: JSONObject, exemplar: JSONObject?, path: String, indent: Int, into out: inout String) {
+    private static func write(
+        _ object: JSONObject, exemplar: JSONObject?, path: String, indent: Int, into out: inout String
+    ) {
         var keys = object.keys
         for key in exemplar?.keys ?? [] where object[key] == nil { keys.append(key) }
-        keys.sort { (ConfigurationDocs.position(of: join(path, $0)), $0) < (ConfigurationDocs.position(of: join(path, $1)), $1) }
+        keys.sort {
+            (ConfigurationDocs.position(of: join(path, $0)), $0) < (ConfigurationDocs.position(of: join(path, $1)), $1)
+        }
         let pad = String(repeating: "  ", count: indent)
         for key in keys {
             let full = join(path, key)
@@ -57,7 +61,8 @@ public enum ConfigurationPrinter {
         case .number(let n): JSONValue.numberText(n)
         case .string(let s): scalar(s)
         case .array(let items): "[" + items.map(flow).joined(separator: ", ") + "]"
-        case .object(let object): "{" + object.map { "\(yamlKey($0.key)): \(flow($0.value))" }.joined(separator: ", ") + "}"
+        case .object(let object):
+            "{" + object.map { "\(yamlKey($0.key)): \(flow($0.value))" }.joined(separator: ", ") + "}"
         }
     }
 

@@ -42,7 +42,9 @@ enum ConfigurationSchema {
     static func tree(of configuration: PipelineConfiguration) -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(configuration), let value = try? JSONValue.parse(data) else { return .null }
+        guard let data = try? encoder.encode(configuration), let value = try? JSONValue.parse(data) else {
+            return .null
+        }
         return value
     }
 
@@ -53,8 +55,10 @@ enum ConfigurationSchema {
         return found
     }
 
-    private static func walk(_ value: JSONValue, schema: JSONValue?, path: String, pattern: String,
-                             found: inout [(String, String)]) {
+    private static func walk(
+        _ value: JSONValue, schema: JSONValue?, path: String, pattern: String,
+        found: inout [(String, String)]
+    ) {
         guard case .object(let object) = value else { return }
         if let allowed = enumeratedMaps[pattern] {
             for (key, _) in object where !allowed.contains(key) {
@@ -76,8 +80,11 @@ enum ConfigurationSchema {
                 walk(child, schema: childSchema, path: join(path, key), pattern: join(pattern, key), found: &found)
             } else {
                 let suggestion = known.keys.min { editDistance($0, key) < editDistance($1, key) }
-                let hint = suggestion.map { editDistance($0, key) <= max(2, key.count / 3) ? "; did you mean '\($0)'?" : "" } ?? ""
-                found.append((join(path, key), hint.isEmpty ? "; known keys here: \(known.keys.joined(separator: ", "))" : hint))
+                let hint =
+                    suggestion.map { editDistance($0, key) <= max(2, key.count / 3) ? "; did you mean '\($0)'?" : "" }
+                    ?? ""
+                found.append(
+                    (join(path, key), hint.isEmpty ? "; known keys here: \(known.keys.joined(separator: ", "))" : hint))
             }
         }
     }

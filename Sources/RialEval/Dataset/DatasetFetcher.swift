@@ -63,7 +63,8 @@ public struct DatasetFetcher: Sendable {
             switch outcome {
             case .linked(let target): detail = "linked to \(target)"
             case .downloaded(let url): detail = "downloaded from \(url)"
-            case .alreadyPresent(let verified): detail = verified ? "already present" : "already present (not verified: no sha256)"
+            case .alreadyPresent(let verified):
+                detail = verified ? "already present" : "already present (not verified: no sha256)"
             case .failed(let reason): detail = reason
             }
             return "\(manifest): \(jsonPath) (id \"\(sampleID)\"): \(path): \(detail)" + (note.map { " (\($0))" } ?? "")
@@ -82,8 +83,12 @@ public struct DatasetFetcher: Sendable {
         public var manifestProblems: [DatasetProblem]
 
         public var linkedCount: Int { files.filter { if case .linked = $0.outcome { true } else { false } }.count }
-        public var downloadedCount: Int { files.filter { if case .downloaded = $0.outcome { true } else { false } }.count }
-        public var alreadyPresentCount: Int { files.filter { if case .alreadyPresent = $0.outcome { true } else { false } }.count }
+        public var downloadedCount: Int {
+            files.filter { if case .downloaded = $0.outcome { true } else { false } }.count
+        }
+        public var alreadyPresentCount: Int {
+            files.filter { if case .alreadyPresent = $0.outcome { true } else { false } }.count
+        }
         public var failedCount: Int { files.filter { if case .failed = $0.outcome { true } else { false } }.count }
         /// True when every file is available and the manifest had no problems.
         public var succeeded: Bool { failedCount == 0 && manifestProblems.isEmpty }
@@ -111,17 +116,21 @@ public struct DatasetFetcher: Sendable {
     public var cacheFolder: Result<String, DatasetProblem> {
         guard let value = loader.extensions[Self.cacheKey] else { return .success(Self.defaultCacheFolder) }
         guard let folder = value.stringValue, !folder.isEmpty, !folder.hasPrefix("/"),
-              !folder.split(separator: "/").contains(where: { $0 == ".." || $0 == "." }) else {
-            return .failure(DatasetProblem(.invalidValue, manifest: loader.manifestPath, jsonPath: Self.cacheKey,
-                                           "must be a relative folder without '.' or '..', e.g. \"files\""))
+            !folder.split(separator: "/").contains(where: { $0 == ".." || $0 == "." })
+        else {
+            return .failure(
+                DatasetProblem(
+                    .invalidValue, manifest: loader.manifestPath, jsonPath: Self.cacheKey,
+                    "must be a relative folder without '.' or '..', e.g. \"files\""))
         }
         return .success(folder)
     }
 
     /// Fetches every file; calls `onFile` after each one (for progress output).
     public func fetch(onFile: (FileReport) -> Void = { _ in }) -> Report {
-        var report = Report(manifest: loader.manifestPath, cacheDirectory: "", mirror: mirror?.path, files: [],
-                            manifestProblems: loader.headerProblems)
+        var report = Report(
+            manifest: loader.manifestPath, cacheDirectory: "", mirror: mirror?.path, files: [],
+            manifestProblems: loader.headerProblems)
         let cacheDirectory: String
         switch cacheFolder {
         case .success(let folder):
@@ -143,10 +152,12 @@ public struct DatasetFetcher: Sendable {
             for file in sample.fileReferences {
                 let absolute = loader.absolutePath(file.path)
                 guard seen.insert(absolute).inserted else { continue }
-                var fileReport = FileReport(manifest: loader.manifestPath, sampleID: sample.id,
-                                            jsonPath: entry.jsonPath + "." + file.jsonPath, path: file.path,
-                                            absolutePath: absolute, outcome: .failed(reason: ""), note: nil)
-                (fileReport.outcome, fileReport.note) = fetch(file, absolutePath: absolute, cacheDirectory: cacheDirectory)
+                var fileReport = FileReport(
+                    manifest: loader.manifestPath, sampleID: sample.id,
+                    jsonPath: entry.jsonPath + "." + file.jsonPath, path: file.path,
+                    absolutePath: absolute, outcome: .failed(reason: ""), note: nil)
+                (fileReport.outcome, fileReport.note) = fetch(
+                    file, absolutePath: absolute, cacheDirectory: cacheDirectory)
                 report.files.append(fileReport)
                 onFile(fileReport)
             }
@@ -173,7 +184,12 @@ public struct DatasetFetcher: Sendable {
                 return (.alreadyPresent(verified: true), nil)
             case .success(let actual):
                 guard inCache else {
-                    return (.failed(reason: "SHA-256 is \(actual), the manifest expects \(expected); the file is outside the cache folder, so fetch leaves it alone"), nil)
+                    return (
+                        .failed(
+                            reason:
+                                "SHA-256 is \(actual), the manifest expects \(expected); the file is outside the cache folder, so fetch leaves it alone"
+                        ), nil
+                    )
                 }
                 note = "replaced a file whose SHA-256 was \(actual)"
             case .failure(let failure):
@@ -191,12 +207,16 @@ public struct DatasetFetcher: Sendable {
             note = "replaced a broken symbolic link"
         }
         guard inCache else {
-            return (.failed(reason: "no such file, and it is outside the cache folder \(cacheDirectory) that fetch fills"), nil)
+            return (
+                .failed(reason: "no such file, and it is outside the cache folder \(cacheDirectory) that fetch fills"),
+                nil
+            )
         }
         let relative = String(absolutePath.dropFirst(cacheDirectory.count + 1))
         do {
-            try fm.createDirectory(atPath: (absolutePath as NSString).deletingLastPathComponent,
-                                   withIntermediateDirectories: true)
+            try fm.createDirectory(
+                atPath: (absolutePath as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
         } catch {
             return (.failed(reason: "cannot create its folder: \(error.localizedDescription)"), note)
         }
@@ -207,17 +227,21 @@ public struct DatasetFetcher: Sendable {
             let candidate = mirror.appendingPathComponent(relative).standardizedFileURL.path
             var candidateIsDirectory: ObjCBool = false
             if fm.fileExists(atPath: candidate, isDirectory: &candidateIsDirectory), !candidateIsDirectory.boolValue {
-                let verdict: String? = switch expected.map({ e in (e, hash(candidate)) }) {
-                case .none: nil
-                case .some((let e, .success(let actual))): actual == e ? nil : "the mirror's \(candidate) has SHA-256 \(actual), expected \(e)"
-                case .some((_, .failure(let failure))): "the mirror's file is unreadable: \(failure.reason)"
-                }
+                let verdict: String? =
+                    switch expected.map({ e in (e, hash(candidate)) }) {
+                    case .none: nil
+                    case .some((let e, .success(let actual))):
+                        actual == e ? nil : "the mirror's \(candidate) has SHA-256 \(actual), expected \(e)"
+                    case .some((_, .failure(let failure))): "the mirror's file is unreadable: \(failure.reason)"
+                    }
                 if let verdict {
                     reasons.append(verdict)
                 } else {
                     do {
                         try fm.createSymbolicLink(atPath: absolutePath, withDestinationPath: candidate)
-                        if expected == nil { note = [note, "not verified: no sha256"].compactMap { $0 }.joined(separator: "; ") }
+                        if expected == nil {
+                            note = [note, "not verified: no sha256"].compactMap { $0 }.joined(separator: "; ")
+                        }
                         return (.linked(mirrorFile: candidate), note)
                     } catch {
                         reasons.append("cannot create a symbolic link to \(candidate): \(error.localizedDescription)")
@@ -305,10 +329,13 @@ extension DatasetFetcher {
     ///
     /// - Returns: the mirror (or `nil` when none exists) and warnings for the user.
     /// - Throws: `MirrorError` when `explicit` is not a folder.
-    public static func locateMirror(explicit: String?, environment: [String: String], currentDirectory: URL,
-                                    manifestDirectory: URL) throws(MirrorError) -> (mirror: MirrorLocation?, warnings: [String]) {
+    public static func locateMirror(
+        explicit: String?, environment: [String: String], currentDirectory: URL,
+        manifestDirectory: URL
+    ) throws(MirrorError) -> (mirror: MirrorLocation?, warnings: [String]) {
         func absolute(_ path: String) -> URL {
-            path.hasPrefix("/") ? URL(fileURLWithPath: path).standardizedFileURL
+            path.hasPrefix("/")
+                ? URL(fileURLWithPath: path).standardizedFileURL
                 : currentDirectory.appendingPathComponent(path).standardizedFileURL
         }
         func isFolder(_ url: URL) -> Bool {
@@ -329,17 +356,27 @@ extension DatasetFetcher {
         let fromCurrent = currentDirectory.deletingLastPathComponent()
             .appendingPathComponent(defaultMirrorRelativeToParent).standardizedFileURL
         if isFolder(fromCurrent) {
-            return (MirrorLocation(url: fromCurrent, origin: "../\(defaultMirrorRelativeToParent) from the current directory"), warnings)
+            return (
+                MirrorLocation(
+                    url: fromCurrent, origin: "../\(defaultMirrorRelativeToParent) from the current directory"),
+                warnings
+            )
         }
         var folder = manifestDirectory.standardizedFileURL
         while folder.path != "/" {
             let fm = FileManager.default
             if fm.fileExists(atPath: folder.appendingPathComponent("Package.swift").path)
-                || fm.fileExists(atPath: folder.appendingPathComponent(".git").path) {
+                || fm.fileExists(atPath: folder.appendingPathComponent(".git").path)
+            {
                 let candidate = folder.deletingLastPathComponent()
                     .appendingPathComponent(defaultMirrorRelativeToParent).standardizedFileURL
                 if isFolder(candidate) {
-                    return (MirrorLocation(url: candidate, origin: "../\(defaultMirrorRelativeToParent) from the repository root \(folder.path)"), warnings)
+                    return (
+                        MirrorLocation(
+                            url: candidate,
+                            origin: "../\(defaultMirrorRelativeToParent) from the repository root \(folder.path)"),
+                        warnings
+                    )
                 }
                 break
             }

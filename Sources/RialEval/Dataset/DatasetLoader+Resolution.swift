@@ -77,8 +77,9 @@ extension DatasetLoader {
     {
         let jsonPath = "samples[\(index)]"
         var problems: [DatasetProblem] = []
-        var resolved = ResolvedSample(index: index, sample: sample, imagePath: absolutePath(sample.image),
-                                      depthPath: nil, rightPath: nil, extensionFiles: [:])
+        var resolved = ResolvedSample(
+            index: index, sample: sample, imagePath: absolutePath(sample.image),
+            depthPath: nil, rightPath: nil, extensionFiles: [:])
         for file in sample.fileReferences {
             let absolute = absolutePath(file.path)
             let fileProblems = check(file, absolutePath: absolute, sample: sample, jsonPath: jsonPath, checks: checks)
@@ -120,24 +121,32 @@ extension DatasetLoader {
             case .failure(let failure): problems += failure.problems
             }
         }
-        return DatasetValidationReport(manifest: manifestPath, sampleCount: sampleCount,
-                                       validSampleCount: valid, problems: problems)
+        return DatasetValidationReport(
+            manifest: manifestPath, sampleCount: sampleCount,
+            validSampleCount: valid, problems: problems)
     }
 
     /// Problems with one referenced file (empty when it is fine).
-    func check(_ file: FileReference, absolutePath: String, sample: DatasetSample, jsonPath: String,
-               checks: FileChecks) -> [DatasetProblem] {
+    func check(
+        _ file: FileReference, absolutePath: String, sample: DatasetSample, jsonPath: String,
+        checks: FileChecks
+    ) -> [DatasetProblem] {
         let where_ = jsonPath + "." + file.jsonPath
         func problem(_ kind: DatasetProblem.Kind, _ message: String) -> DatasetProblem {
-            DatasetProblem(kind, manifest: manifestPath, jsonPath: where_, sampleID: sample.id,
-                           file: file.path, message)
+            DatasetProblem(
+                kind, manifest: manifestPath, jsonPath: where_, sampleID: sample.id,
+                file: file.path, message)
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: absolutePath, isDirectory: &isDirectory) else {
             let dangling = (try? FileManager.default.destinationOfSymbolicLink(atPath: absolutePath)) != nil
-            return [problem(.missingFile, dangling
-                ? "broken symbolic link at \(absolutePath)"
-                : "no such file (looked at \(absolutePath))")]
+            return [
+                problem(
+                    .missingFile,
+                    dangling
+                        ? "broken symbolic link at \(absolutePath)"
+                        : "no such file (looked at \(absolutePath))")
+            ]
         }
         if isDirectory.boolValue {
             return [problem(.unreadableFile, "is a directory, expected a file (\(absolutePath))")]
@@ -150,7 +159,9 @@ extension DatasetLoader {
                 do {
                     let actual = try SHA256Digest.hash(fileAt: absolutePath)
                     if actual.lowercased() != expected.lowercased() {
-                        problems.append(problem(.hashMismatch, "SHA-256 is \(actual), the manifest expects \(expected.lowercased())"))
+                        problems.append(
+                            problem(
+                                .hashMismatch, "SHA-256 is \(actual), the manifest expects \(expected.lowercased())"))
                     }
                 } catch {
                     let reason = (error as? MediaError)?.detail ?? "\(error)"
@@ -159,7 +170,8 @@ extension DatasetLoader {
             }
         }
         if checks.contains(.depthSize), file.role == .depth, let depth = sample.depth,
-           let message = DepthSizeCheck.problem(depth, absolutePath: absolutePath) {
+            let message = DepthSizeCheck.problem(depth, absolutePath: absolutePath)
+        {
             problems.append(problem(message.kind, message.text))
         }
         return problems

@@ -45,11 +45,13 @@ extension DatasetLoader {
                 do {
                     try handle.seek(toOffset: UInt64(range.lowerBound))
                     guard let data = try handle.read(upToCount: range.count), data.count == range.count else {
-                        return .failure(RereadFailure(reason: "the manifest is shorter than when it was read; run again"))
+                        return .failure(
+                            RereadFailure(reason: "the manifest is shorter than when it was read; run again"))
                     }
                     return .success(try JSONValue.parse(data))
                 } catch {
-                    return .failure(RereadFailure(reason: "the manifest changed on disk after it was read (\(error)); run again"))
+                    return .failure(
+                        RereadFailure(reason: "the manifest changed on disk after it was read (\(error)); run again"))
                 }
             }
         }
@@ -69,8 +71,9 @@ extension DatasetLoader {
         /// The stamp of the file at `path` now; nil when it cannot be read.
         init?(path: String) {
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-                  let size = (attributes[.size] as? NSNumber)?.uint64Value,
-                  let modified = attributes[.modificationDate] as? Date else { return nil }
+                let size = (attributes[.size] as? NSNumber)?.uint64Value,
+                let modified = attributes[.modificationDate] as? Date
+            else { return nil }
             self.size = size
             self.modified = modified
         }

@@ -41,14 +41,18 @@ public struct DatasetLoader: Sendable {
     ///   JSON (with line and column), or is not a JSON object.
     public init(contentsOf path: String) throws(DatasetError) {
         let data: Data
-        let stamp = FileStamp(path: path)  // before reading: a later rewrite is noticed
+        let stamp = FileStamp(path: path) // before reading: a later rewrite is noticed
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             var isDirectory: ObjCBool = false
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-            let reason = !exists ? "no such file" : isDirectory.boolValue ? "is a directory, expected a manifest.json file"
-                : "cannot read: \(error.localizedDescription)"
+            let reason =
+                !exists
+                ? "no such file"
+                : isDirectory.boolValue
+                    ? "is a directory, expected a manifest.json file"
+                    : "cannot read: \(error.localizedDescription)"
             throw DatasetError([DatasetProblem(.unreadableManifest, manifest: path, jsonPath: "", reason)])
         }
         let base = URL(fileURLWithPath: path).standardizedFileURL.deletingLastPathComponent()
@@ -84,17 +88,25 @@ public struct DatasetLoader: Sendable {
         do {
             return try JSONValue.parse(bytes, deferringTopLevelArray: "samples")
         } catch {
-            throw DatasetError([DatasetProblem(.invalidJSON, manifest: manifestPath, jsonPath: "",
-                                               "not valid JSON: \(error.description)")])
+            throw DatasetError([
+                DatasetProblem(
+                    .invalidJSON, manifest: manifestPath, jsonPath: "",
+                    "not valid JSON: \(error.description)")
+            ])
         }
     }
 
     /// `root` is the manifest with `samples` (when an array) already taken into `samples`.
-    private init(root json: JSONValue, samples source: SampleSource?, manifestPath: String,
-                 baseDirectory: URL) throws(DatasetError) {
+    private init(
+        root json: JSONValue, samples source: SampleSource?, manifestPath: String,
+        baseDirectory: URL
+    ) throws(DatasetError) {
         guard case .object(let o) = json else {
-            throw DatasetError([DatasetProblem(.wrongType, manifest: manifestPath, jsonPath: "",
-                                               "expected a JSON object with \"format\" and \"samples\", found \(json.typeDescription)")])
+            throw DatasetError([
+                DatasetProblem(
+                    .wrongType, manifest: manifestPath, jsonPath: "",
+                    "expected a JSON object with \"format\" and \"samples\", found \(json.typeDescription)")
+            ])
         }
         self.manifestPath = manifestPath
         self.baseDirectory = baseDirectory.standardizedFileURL
@@ -105,9 +117,13 @@ public struct DatasetLoader: Sendable {
         case .string(let format) where format == DatasetManifest.formatIdentifier:
             break
         case .string(let format):
-            reader.report(.wrongFormat, "format", "unsupported format '\(format)' (expected \"\(DatasetManifest.formatIdentifier)\")")
+            reader.report(
+                .wrongFormat, "format",
+                "unsupported format '\(format)' (expected \"\(DatasetManifest.formatIdentifier)\")")
         case .some(let other):
-            reader.report(.wrongFormat, "format", "expected the string \"\(DatasetManifest.formatIdentifier)\", found \(other.typeDescription)")
+            reader.report(
+                .wrongFormat, "format",
+                "expected the string \"\(DatasetManifest.formatIdentifier)\", found \(other.typeDescription)")
         }
         name = reader.string(o, "name", in: "")
         description = reader.string(o, "description", in: "")
@@ -140,15 +156,26 @@ public struct DatasetLoader: Sendable {
     public func sample(at index: Int) -> Result<DatasetSample, SampleFailure> {
         let jsonPath = "samples[\(index)]"
         guard index >= 0, index < samples.count else {
-            return .failure(SampleFailure(index: index, sampleID: nil, problems: [
-                DatasetProblem(.missingKey, manifest: manifestPath, jsonPath: jsonPath, sampleID: nil, "no such sample")]))
+            return .failure(
+                SampleFailure(
+                    index: index, sampleID: nil,
+                    problems: [
+                        DatasetProblem(
+                            .missingKey, manifest: manifestPath, jsonPath: jsonPath, sampleID: nil, "no such sample")
+                    ]))
         }
         let raw: JSONValue
         switch samples.value(at: index) {
         case .success(let value): raw = value
         case .failure(let reread):
-            return .failure(SampleFailure(index: index, sampleID: nil, problems: [
-                DatasetProblem(.unreadableManifest, manifest: manifestPath, jsonPath: jsonPath, sampleID: nil, reread.reason)]))
+            return .failure(
+                SampleFailure(
+                    index: index, sampleID: nil,
+                    problems: [
+                        DatasetProblem(
+                            .unreadableManifest, manifest: manifestPath, jsonPath: jsonPath, sampleID: nil,
+                            reread.reason)
+                    ]))
         }
         let (sample, problems) = DatasetSample.decode(raw, jsonPath: jsonPath, manifest: manifestPath)
         if let sample, problems.isEmpty { return .success(sample) }
@@ -242,18 +269,25 @@ public struct DatasetEntries: Sequence, Sendable {
             switch samples.value(at: index) {
             case .success(let value): raw = value
             case .failure(let reread):
-                let problem = DatasetProblem(.unreadableManifest, manifest: manifest, jsonPath: jsonPath, sampleID: nil,
-                                             reread.reason)
-                return DatasetEntry(index: index, result: .failure(SampleFailure(index: index, sampleID: nil,
-                                                                                 problems: [problem])))
+                let problem = DatasetProblem(
+                    .unreadableManifest, manifest: manifest, jsonPath: jsonPath, sampleID: nil,
+                    reread.reason)
+                return DatasetEntry(
+                    index: index,
+                    result: .failure(
+                        SampleFailure(
+                            index: index, sampleID: nil,
+                            problems: [problem])))
             }
             let (sample, problems) = DatasetSample.decode(raw, jsonPath: jsonPath, manifest: manifest)
             let id = sample?.id ?? raw["id"]?.stringValue
             var allProblems = problems
             if let id {
                 if let first = firstIndexByID[id] {
-                    allProblems.append(DatasetProblem(.duplicateID, manifest: manifest, jsonPath: jsonPath + ".id",
-                                                      sampleID: id, "duplicate id, already used by samples[\(first)]"))
+                    allProblems.append(
+                        DatasetProblem(
+                            .duplicateID, manifest: manifest, jsonPath: jsonPath + ".id",
+                            sampleID: id, "duplicate id, already used by samples[\(first)]"))
                 } else {
                     firstIndexByID[id] = index
                 }
@@ -261,7 +295,8 @@ public struct DatasetEntries: Sequence, Sendable {
             if let sample, allProblems.isEmpty {
                 return DatasetEntry(index: index, result: .success(sample))
             }
-            return DatasetEntry(index: index, result: .failure(SampleFailure(index: index, sampleID: id, problems: allProblems)))
+            return DatasetEntry(
+                index: index, result: .failure(SampleFailure(index: index, sampleID: id, problems: allProblems)))
         }
     }
 }

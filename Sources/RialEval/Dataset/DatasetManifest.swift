@@ -18,8 +18,10 @@ public struct DatasetManifest: Sendable, Equatable {
     /// Top-level keys not defined by the format, in manifest order.
     public var extensions: JSONObject
 
-    public init(name: String? = nil, description: String? = nil, samples: [DatasetSample],
-                extensions: JSONObject = [:]) {
+    public init(
+        name: String? = nil, description: String? = nil, samples: [DatasetSample],
+        extensions: JSONObject = [:]
+    ) {
         self.name = name
         self.description = description
         self.samples = samples
@@ -31,8 +33,9 @@ public struct DatasetManifest: Sendable, Equatable {
     ///
     /// - Parameter manifest: the manifest's name used in messages.
     public init(json: JSONValue, manifest: String = "manifest.json") throws(DatasetError) {
-        let loader = try DatasetLoader(json: json, manifestPath: manifest,
-                                       baseDirectory: URL(fileURLWithPath: "."))
+        let loader = try DatasetLoader(
+            json: json, manifestPath: manifest,
+            baseDirectory: URL(fileURLWithPath: "."))
         self = try loader.decodeManifest()
     }
 
@@ -75,9 +78,10 @@ extension DatasetSample: Codable {
         let json = try JSONValue(from: decoder)
         let (sample, problems) = DatasetSample.decode(json, jsonPath: "sample", manifest: "<decoder>")
         guard let sample else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: DatasetError(problems).description))
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: decoder.codingPath,
+                    debugDescription: DatasetError(problems).description))
         }
         self = sample
     }

@@ -46,8 +46,10 @@ public struct DatasetProblem: Error, Sendable, Hashable, Codable, CustomStringCo
     /// What is wrong.
     public var message: String
 
-    public init(_ kind: Kind, manifest: String, jsonPath: String, sampleID: String? = nil,
-                file: String? = nil, _ message: String) {
+    public init(
+        _ kind: Kind, manifest: String, jsonPath: String, sampleID: String? = nil,
+        file: String? = nil, _ message: String
+    ) {
         self.kind = kind
         self.manifest = manifest
         self.jsonPath = jsonPath

@@ -1,5 +1,5 @@
-import RialDetection
 import Foundation
+import RialDetection
 import RialMedia
 
 extension DatasetSample {
@@ -60,8 +60,9 @@ extension DatasetSample {
         let deviceModel = reader.string(o, "device_model", in: jsonPath)
         let capturedAt = reader.string(o, "captured_at", in: jsonPath)
         if let capturedAt, !Self.isISO8601(capturedAt) {
-            reader.report(.invalidValue, jsonPath + ".captured_at",
-                          "'\(capturedAt)' is not an ISO 8601 date or date-time (e.g. 2025-12-01T10:00:00Z)")
+            reader.report(
+                .invalidValue, jsonPath + ".captured_at",
+                "'\(capturedAt)' is not an ISO 8601 date or date-time (e.g. 2025-12-01T10:00:00Z)")
         }
         let group = reader.string(o, "group", in: jsonPath, nonEmpty: true)
         let source = reader.string(o, "source", in: jsonPath)
@@ -72,10 +73,13 @@ extension DatasetSample {
         let hashes = o["sha256"].flatMap { reader.hashes($0, at: jsonPath + ".sha256") }
         if let hashes {
             if hashes.depth != nil, o["depth"] == nil {
-                reader.report(.invalidValue, jsonPath + ".sha256.depth", "a depth hash is given but the sample has no depth")
+                reader.report(
+                    .invalidValue, jsonPath + ".sha256.depth", "a depth hash is given but the sample has no depth")
             }
             if hashes.right != nil, o["stereo"] == nil {
-                reader.report(.invalidValue, jsonPath + ".sha256.right", "a right-view hash is given but the sample has no stereo")
+                reader.report(
+                    .invalidValue, jsonPath + ".sha256.right", "a right-view hash is given but the sample has no stereo"
+                )
             }
         }
         var extensions = JSONObject()
@@ -149,11 +153,12 @@ extension FileHashes {
 
     /// True when `text` is 64 hexadecimal digits (either case).
     public static func isValidDigest(_ text: String) -> Bool {
-        text.utf8.count == 64 && text.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-        }
+        text.utf8.count == 64
+            && text.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+            }
     }
 }
 
@@ -166,13 +171,17 @@ struct FieldReader {
     init(manifest: String) { self.manifest = manifest }
 
     mutating func report(_ kind: DatasetProblem.Kind, _ jsonPath: String, file: String? = nil, _ message: String) {
-        problems.append(DatasetProblem(kind, manifest: manifest, jsonPath: jsonPath, sampleID: sampleID,
-                                       file: file, message))
+        problems.append(
+            DatasetProblem(
+                kind, manifest: manifest, jsonPath: jsonPath, sampleID: sampleID,
+                file: file, message))
     }
 
     /// The string at `key`; `nil` (and a problem) when required and absent, or not a string.
-    mutating func string(_ o: JSONObject, _ key: String, in parent: String, required: Bool = false,
-                         nonEmpty: Bool = false) -> String? {
+    mutating func string(
+        _ o: JSONObject, _ key: String, in parent: String, required: Bool = false,
+        nonEmpty: Bool = false
+    ) -> String? {
         let path = Self.join(parent, key)
         guard let value = o[key] else {
             if required { report(.missingKey, parent, "missing required key '\(key)'") }
@@ -245,7 +254,9 @@ struct FieldReader {
         var strings: [String] = []
         for (i, element) in elements.enumerated() {
             guard case .string(let s) = element else {
-                report(.wrongType, "\(Self.join(parent, key))[\(i)]", "expected a string, found \(element.typeDescription)")
+                report(
+                    .wrongType, "\(Self.join(parent, key))[\(i)]", "expected a string, found \(element.typeDescription)"
+                )
                 continue
             }
             strings.append(s)
@@ -270,11 +281,14 @@ struct FieldReader {
         let height = positiveInt(o, "height", in: path, maximum: 65536)
         let scale = positiveNumber(o, "scale", in: path, required: format?.needsScale ?? false)
         if let format, o["scale"] != nil, !format.needsScale, format != .npy, format != .npz {
-            report(.invalidValue, Self.join(path, "scale"),
-                   "format \(format.rawValue) takes no scale; scale applies to u16_png_scaled, npy and npz")
+            report(
+                .invalidValue, Self.join(path, "scale"),
+                "format \(format.rawValue) takes no scale; scale applies to u16_png_scaled, npy and npz")
         }
         if let width, let height, width.multipliedReportingOverflow(by: height).partialValue > DepthFormat.maxPixels {
-            report(.invalidValue, path, "depth size \(width)x\(height) exceeds the limit of \(DepthFormat.maxPixels) pixels")
+            report(
+                .invalidValue, path,
+                "depth size \(width)x\(height) exceeds the limit of \(DepthFormat.maxPixels) pixels")
         }
         if (o["width"] == nil) != (o["height"] == nil) {
             report(.missingKey, path, "give both 'width' and 'height' or neither")
@@ -282,8 +296,9 @@ struct FieldReader {
         var extensions = JSONObject()
         for (key, value) in o where !DepthReference.knownKeys.contains(key) { extensions[key] = value }
         guard problems.count == before, let file, let format else { return nil }
-        return DepthReference(path: file, format: format, width: width, height: height, scale: scale,
-                              extensions: extensions)
+        return DepthReference(
+            path: file, format: format, width: width, height: height, scale: scale,
+            extensions: extensions)
     }
 
     mutating func stereo(_ value: JSONValue, at path: String) -> StereoReference? {

@@ -36,12 +36,14 @@ public struct DatasetSample: Sendable, Equatable {
     /// Keys not defined by the format, e.g. `"synth": {...}`, in manifest order.
     public var extensions: JSONObject
 
-    public init(id: String, image: String, label: SampleLabel, depth: DepthReference? = nil,
-                stereo: StereoReference? = nil, attestation: AttestationLevel = .none,
-                platform: String? = nil, deviceModel: String? = nil, capturedAt: String? = nil,
-                group: String? = nil, split: DatasetSplit = .test, tags: [String] = [],
-                sha256: FileHashes? = nil, source: String? = nil, license: String? = nil,
-                extensions: JSONObject = [:]) {
+    public init(
+        id: String, image: String, label: SampleLabel, depth: DepthReference? = nil,
+        stereo: StereoReference? = nil, attestation: AttestationLevel = .none,
+        platform: String? = nil, deviceModel: String? = nil, capturedAt: String? = nil,
+        group: String? = nil, split: DatasetSplit = .test, tags: [String] = [],
+        sha256: FileHashes? = nil, source: String? = nil, license: String? = nil,
+        extensions: JSONObject = [:]
+    ) {
         self.id = id
         self.image = image
         self.label = label
@@ -107,8 +109,10 @@ public struct DepthReference: Sendable, Equatable {
     /// Keys the format does not define.
     public var extensions: JSONObject
 
-    public init(path: String, format: DepthFormat, width: Int? = nil, height: Int? = nil,
-                scale: Double? = nil, extensions: JSONObject = [:]) {
+    public init(
+        path: String, format: DepthFormat, width: Int? = nil, height: Int? = nil,
+        scale: Double? = nil, extensions: JSONObject = [:]
+    ) {
         self.path = path
         self.format = format
         self.width = width
@@ -137,8 +141,10 @@ public struct StereoReference: Sendable, Equatable {
     /// Keys the format does not define.
     public var extensions: JSONObject
 
-    public init(right: String, focalPx: Double? = nil, baselineMm: Double? = nil,
-                extensions: JSONObject = [:]) {
+    public init(
+        right: String, focalPx: Double? = nil, baselineMm: Double? = nil,
+        extensions: JSONObject = [:]
+    ) {
         self.right = right
         self.focalPx = focalPx
         self.baselineMm = baselineMm
@@ -154,8 +160,10 @@ public struct FileHashes: Sendable, Equatable {
     /// Keys the format does not define.
     public var extensions: JSONObject
 
-    public init(image: String? = nil, depth: String? = nil, right: String? = nil,
-                extensions: JSONObject = [:]) {
+    public init(
+        image: String? = nil, depth: String? = nil, right: String? = nil,
+        extensions: JSONObject = [:]
+    ) {
         self.image = image
         self.depth = depth
         self.right = right

@@ -14,7 +14,8 @@ public struct SplitFractions: Sendable, Equatable, Codable {
     public init?(train: Double, val: Double, test: Double) {
         let all = [train, val, test]
         guard all.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }),
-              abs(all.reduce(0, +) - 1) <= 1e-6 else { return nil }
+            abs(all.reduce(0, +) - 1) <= 1e-6
+        else { return nil }
         self.init(uncheckedTrain: train, val: val, test: test)
     }
 
@@ -43,8 +44,10 @@ public enum DatasetSplitter {
     /// The split of every group.
     ///
     /// - Complexity: O(n log n) in the number of samples.
-    public static func assignments(for samples: [DatasetSample], seed: UInt64,
-                                   fractions: SplitFractions) -> [DatasetGroupKey: DatasetSplit] {
+    public static func assignments(
+        for samples: [DatasetSample], seed: UInt64,
+        fractions: SplitFractions
+    ) -> [DatasetGroupKey: DatasetSplit] {
         var sizes: [DatasetGroupKey: Int] = [:]
         for sample in samples { sizes[sample.groupKey, default: 0] += 1 }
         var groups = sizes.keys.sorted()

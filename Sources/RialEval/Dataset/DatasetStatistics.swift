@@ -1,4 +1,5 @@
 import RialMedia
+
 /// Sample counts of a dataset by label, split, attestation, tag and group.
 public struct DatasetStatistics: Sendable, Equatable, Codable {
     /// One row of a count table.
@@ -34,8 +35,12 @@ public struct DatasetStatistics: Sendable, Equatable, Codable {
         attackCount = samples.count - bonaFideCount
         withDepthCount = samples.filter { $0.depth != nil }.count
         withStereoCount = samples.filter { $0.stereo != nil }.count
-        labels = SampleLabel.allCases.map { label in Count(key: label.rawValue, count: samples.filter { $0.label == label }.count) }
-        splits = DatasetSplit.allCases.map { split in Count(key: split.rawValue, count: samples.filter { $0.split == split }.count) }
+        labels = SampleLabel.allCases.map { label in
+            Count(key: label.rawValue, count: samples.filter { $0.label == label }.count)
+        }
+        splits = DatasetSplit.allCases.map { split in
+            Count(key: split.rawValue, count: samples.filter { $0.split == split }.count)
+        }
         attestations = AttestationLevel.allCases.map { level in
             Count(key: level.rawValue, count: samples.filter { $0.attestation == level }.count)
         }

@@ -22,22 +22,28 @@ enum DepthSizeCheck {
             let size = depth.expectedSize ?? (DepthFormat.defaultWidth, DepthFormat.defaultHeight)
             let expected = size.width * size.height * 4
             guard let attributes = try? FileManager.default.attributesOfItem(atPath: absolutePath),
-                  let length = (attributes[.size] as? NSNumber)?.intValue else {
+                let length = (attributes[.size] as? NSNumber)?.intValue
+            else {
                 return Problem(kind: .unreadableFile, text: "cannot read the file size")
             }
             if length != expected {
-                return Problem(kind: .depthSizeMismatch, text:
-                    "\(length) bytes, but \(size.width)x\(size.height) float32 depth needs \(expected) bytes (width * height * 4)")
+                return Problem(
+                    kind: .depthSizeMismatch,
+                    text:
+                        "\(length) bytes, but \(size.width)x\(size.height) float32 depth needs \(expected) bytes (width * height * 4)"
+                )
             }
             return nil
         }
         do {
-            _ = try DepthReader.read(path: absolutePath, format: depth.format, width: depth.width,
-                                     height: depth.height, scale: depth.scale)
+            _ = try DepthReader.read(
+                path: absolutePath, format: depth.format, width: depth.width,
+                height: depth.height, scale: depth.scale)
             return nil
         } catch let error as MediaError {
-            return Problem(kind: error.kind == .sizeMismatch ? .depthSizeMismatch : .unreadableDepth,
-                           text: "as \(depth.format.rawValue): \(error.detail)")
+            return Problem(
+                kind: error.kind == .sizeMismatch ? .depthSizeMismatch : .unreadableDepth,
+                text: "as \(depth.format.rawValue): \(error.detail)")
         } catch {
             return Problem(kind: .unreadableDepth, text: "as \(depth.format.rawValue): \(error)")
         }

@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import RialMedia
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// Downloads one URL to a file. `DatasetFetcher` uses it for upstream files;
 /// tests substitute a fake.

@@ -43,8 +43,10 @@ public struct FileReference: Sendable, Hashable {
     /// Why there is no direct download, when the manifest says so.
     public var note: String?
 
-    public init(role: Role, path: String, jsonPath: String, sha256: String? = nil,
-                source: String? = nil, url: String? = nil, note: String? = nil) {
+    public init(
+        role: Role, path: String, jsonPath: String, sha256: String? = nil,
+        source: String? = nil, url: String? = nil, note: String? = nil
+    ) {
         self.role = role
         self.path = path
         self.jsonPath = jsonPath
@@ -80,22 +82,26 @@ extension DatasetSample {
     /// extension files in key order.
     public var fileReferences: [FileReference] {
         let upstream = extensions[Self.upstreamKey]?.objectValue
-        func reference(_ role: FileReference.Role, _ path: String, _ jsonPath: String, _ hash: String?,
-                       defaultSource: String? = nil) -> FileReference {
+        func reference(
+            _ role: FileReference.Role, _ path: String, _ jsonPath: String, _ hash: String?,
+            defaultSource: String? = nil
+        ) -> FileReference {
             let entry = upstream?[role.description]?.objectValue
-            return FileReference(role: role, path: path, jsonPath: jsonPath, sha256: hash,
-                                 source: entry?["source"]?.stringValue ?? defaultSource,
-                                 url: entry?["url"]?.stringValue, note: entry?["note"]?.stringValue)
+            return FileReference(
+                role: role, path: path, jsonPath: jsonPath, sha256: hash,
+                source: entry?["source"]?.stringValue ?? defaultSource,
+                url: entry?["url"]?.stringValue, note: entry?["note"]?.stringValue)
         }
         var files = [reference(.image, image, "image", sha256?.image, defaultSource: source)]
         if let depth { files.append(reference(.depth, depth.path, "depth.path", sha256?.depth)) }
         if let stereo { files.append(reference(.right, stereo.right, "stereo.right", sha256?.right)) }
         for (key, value) in extensions where key != Self.upstreamKey {
             guard let object = value.objectValue, let path = object["path"]?.stringValue else { continue }
-            files.append(FileReference(
-                role: .extensionFile(key), path: path, jsonPath: key + ".path",
-                sha256: object["sha256"]?.stringValue, source: object["source"]?.stringValue,
-                url: object["url"]?.stringValue, note: object["note"]?.stringValue))
+            files.append(
+                FileReference(
+                    role: .extensionFile(key), path: path, jsonPath: key + ".path",
+                    sha256: object["sha256"]?.stringValue, source: object["source"]?.stringValue,
+                    url: object["url"]?.stringValue, note: object["note"]?.stringValue))
         }
         return files
     }

@@ -17,21 +17,25 @@ public enum UpstreamSource: Sendable, Hashable, CustomStringConvertible {
     /// Parses a `source` string; malformed forms of the known prefixes become `.other`.
     public init(parsing text: String) {
         if let rest = text.dropPrefix("github:"),
-           let at = rest.firstIndex(of: "@"),
-           let colon = rest[at...].firstIndex(of: ":") {
+            let at = rest.firstIndex(of: "@"),
+            let colon = rest[at...].firstIndex(of: ":")
+        {
             let ownerRepo = rest[..<at].split(separator: "/", omittingEmptySubsequences: false)
             let commit = String(rest[rest.index(after: at)..<colon])
             let path = String(rest[rest.index(after: colon)...])
             if ownerRepo.count == 2, Self.isName(ownerRepo[0]), Self.isName(ownerRepo[1]),
-               Self.isName(commit), !path.isEmpty {
-                self = .github(owner: String(ownerRepo[0]), repository: String(ownerRepo[1]),
-                               commit: commit, path: path)
+                Self.isName(commit), !path.isEmpty
+            {
+                self = .github(
+                    owner: String(ownerRepo[0]), repository: String(ownerRepo[1]),
+                    commit: commit, path: path)
                 return
             }
         }
         if let rest = text.dropPrefix("pypi:"),
-           let colon = rest.firstIndex(of: ":"),
-           let equals = rest[..<colon].range(of: "==") {
+            let colon = rest.firstIndex(of: ":"),
+            let equals = rest[..<colon].range(of: "==")
+        {
             let package = String(rest[..<equals.lowerBound])
             let version = String(rest[equals.upperBound..<colon])
             let path = String(rest[rest.index(after: colon)...])
@@ -41,8 +45,9 @@ public enum UpstreamSource: Sendable, Hashable, CustomStringConvertible {
             }
         }
         if let rest = text.dropPrefix("debian:"),
-           let separator = rest.range(of: ":/"),
-           let equals = rest[..<separator.lowerBound].firstIndex(of: "=") {
+            let separator = rest.range(of: ":/"),
+            let equals = rest[..<separator.lowerBound].firstIndex(of: "=")
+        {
             let package = String(rest[..<equals])
             let version = String(rest[rest.index(after: equals)..<separator.lowerBound])
             let path = String(rest[rest.index(after: separator.lowerBound)...])
@@ -80,7 +85,8 @@ public enum UpstreamSource: Sendable, Hashable, CustomStringConvertible {
         guard isName(owner), isName(repository), isName(commit) else { return nil }
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !segments.isEmpty,
-              segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else { return nil }
+            segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." })
+        else { return nil }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;")
         var encoded: [String] = []
@@ -88,8 +94,9 @@ public enum UpstreamSource: Sendable, Hashable, CustomStringConvertible {
             guard let e = String(segment).addingPercentEncoding(withAllowedCharacters: allowed) else { return nil }
             encoded.append(e)
         }
-        return URL(string: "https://raw.githubusercontent.com/\(owner)/\(repository)/\(commit)/"
-                   + encoded.joined(separator: "/"))
+        return URL(
+            string: "https://raw.githubusercontent.com/\(owner)/\(repository)/\(commit)/"
+                + encoded.joined(separator: "/"))
     }
 
     /// Why a source cannot be downloaded directly, for fetch reports; `nil` for GitHub.
@@ -106,15 +113,16 @@ public enum UpstreamSource: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func isName<S: StringProtocol>(_ text: S) -> Bool {
-        !text.isEmpty && text != "." && text != ".." && text.unicodeScalars.allSatisfy { c in
-            ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
-                || c == "." || c == "_" || c == "-"
-        }
+        !text.isEmpty && text != "." && text != ".."
+            && text.unicodeScalars.allSatisfy { c in
+                ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+                    || c == "." || c == "_" || c == "-"
+            }
     }
 }
 
-private extension String {
-    func dropPrefix(_ prefix: String) -> Substring? {
+extension String {
+    fileprivate func dropPrefix(_ prefix: String) -> Substring? {
         hasPrefix(prefix) ? self[index(startIndex, offsetBy: prefix.count)...] : nil
     }
 }

@@ -18,7 +18,9 @@ public enum DefaultData {
 
     /// Where generated data is cached: `$RIAL_CACHE`, else `.cache/rial-bench` under
     /// `root` (git-ignored).
-    public static func cacheDirectory(root: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func cacheDirectory(root: URL, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> URL
+    {
         if let env = environment["RIAL_CACHE"], !env.isEmpty { return URL(fileURLWithPath: env) }
         return root.appendingPathComponent(".cache/rial-bench")
     }
@@ -50,9 +52,11 @@ public enum DefaultData {
     ///   - mirror: the real data mirror for textures; `nil` for procedural textures.
     ///   - progress: called with the number of captures finished (worker threads).
     /// - Throws: `MediaError` naming the file that could not be read or written.
-    public static func prepareSynthetic(spec: SynthDatasetSpec = syntheticSpec, cache: URL, mirror: URL?,
-                                        jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                                        progress: @Sendable (Int) -> Void = { _ in }) throws -> Prepared {
+    public static func prepareSynthetic(
+        spec: SynthDatasetSpec = syntheticSpec, cache: URL, mirror: URL?,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: @Sendable (Int) -> Void = { _ in }
+    ) throws -> Prepared {
         // The cache key needs only the textures' hashes; decoding them (about a second)
         // is paid only when the set has to be generated.
         let sources = try mirror.map { try SynthTextureLibrary.sources(mirror: $0) } ?? []
@@ -64,8 +68,9 @@ public enum DefaultData {
         try? FileManager.default.removeItem(at: folder)
         let (textures, loadedSources) = try mirror.map { try SynthTextureLibrary.load(mirror: $0) } ?? ([], [])
         guard loadedSources == sources else {
-            throw MediaError(.unreadable, source: mirror?.path ?? cache.path,
-                             "texture files changed while the default set was being prepared; run again")
+            throw MediaError(
+                .unreadable, source: mirror?.path ?? cache.path,
+                "texture files changed while the default set was being prepared; run again")
         }
         let summary = try SynthDatasetWriter(spec: spec, textures: textures, textureSources: sources)
             .write(to: folder.path, jobs: jobs, progress: progress)

@@ -27,26 +27,34 @@ public struct GateReport: Sendable, Equatable, Codable {
     public var failures: [Check] { checks.filter { !$0.passed } }
 
     /// Runs every check of `policy`.
-    public static func evaluate(baseline: RunResults, current: RunResults, policy: GatePolicy,
-                                baselinePath: String, currentPath: String) -> GateReport {
+    public static func evaluate(
+        baseline: RunResults, current: RunResults, policy: GatePolicy,
+        baselinePath: String, currentPath: String
+    ) -> GateReport {
         var checks: [Check] = []
         let baseTree = tree(baseline), currentTree = tree(current)
 
         let needed = Double(baseline.counts.evaluated) * policy.minEvaluatedFraction
-        checks.append(Check(kind: "coverage", name: "counts.evaluated", baseline: Double(baseline.counts.evaluated),
-                            current: Double(current.counts.evaluated), limit: needed.rounded(.up),
-                            rule: "at least \(Int(policy.minEvaluatedFraction * 100))% of the baseline's samples",
-                            passed: Double(current.counts.evaluated) >= needed.rounded(.up), note: nil))
+        checks.append(
+            Check(
+                kind: "coverage", name: "counts.evaluated", baseline: Double(baseline.counts.evaluated),
+                current: Double(current.counts.evaluated), limit: needed.rounded(.up),
+                rule: "at least \(Int(policy.minEvaluatedFraction * 100))% of the baseline's samples",
+                passed: Double(current.counts.evaluated) >= needed.rounded(.up), note: nil))
 
         for check in policy.accuracy {
             for method in check.methods ?? baseline.methods {
                 let path = "metrics.\(method).\(check.metric)"
                 let base = lookup(baseTree, ["metrics", method] + check.metric.split(separator: ".").map(String.init))
-                let now = lookup(currentTree, ["metrics", method] + check.metric.split(separator: ".").map(String.init))
-                let rule = "\(check.polarity.rawValue), abs \(format(check.absoluteTolerance)), rel \(format(check.relativeTolerance))"
+                let now = lookup(
+                    currentTree, ["metrics", method] + check.metric.split(separator: ".").map(String.init))
+                let rule =
+                    "\(check.polarity.rawValue), abs \(format(check.absoluteTolerance)), rel \(format(check.relativeTolerance))"
                 guard let base, base.isFinite else {
-                    checks.append(Check(kind: "accuracy", name: "\(method).\(check.metric)", baseline: base, current: now,
-                                        limit: nil, rule: rule, passed: true, note: "not defined in the baseline; skipped"))
+                    checks.append(
+                        Check(
+                            kind: "accuracy", name: "\(method).\(check.metric)", baseline: base, current: now,
+                            limit: nil, rule: rule, passed: true, note: "not defined in the baseline; skipped"))
                     continue
                 }
                 let allowed = max(check.absoluteTolerance, check.relativeTolerance * abs(base))
@@ -57,26 +65,33 @@ public struct GateReport: Sendable, Equatable, Codable {
                 } else {
                     note = now == nil ? "\(path) missing in the current run" : "undefined (NaN) in the current run"
                 }
-                checks.append(Check(kind: "accuracy", name: "\(method).\(check.metric)", baseline: base, current: now,
-                                    limit: limit, rule: rule, passed: passed, note: passed ? nil : note ?? "regression"))
+                checks.append(
+                    Check(
+                        kind: "accuracy", name: "\(method).\(check.metric)", baseline: base, current: now,
+                        limit: limit, rule: rule, passed: passed, note: passed ? nil : note ?? "regression"))
             }
         }
 
         if let latency = policy.latency {
-            for key in baseline.latency.keys.sorted() where baseline.latency[key]?.targetMs != nil && key != latency.normalizeBy {
+            for key in baseline.latency.keys.sorted()
+            where baseline.latency[key]?.targetMs != nil && key != latency.normalizeBy {
                 let base = statistic(baseline, key, latency), now = statistic(current, key, latency)
                 let unit = latency.normalizeBy.map { "\(latency.statistic)/\($0)" } ?? "\(latency.statistic) ms"
                 let rule = "ratio current/baseline <= \(format(1 + latency.relativeTolerance))"
                 guard let base, base > 0 else {
-                    checks.append(Check(kind: "latency", name: "\(key).\(unit)", baseline: base, current: now, limit: nil,
-                                        rule: rule, passed: true, note: "no baseline value; skipped"))
+                    checks.append(
+                        Check(
+                            kind: "latency", name: "\(key).\(unit)", baseline: base, current: now, limit: nil,
+                            rule: rule, passed: true, note: "no baseline value; skipped"))
                     continue
                 }
                 let limit = base * (1 + latency.relativeTolerance)
                 let passed = now.map { $0 <= limit } ?? false
-                checks.append(Check(kind: "latency", name: "\(key).\(unit)", baseline: base, current: now, limit: limit,
-                                    rule: rule, passed: passed,
-                                    note: passed ? nil : now == nil ? "missing in the current run" : "slower than allowed"))
+                checks.append(
+                    Check(
+                        kind: "latency", name: "\(key).\(unit)", baseline: base, current: now, limit: limit,
+                        rule: rule, passed: passed,
+                        note: passed ? nil : now == nil ? "missing in the current run" : "slower than allowed"))
             }
         }
         return GateReport(baseline: baselinePath, current: currentPath, checks: checks)
@@ -123,12 +138,15 @@ public struct GateReport: Sendable, Equatable, Codable {
 
     /// The report as Markdown (a CI step summary).
     public func markdown() -> String {
-        var lines = ["## rial-bench gate: \(passed ? "PASS" : "FAIL (\(failures.count) of \(checks.count) checks)")", "",
-                     "Baseline `\(baseline)`, current `\(current)`.", "",
-                     "| check | kind | baseline | current | limit | rule | result |", "|---|---|---:|---:|---:|---|---|"]
+        var lines = [
+            "## rial-bench gate: \(passed ? "PASS" : "FAIL (\(failures.count) of \(checks.count) checks)")", "",
+            "Baseline `\(baseline)`, current `\(current)`.", "",
+            "| check | kind | baseline | current | limit | rule | result |", "|---|---|---:|---:|---:|---|---|",
+        ]
         for c in checks {
-            lines.append("| `\(c.name)` | \(c.kind) | \(Self.format(c.baseline)) | \(Self.format(c.current)) | \(Self.format(c.limit)) | "
-                         + "\(c.rule) | \(c.passed ? "pass" : "**FAIL**")\(c.note.map { ": \($0)" } ?? "") |")
+            lines.append(
+                "| `\(c.name)` | \(c.kind) | \(Self.format(c.baseline)) | \(Self.format(c.current)) | \(Self.format(c.limit)) | "
+                    + "\(c.rule) | \(c.passed ? "pass" : "**FAIL**")\(c.note.map { ": \($0)" } ?? "") |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -139,14 +157,23 @@ public struct GateReport: Sendable, Equatable, Codable {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
         }
-        var lines = [#"<?xml version="1.0" encoding="UTF-8"?>"#,
-                     #"<testsuite name="rial-bench gate" tests="\#(checks.count)" failures="\#(failures.count)" errors="0">"#]
+        var lines = [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<testsuite name="rial-bench gate" tests="\#(checks.count)" failures="\#(failures.count)" errors="0">"#,
+        ]
         for c in checks {
-            let name = escape(c.name), detail = escape("baseline \(Self.format(c.baseline)), current \(Self.format(c.current)), limit \(Self.format(c.limit)); \(c.rule)")
+            let name = escape(c.name),
+                detail = escape(
+                    "baseline \(Self.format(c.baseline)), current \(Self.format(c.current)), limit \(Self.format(c.limit)); \(c.rule)"
+                )
             if c.passed {
-                lines.append(#"  <testcase classname="gate.\#(c.kind)" name="\#(name)"><system-out>\#(detail)</system-out></testcase>"#)
+                lines.append(
+                    #"  <testcase classname="gate.\#(c.kind)" name="\#(name)"><system-out>\#(detail)</system-out></testcase>"#
+                )
             } else {
-                lines.append(#"  <testcase classname="gate.\#(c.kind)" name="\#(name)"><failure message="\#(escape(c.note ?? "failed"))">\#(detail)</failure></testcase>"#)
+                lines.append(
+                    #"  <testcase classname="gate.\#(c.kind)" name="\#(name)"><failure message="\#(escape(c.note ?? "failed"))">\#(detail)</failure></testcase>"#
+                )
             }
         }
         lines.append("</testsuite>")

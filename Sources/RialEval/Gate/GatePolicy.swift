@@ -34,8 +34,10 @@ public struct GatePolicy: Sendable, Equatable, Codable {
             case methods
         }
 
-        public init(metric: String, polarity: Polarity, absoluteTolerance: Double = 0, relativeTolerance: Double = 0,
-                    methods: [String]? = nil) {
+        public init(
+            metric: String, polarity: Polarity, absoluteTolerance: Double = 0, relativeTolerance: Double = 0,
+            methods: [String]? = nil
+        ) {
             self.metric = metric
             self.polarity = polarity
             self.absoluteTolerance = absoluteTolerance
@@ -113,7 +115,8 @@ public struct GatePolicy: Sendable, Equatable, Codable {
     public static func load(path: String) throws(RunError) -> GatePolicy {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw RunError("\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
+            throw RunError(
+                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
         }
         let tree: JSONValue
         do { tree = try ConfigurationFile.yamlTree(text) } catch {

@@ -41,7 +41,8 @@ public struct BootstrapSettings: Sendable, Equatable, Codable {
             throw ConfigurationError(key: CodingKeys.resamples, "must be in 0...1000000, got \(resamples)")
         }
         guard confidenceLevel > 0 && confidenceLevel < 1 else {
-            throw ConfigurationError(key: CodingKeys.confidenceLevel, "must be in (0, 1), e.g. 0.95, got \(confidenceLevel)")
+            throw ConfigurationError(
+                key: CodingKeys.confidenceLevel, "must be in (0, 1), e.g. 0.95, got \(confidenceLevel)")
         }
     }
 }

@@ -51,17 +51,20 @@ public struct ClusterBootstrap: Sendable {
         let clusterOfSorted = ranked.order.map { numbering.indexOfItem[Int($0)] }
         let speciesOfSorted: [Int32] = ranked.positive.map { $0 == 1 ? -1 : 0 }
         curve = WeightedCurve(ranked: ranked, clusterOfSorted: clusterOfSorted, clusterCount: numbering.count)
-        tally = OperatingPointTally(ranked: ranked, clusterOfSorted: clusterOfSorted, speciesOfSorted: speciesOfSorted,
-                                    speciesCount: 1, clusterCount: numbering.count, threshold: threshold)
+        tally = OperatingPointTally(
+            ranked: ranked, clusterOfSorted: clusterOfSorted, speciesOfSorted: speciesOfSorted,
+            speciesCount: 1, clusterCount: numbering.count, threshold: threshold)
         self.threshold = threshold
     }
 
     init(prepared: RankedSamples, threshold: Double) {
-        curve = WeightedCurve(ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
-                              clusterCount: prepared.clusterCount)
-        tally = OperatingPointTally(ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
-                                    speciesOfSorted: prepared.speciesOfSorted, speciesCount: prepared.species.count,
-                                    clusterCount: prepared.clusterCount, threshold: threshold)
+        curve = WeightedCurve(
+            ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
+            clusterCount: prepared.clusterCount)
+        tally = OperatingPointTally(
+            ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
+            speciesOfSorted: prepared.speciesOfSorted, speciesCount: prepared.species.count,
+            clusterCount: prepared.clusterCount, threshold: threshold)
         self.threshold = threshold
     }
 
@@ -72,9 +75,10 @@ public struct ClusterBootstrap: Sendable {
         func interval(_ metric: KeyPath<Replicate, Double>) -> ConfidenceInterval {
             .bootstrapPercentile(replicates.map { $0[keyPath: metric] }, settings: settings)
         }
-        return Intervals(auc: interval(\.auc), eer: interval(\.eer), apcerMax: interval(\.apcerMax),
-                         apcerPooled: interval(\.apcerPooled), bpcer: interval(\.bpcer), acer: interval(\.acer),
-                         truePositiveRate: interval(\.truePositiveRate))
+        return Intervals(
+            auc: interval(\.auc), eer: interval(\.eer), apcerMax: interval(\.apcerMax),
+            apcerPooled: interval(\.apcerPooled), bpcer: interval(\.bpcer), acer: interval(\.acer),
+            truePositiveRate: interval(\.truePositiveRate))
     }
 
     /// The metrics of one resample (NaN where undefined).
@@ -97,9 +101,10 @@ public struct ClusterBootstrap: Sendable {
         return resampler.map { _, weights in
             let rates = tally.rates(weights: weights)
             let (auc, eer) = curve.aucAndEER(weights: weights, totals: (rates.bonaFide, rates.attacks))
-            return Replicate(auc: auc, eer: eer, apcerMax: rates.apcerMax, apcerPooled: rates.apcerPooled,
-                             bpcer: rates.bpcer, acer: (rates.apcerMax + rates.bpcer) / 2,
-                             truePositiveRate: 1 - rates.bpcer)
+            return Replicate(
+                auc: auc, eer: eer, apcerMax: rates.apcerMax, apcerPooled: rates.apcerPooled,
+                bpcer: rates.bpcer, acer: (rates.apcerMax + rates.bpcer) / 2,
+                truePositiveRate: 1 - rates.bpcer)
         }
     }
 }
@@ -138,7 +143,9 @@ struct WeightedCurve: Sendable {
     /// A block of weight 0 repeats the previous point (same `d` and `FP`), which leaves
     /// the crossing rate unchanged, so it needs no test (only the EER threshold, not
     /// computed here, would depend on it). After the crossing only the AUC sum remains.
-    func aucAndEER(weights: ResampleWeights, totals: (positive: Int, negative: Int)? = nil) -> (auc: Double, eer: Double) {
+    func aucAndEER(weights: ResampleWeights, totals: (positive: Int, negative: Int)? = nil) -> (
+        auc: Double, eer: Double
+    ) {
         switch weights {
         case .narrow(let w): aucAndEER(weights: w, totals: totals)
         case .wide(let w): aucAndEER(weights: w, totals: totals)
@@ -162,7 +169,8 @@ struct WeightedCurve: Sendable {
 
     /// See `aucAndEER(weights:totals:)`; `totals` when the caller already has them.
     func aucAndEER<W: FixedWidthInteger>(weights: UnsafeBufferPointer<W>, totals known: (positive: Int, negative: Int)?)
-        -> (auc: Double, eer: Double) {
+        -> (auc: Double, eer: Double)
+    {
         let (totalPositive, totalNegative) = known ?? totals(weights: weights)
         guard totalPositive > 0 && totalNegative > 0 else { return (.nan, .nan) }
         let positives = totalPositive, negatives = totalNegative
@@ -239,8 +247,10 @@ struct OperatingPointTally: Sendable {
     /// Sorted by cluster, then species.
     let entries: [Entry]
 
-    init(ranked: RankedScores, clusterOfSorted: [Int32], speciesOfSorted: [Int32], speciesCount: Int,
-         clusterCount: Int, threshold: Double) {
+    init(
+        ranked: RankedScores, clusterOfSorted: [Int32], speciesOfSorted: [Int32], speciesCount: Int,
+        clusterCount: Int, threshold: Double
+    ) {
         self.speciesCount = speciesCount
         var bonaFide = [Int32](repeating: 0, count: clusterCount)
         var rejected = [Int32](repeating: 0, count: clusterCount)
@@ -265,7 +275,8 @@ struct OperatingPointTally: Sendable {
     /// APCER max/pooled and BPCER with sample weight = `weights[cluster]`; NaN where a
     /// class (or, for the max, every species) has weight 0.
     func rates(weights: ResampleWeights)
-        -> (apcerMax: Double, apcerPooled: Double, bpcer: Double, bonaFide: Int, attacks: Int) {
+        -> (apcerMax: Double, apcerPooled: Double, bpcer: Double, bonaFide: Int, attacks: Int)
+    {
         switch weights {
         case .narrow(let w): rates(weights: w)
         case .wide(let w): rates(weights: w)
@@ -274,7 +285,8 @@ struct OperatingPointTally: Sendable {
 
     /// See `rates(weights:)`; also the weighted bona fide and attack totals.
     func rates<W: FixedWidthInteger>(weights: UnsafeBufferPointer<W>)
-        -> (apcerMax: Double, apcerPooled: Double, bpcer: Double, bonaFide: Int, attacks: Int) {
+        -> (apcerMax: Double, apcerPooled: Double, bpcer: Double, bonaFide: Int, attacks: Int)
+    {
         var bonaFide = 0, rejected = 0
         bonaFidePerCluster.withUnsafeBufferPointer { total in
             bonaFideRejectedPerCluster.withUnsafeBufferPointer { below in

@@ -88,9 +88,10 @@ extension ConfidenceInterval {
     static func bootstrapPercentile(_ replicates: [Double], settings: BootstrapSettings) -> ConfidenceInterval {
         let defined = replicates.filter { !$0.isNaN }.sorted()
         let tail = (1 - settings.confidenceLevel) / 2
-        return ConfidenceInterval(lower: quantile(sorted: defined, tail), upper: quantile(sorted: defined, 1 - tail),
-                                  level: settings.confidenceLevel, method: .clusterBootstrapPercentile,
-                                  resamples: settings.resamples, seed: settings.seed,
-                                  undefinedResamples: settings.resamples - defined.count)
+        return ConfidenceInterval(
+            lower: quantile(sorted: defined, tail), upper: quantile(sorted: defined, 1 - tail),
+            level: settings.confidenceLevel, method: .clusterBootstrapPercentile,
+            resamples: settings.resamples, seed: settings.seed,
+            undefinedResamples: settings.resamples - defined.count)
     }
 }

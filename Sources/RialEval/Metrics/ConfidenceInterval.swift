@@ -32,8 +32,10 @@ public struct ConfidenceInterval: Sendable, Equatable, Codable {
         case undefinedResamples = "undefined_resamples"
     }
 
-    public init(lower: Double, upper: Double, level: Double, method: Method, resamples: Int? = nil,
-                seed: UInt64? = nil, undefinedResamples: Int? = nil) {
+    public init(
+        lower: Double, upper: Double, level: Double, method: Method, resamples: Int? = nil,
+        seed: UInt64? = nil, undefinedResamples: Int? = nil
+    ) {
         self.lower = lower
         self.upper = upper
         self.level = level

@@ -60,10 +60,13 @@ public struct BinaryConfusionMatrix: Sendable, Equatable, Codable {
         threshold = try c.decodeNullable(.threshold)
         let counts = try c.decode([[Int]].self, forKey: .counts)
         guard counts.count == 2, counts.allSatisfy({ $0.count == 2 }) else {
-            throw DecodingError.dataCorruptedError(forKey: .counts, in: c,
-                                                   debugDescription: "counts must be a 2x2 array [[TN, FP], [FN, TP]]")
+            throw DecodingError.dataCorruptedError(
+                forKey: .counts, in: c,
+                debugDescription: "counts must be a 2x2 array [[TN, FP], [FN, TP]]")
         }
-        (trueNegatives, falsePositives, falseNegatives, truePositives) = (counts[0][0], counts[0][1], counts[1][0], counts[1][1])
+        (trueNegatives, falsePositives, falseNegatives, truePositives) = (
+            counts[0][0], counts[0][1], counts[1][0], counts[1][1]
+        )
         excludedCount = try c.decodeIfPresent(Int.self, forKey: .excludedCount) ?? 0
     }
 
@@ -152,8 +155,9 @@ public struct MulticlassConfusionMatrix: Sendable, Equatable, Codable {
         let classes = try c.decode([String].self, forKey: .classes)
         let rows = try c.decode([[Int]].self, forKey: .counts)
         guard rows.count == classes.count, rows.allSatisfy({ $0.count == classes.count }) else {
-            throw DecodingError.dataCorruptedError(forKey: .counts, in: c,
-                                                   debugDescription: "counts must be a square array with one row and one column per class")
+            throw DecodingError.dataCorruptedError(
+                forKey: .counts, in: c,
+                debugDescription: "counts must be a square array with one row and one column per class")
         }
         self.classes = classes
         flatCounts = rows.flatMap { $0 }

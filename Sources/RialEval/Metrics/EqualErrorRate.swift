@@ -33,8 +33,9 @@ public struct EqualErrorRate: Sendable, Equatable {
     public init(curve: ROCCurve) {
         var tracker = EERTracker(positives: curve.bonaFideCount, negatives: curve.attackCount)
         for k in curve.thresholds.indices where !tracker.isDone {
-            tracker.add(falsePositives: curve.falsePositives[k], truePositives: curve.truePositives[k],
-                        threshold: curve.thresholds[k])
+            tracker.add(
+                falsePositives: curve.falsePositives[k], truePositives: curve.truePositives[k],
+                threshold: curve.thresholds[k])
         }
         self = tracker.result
     }

@@ -86,9 +86,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         init(_ pad: PresentationAttackMetrics, intervals: ClusterBootstrap.Intervals?, level: Double) {
             perSpecies = Dictionary(uniqueKeysWithValues: pad.species.map { ($0.species, $0.apcer) })
             attacksPerSpecies = Dictionary(uniqueKeysWithValues: pad.species.map { ($0.species, $0.attacks) })
-            perSpeciesCI = Dictionary(uniqueKeysWithValues: pad.species.map {
-                ($0.species, ConfidenceInterval.wilson(successes: $0.accepted, trials: $0.attacks, level: level))
-            })
+            perSpeciesCI = Dictionary(
+                uniqueKeysWithValues: pad.species.map {
+                    ($0.species, ConfidenceInterval.wilson(successes: $0.accepted, trials: $0.attacks, level: level))
+                })
             max = pad.apcerMax
             maxSpecies = pad.apcerMaxSpecies
             maxCI = intervals?.apcerMax
@@ -162,7 +163,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
     ///
     /// - Complexity: O(n log n) plus O(n) per bootstrap resample (parallel) plus the
     ///   breakdowns.
-    public static func compute(samples: [ScoredSample], configuration: MetricsConfiguration = .standard) -> MethodMetrics {
+    public static func compute(samples: [ScoredSample], configuration: MetricsConfiguration = .standard)
+        -> MethodMetrics
+    {
         MethodMetrics(samples: samples, configuration: configuration)
     }
 
@@ -209,14 +212,19 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         confusion = BinaryConfusionMatrix(samples: prepared.samples, threshold: threshold)
         confusion.excludedCount = prepared.excluded
         var warnings = curve.warnings
-        if let intervals, [intervals.auc, intervals.eer, intervals.bpcer, intervals.apcerMax]
-            .contains(where: { ($0.undefinedResamples ?? 0) > 0 }) {
+        if let intervals,
+            [intervals.auc, intervals.eer, intervals.bpcer, intervals.apcerMax]
+                .contains(where: { ($0.undefinedResamples ?? 0) > 0 })
+        {
             warnings.append(.undefinedBootstrapResamples)
         }
         self.warnings = warnings
-        breakdowns = configuration.breakdowns.isEmpty ? nil
-            : MetricsBreakdown(samples: prepared.samples, threshold: threshold, dimensions: configuration.breakdowns,
-                               level: settings.confidenceLevel)
+        breakdowns =
+            configuration.breakdowns.isEmpty
+            ? nil
+            : MetricsBreakdown(
+                samples: prepared.samples, threshold: threshold, dimensions: configuration.breakdowns,
+                level: settings.confidenceLevel)
     }
 
     public init(from decoder: any Decoder) throws {

@@ -144,11 +144,15 @@ public struct MetricsBreakdown: Sendable, Equatable, Codable {
     /// The requested breakdowns of `samples` at `threshold`, Wilson intervals at `level`.
     ///
     /// - Complexity: O(n log n) per dimension (each subset is sorted for its AUC).
-    public init(samples input: [ScoredSample], threshold: Double, dimensions: [BreakdownDimension] = BreakdownDimension.allCases,
-                level: Double = 0.95) {
+    public init(
+        samples input: [ScoredSample], threshold: Double,
+        dimensions: [BreakdownDimension] = BreakdownDimension.allCases,
+        level: Double = 0.95
+    ) {
         let samples = input.filter { $0.score.isFinite }
         let bonaFide = samples.filter(\.bonaFide)
-        func entries(_ keys: (ScoredSample) -> [String], attackLabelsAgainstBonaFide: Bool = false) -> [BreakdownEntry] {
+        func entries(_ keys: (ScoredSample) -> [String], attackLabelsAgainstBonaFide: Bool = false) -> [BreakdownEntry]
+        {
             var subsets: [String: [ScoredSample]] = [:]
             for sample in samples {
                 for key in Set(keys(sample)) { subsets[key, default: []].append(sample) }
@@ -156,8 +160,9 @@ public struct MetricsBreakdown: Sendable, Equatable, Codable {
             return subsets.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
                 let subset = subsets[key]!
                 let isAttackLabel = attackLabelsAgainstBonaFide && subset.allSatisfy { !$0.bonaFide }
-                return BreakdownEntry(key: key, subset: subset, reference: isAttackLabel ? bonaFide : nil,
-                                      threshold: threshold, level: level)
+                return BreakdownEntry(
+                    key: key, subset: subset, reference: isAttackLabel ? bonaFide : nil,
+                    threshold: threshold, level: level)
             }
         }
         let wanted = Set(dimensions)

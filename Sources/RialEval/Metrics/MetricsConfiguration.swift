@@ -18,8 +18,10 @@ public struct MetricsConfiguration: Sendable, Equatable, Codable {
     /// The defaults.
     public static let standard = MetricsConfiguration()
 
-    public init(threshold: Double = 0.5, bootstrap: BootstrapSettings = BootstrapSettings(),
-                breakdowns: [BreakdownDimension] = BreakdownDimension.allCases) {
+    public init(
+        threshold: Double = 0.5, bootstrap: BootstrapSettings = BootstrapSettings(),
+        breakdowns: [BreakdownDimension] = BreakdownDimension.allCases
+    ) {
         self.threshold = threshold
         self.bootstrap = bootstrap
         self.breakdowns = breakdowns
@@ -34,7 +36,9 @@ public struct MetricsConfiguration: Sendable, Equatable, Codable {
     /// - Throws: `ConfigurationError` naming the key (`threshold`,
     ///   `bootstrap.resamples`, `bootstrap.confidence_level`).
     public func validate() throws(ConfigurationError) {
-        guard threshold.isFinite else { throw ConfigurationError(key: CodingKeys.threshold, "must be a finite number, got \(threshold)") }
+        guard threshold.isFinite else {
+            throw ConfigurationError(key: CodingKeys.threshold, "must be a finite number, got \(threshold)")
+        }
         do {
             try bootstrap.validate()
         } catch {

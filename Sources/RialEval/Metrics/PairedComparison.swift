@@ -39,7 +39,8 @@ public struct PairedAUCComparison: Sendable, Equatable {
         var used = Set<String>()
         for sample in first {
             guard sample.score.isFinite, let other = secondByID[sample.id], other.score.isFinite,
-                  other.bonaFide == sample.bonaFide, used.insert(sample.id).inserted else { continue }
+                other.bonaFide == sample.bonaFide, used.insert(sample.id).inserted
+            else { continue }
             pairedFirst.append(sample)
             secondScores.append(other.score)
         }
@@ -48,7 +49,8 @@ public struct PairedAUCComparison: Sendable, Equatable {
         let truth = pairedFirst.map(\.bonaFide)
         let rankedFirst = RankedScores(finiteScores: pairedFirst.map(\.score), bonaFide: truth)
         let rankedSecond = RankedScores(finiteScores: secondScores, bonaFide: truth)
-        warnings = (excludedCount > 0 ? [.unpairedSamplesExcluded] : [])
+        warnings =
+            (excludedCount > 0 ? [.unpairedSamplesExcluded] : [])
             + CleanedScores.classWarnings(positives: rankedFirst.positiveCount, negatives: rankedFirst.negativeCount)
         aucFirst = rankedFirst.auc
         aucSecond = rankedSecond.auc
@@ -60,12 +62,14 @@ public struct PairedAUCComparison: Sendable, Equatable {
             return
         }
         let numbering = ClusterNumbering(keys: pairedFirst.map(\.clusterKey)).ranked(by: rankedFirst)
-        let curveFirst = WeightedCurve(ranked: rankedFirst,
-                                       clusterOfSorted: rankedFirst.order.map { numbering.indexOfItem[Int($0)] },
-                                       clusterCount: numbering.count)
-        let curveSecond = WeightedCurve(ranked: rankedSecond,
-                                        clusterOfSorted: rankedSecond.order.map { numbering.indexOfItem[Int($0)] },
-                                        clusterCount: numbering.count)
+        let curveFirst = WeightedCurve(
+            ranked: rankedFirst,
+            clusterOfSorted: rankedFirst.order.map { numbering.indexOfItem[Int($0)] },
+            clusterCount: numbering.count)
+        let curveSecond = WeightedCurve(
+            ranked: rankedSecond,
+            clusterOfSorted: rankedSecond.order.map { numbering.indexOfItem[Int($0)] },
+            clusterCount: numbering.count)
         let differences = ClusterResampler(clusterCount: numbering.count, settings: settings).map { _, weights in
             curveSecond.aucAndEER(weights: weights).auc - curveFirst.aucAndEER(weights: weights).auc
         }
@@ -129,7 +133,7 @@ public struct McNemarTest: Sendable, Equatable, Codable {
         if n < 25 {
             method = .exactBinomial
             statistic = nil
-            var tail = 0.0, term = 1.0   // C(n, 0)
+            var tail = 0.0, term = 1.0 // C(n, 0)
             for i in 0...min(b, c) {
                 if i > 0 { term *= Double(n - i + 1) / Double(i) }
                 tail += term
@@ -168,7 +172,8 @@ public struct McNemarTest: Sendable, Equatable, Codable {
         var firstCorrect: [Bool] = [], secondCorrect: [Bool] = []
         for sample in first {
             guard sample.score.isFinite, let other = secondByID[sample.id], other.score.isFinite,
-                  other.bonaFide == sample.bonaFide, used.insert(sample.id).inserted else { continue }
+                other.bonaFide == sample.bonaFide, used.insert(sample.id).inserted
+            else { continue }
             firstCorrect.append((sample.score >= firstThreshold) == sample.bonaFide)
             secondCorrect.append((other.score >= secondThreshold) == sample.bonaFide)
         }

@@ -37,8 +37,9 @@ public struct PrecisionRecallCurve: Sendable, Equatable {
     /// - Complexity: O(n log n).
     public init(scores: [Double], bonaFide: [Bool], dropIntermediate: Bool = false) {
         let cleaned = CleanedScores(scores: scores, bonaFide: bonaFide)
-        self.init(ranked: RankedScores(finiteScores: cleaned.scores, bonaFide: cleaned.bonaFide),
-                  excluded: cleaned.excluded, inputWarnings: cleaned.warnings, dropIntermediate: dropIntermediate)
+        self.init(
+            ranked: RankedScores(finiteScores: cleaned.scores, bonaFide: cleaned.bonaFide),
+            excluded: cleaned.excluded, inputWarnings: cleaned.warnings, dropIntermediate: dropIntermediate)
     }
 
     /// The curve of the samples' scores against their `bonaFide` truth.
@@ -72,8 +73,9 @@ public struct PrecisionRecallCurve: Sendable, Equatable {
             var keep = [0]
             for i in 1..<(tps.count - 1) where tps[i] != tps[i - 1] || tps[i + 1] != tps[i] { keep.append(i) }
             keep.append(tps.count - 1)
-            let dropped = Self.points(fps: keep.map { counts.fps[$0] }, tps: keep.map { tps[$0] },
-                                      thresholds: keep.map { counts.thresholds[$0] }, positives: positives)
+            let dropped = Self.points(
+                fps: keep.map { counts.fps[$0] }, tps: keep.map { tps[$0] },
+                thresholds: keep.map { counts.thresholds[$0] }, positives: positives)
             (precision, recall, thresholds) = (dropped.precision, dropped.recall, dropped.thresholds)
         } else {
             (precision, recall, thresholds) = (full.precision, full.recall, full.thresholds)
@@ -82,7 +84,8 @@ public struct PrecisionRecallCurve: Sendable, Equatable {
 
     /// sklearn's arrays from descending-threshold counts: reversed, plus the (1, 0) end.
     private static func points(fps: [Int], tps: [Int], thresholds: [Double], positives: Int)
-        -> (precision: [Double], recall: [Double], thresholds: [Double]) {
+        -> (precision: [Double], recall: [Double], thresholds: [Double])
+    {
         var precision: [Double] = [], recall: [Double] = []
         precision.reserveCapacity(tps.count + 1)
         recall.reserveCapacity(tps.count + 1)

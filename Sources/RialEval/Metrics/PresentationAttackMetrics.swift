@@ -67,8 +67,9 @@ public struct PresentationAttackMetrics: Sendable, Equatable {
         }
         species = perSpecies.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { name in
             let c = perSpecies[name]!
-            return SpeciesRate(species: name, attacks: c.attacks, accepted: c.accepted,
-                               apcer: Double(c.accepted) / Double(c.attacks))
+            return SpeciesRate(
+                species: name, attacks: c.attacks, accepted: c.accepted,
+                apcer: Double(c.accepted) / Double(c.attacks))
         }
         var maxRate = Double.nan
         var maxSpecies: String?
@@ -87,7 +88,8 @@ public struct PresentationAttackMetrics: Sendable, Equatable {
         acer = (apcerMax + bpcer) / 2
         truePositiveRate = 1 - bpcer
         excludedCount = excluded
-        warnings = (excluded > 0 ? [.nonFiniteScoresExcluded] : [])
+        warnings =
+            (excluded > 0 ? [.nonFiniteScoresExcluded] : [])
             + CleanedScores.classWarnings(positives: bonaFide, negatives: attackCount)
     }
 }

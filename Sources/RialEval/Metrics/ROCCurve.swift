@@ -41,8 +41,9 @@ public struct ROCCurve: Sendable, Equatable {
     /// - Complexity: O(n log n) for the sort, O(n) after.
     public init(scores: [Double], bonaFide: [Bool]) {
         let cleaned = CleanedScores(scores: scores, bonaFide: bonaFide)
-        self.init(ranked: RankedScores(finiteScores: cleaned.scores, bonaFide: cleaned.bonaFide),
-                  excluded: cleaned.excluded, inputWarnings: cleaned.warnings)
+        self.init(
+            ranked: RankedScores(finiteScores: cleaned.scores, bonaFide: cleaned.bonaFide),
+            excluded: cleaned.excluded, inputWarnings: cleaned.warnings)
     }
 
     /// The curve of the samples' scores against their `bonaFide` truth.
@@ -52,15 +53,20 @@ public struct ROCCurve: Sendable, Equatable {
 
     init(ranked: RankedScores, excluded: Int, inputWarnings: [MetricsWarning]) {
         let counts = ranked.cumulativeCounts()
-        self.init(fps: [0] + counts.fps, tps: [0] + counts.tps, thresholds: [.infinity] + counts.thresholds,
-                  auc: ranked.auc, positives: ranked.positiveCount, negatives: ranked.negativeCount,
-                  excluded: excluded,
-                  warnings: inputWarnings + CleanedScores.classWarnings(positives: ranked.positiveCount,
-                                                                       negatives: ranked.negativeCount))
+        self.init(
+            fps: [0] + counts.fps, tps: [0] + counts.tps, thresholds: [.infinity] + counts.thresholds,
+            auc: ranked.auc, positives: ranked.positiveCount, negatives: ranked.negativeCount,
+            excluded: excluded,
+            warnings: inputWarnings
+                + CleanedScores.classWarnings(
+                    positives: ranked.positiveCount,
+                    negatives: ranked.negativeCount))
     }
 
-    private init(fps: [Int], tps: [Int], thresholds: [Double], auc: Double, positives: Int, negatives: Int,
-                 excluded: Int, warnings: [MetricsWarning]) {
+    private init(
+        fps: [Int], tps: [Int], thresholds: [Double], auc: Double, positives: Int, negatives: Int,
+        excluded: Int, warnings: [MetricsWarning]
+    ) {
         falsePositives = fps
         truePositives = tps
         self.thresholds = thresholds
@@ -88,9 +94,10 @@ public struct ROCCurve: Sendable, Equatable {
             if corner { keep.append(i) }
         }
         keep.append(fps.count - 1)
-        return ROCCurve(fps: [0] + keep.map { fps[$0] }, tps: [0] + keep.map { tps[$0] },
-                        thresholds: [.infinity] + keep.map { levels[$0] }, auc: auc,
-                        positives: bonaFideCount, negatives: attackCount, excluded: excludedCount,
-                        warnings: warnings)
+        return ROCCurve(
+            fps: [0] + keep.map { fps[$0] }, tps: [0] + keep.map { tps[$0] },
+            thresholds: [.infinity] + keep.map { levels[$0] }, auc: auc,
+            positives: bonaFideCount, negatives: attackCount, excluded: excludedCount,
+            warnings: warnings)
     }
 }

@@ -27,8 +27,10 @@ public struct ScoredSample: Sendable, Equatable, Codable {
         case species, group, tags, attestation
     }
 
-    public init(id: String, score: Double, bonaFide: Bool, species: String, group: String? = nil,
-                tags: [String] = [], attestation: String? = nil) {
+    public init(
+        id: String, score: Double, bonaFide: Bool, species: String, group: String? = nil,
+        tags: [String] = [], attestation: String? = nil
+    ) {
         self.id = id
         self.score = score
         self.bonaFide = bonaFide
@@ -40,8 +42,9 @@ public struct ScoredSample: Sendable, Equatable, Codable {
 
     /// The truth, group, tags and attestation of a manifest sample with a method's score.
     public init(_ sample: DatasetSample, score: Double) {
-        self.init(id: sample.id, score: score, bonaFide: sample.label.isBonaFide, species: sample.label.rawValue,
-                  group: sample.group, tags: sample.tags, attestation: sample.attestation.rawValue)
+        self.init(
+            id: sample.id, score: score, bonaFide: sample.label.isBonaFide, species: sample.label.rawValue,
+            group: sample.group, tags: sample.tags, attestation: sample.attestation.rawValue)
     }
 
     /// The bootstrap cluster key: `group`, or the sample alone.

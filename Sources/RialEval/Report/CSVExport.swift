@@ -12,7 +12,9 @@ public enum CSVExport {
             let pairs = evaluated.compactMap { r in r.score(key).map { ($0, r.bonaFide) } }
             let curve = ROCCurve(scores: pairs.map(\.0), bonaFide: pairs.map(\.1))
             for i in curve.thresholds.indices {
-                lines.append("\(field(key)),\(value(curve.thresholds[i])),\(value(curve.falsePositiveRates[i])),\(value(curve.truePositiveRates[i]))")
+                lines.append(
+                    "\(field(key)),\(value(curve.thresholds[i])),\(value(curve.falsePositiveRates[i])),\(value(curve.truePositiveRates[i]))"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -20,9 +22,13 @@ public enum CSVExport {
 
     /// `scores.csv`: one row per evaluated sample, one column per method (empty = not scored).
     public static func scores(results: RunResults, records: [SampleRecord]) -> String {
-        var lines = [(["id", "dataset", "label", "bona_fide", "data", "group"] + results.methods).map(field).joined(separator: ",")]
+        var lines = [
+            (["id", "dataset", "label", "bona_fide", "data", "group"] + results.methods).map(field).joined(
+                separator: ",")
+        ]
         for r in records where r.status == .evaluated {
-            let cells = [r.id, r.dataset, r.label.rawValue, r.bonaFide ? "1" : "0", r.data.rawValue, r.group ?? ""].map(field)
+            let cells =
+                [r.id, r.dataset, r.label.rawValue, r.bonaFide ? "1" : "0", r.data.rawValue, r.group ?? ""].map(field)
                 + results.methods.map { r.score($0).map(value) ?? "" }
             lines.append(cells.joined(separator: ","))
         }
@@ -31,16 +37,20 @@ public enum CSVExport {
 
     /// `metrics.csv`: the headline metrics per data subset and method.
     public static func metrics(_ results: RunResults) -> String {
-        var lines = ["data,method,n_bona_fide,n_attack,auc,auc_ci_low,auc_ci_high,eer,apcer_max,bpcer,acer,bpcer20,bpcer100"]
+        var lines = [
+            "data,method,n_bona_fide,n_attack,auc,auc_ci_low,auc_ci_high,eer,apcer_max,bpcer,acer,bpcer20,bpcer100"
+        ]
         var sets: [(String, [String: MethodMetrics])] = [("all", results.metrics)]
         for kind in results.metricsByData.keys.sorted() { sets.append((kind, results.metricsByData[kind]!)) }
         for (kind, metrics) in sets {
             for key in results.methods {
                 guard let m = metrics[key] else { continue }
-                let row: [String] = [kind, key, "\(m.bonaFideCount)", "\(m.attackCount)", value(m.auc),
-                                     m.aucCI.map { value($0.lower) } ?? "", m.aucCI.map { value($0.upper) } ?? "",
-                                     value(m.eer), value(m.apcer.max), value(m.bpcer), value(m.acer), value(m.bpcer20),
-                                     value(m.bpcer100)]
+                let row: [String] = [
+                    kind, key, "\(m.bonaFideCount)", "\(m.attackCount)", value(m.auc),
+                    m.aucCI.map { value($0.lower) } ?? "", m.aucCI.map { value($0.upper) } ?? "",
+                    value(m.eer), value(m.apcer.max), value(m.bpcer), value(m.acer), value(m.bpcer20),
+                    value(m.bpcer100),
+                ]
                 lines.append(row.map(field).joined(separator: ","))
             }
         }

@@ -70,11 +70,13 @@ public enum HTMLReport {
     static func fileStems(_ keys: [String]) -> [String: String] {
         var result: [String: String] = [:], used = Set<String>()
         for key in keys where result[key] == nil {
-            var stem = String(key.unicodeScalars.map { scalar -> Character in
-                let allowed = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                    || scalar == "." || scalar == "_" || scalar == "-"
-                return allowed ? Character(scalar) : "-"
-            })
+            var stem = String(
+                key.unicodeScalars.map { scalar -> Character in
+                    let allowed =
+                        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                        || scalar == "." || scalar == "_" || scalar == "-"
+                    return allowed ? Character(scalar) : "-"
+                })
             if stem.hasPrefix(".") { stem = "-" + stem.dropFirst() }
             if stem.isEmpty { stem = "method" }
             var candidate = stem, counter = 2

@@ -8,7 +8,8 @@ extension HTMLReportPage {
     func keyCell(_ key: String) -> String {
         let style = HTMLReportPlots.style(key, in: keys)
         let dashed = style.dash == nil ? "solid" : "dashed"
-        return "<th><span class=\"swatch\" style=\"border-top-color: \(style.colour); border-top-style: \(dashed)\"></span>"
+        return
+            "<th><span class=\"swatch\" style=\"border-top-color: \(style.colour); border-top-style: \(dashed)\"></span>"
             + "\(Self.e(key))</th>"
     }
 
@@ -23,25 +24,31 @@ extension HTMLReportPage {
     /// value is undefined.
     static func cell(_ value: Double, _ ci: ConfidenceInterval?, percent: Bool, why: String) -> String {
         guard value.isFinite else { return HTMLFormat.undefined(why) }
-        return (percent ? HTMLFormat.percent(value) : HTMLFormat.fixed(value)) + HTMLFormat.interval(ci, percent: percent)
+        return (percent ? HTMLFormat.percent(value) : HTMLFormat.fixed(value))
+            + HTMLFormat.interval(ci, percent: percent)
     }
 
     /// A threshold under a value (`at 0.471`), or nothing when undefined.
     static func at(_ threshold: Double) -> String {
-        threshold.isFinite ? "<span class=\"sub\">at \(SVGNumber.format(threshold, decimals: 3, trimZeros: false))</span>" : ""
+        threshold.isFinite
+            ? "<span class=\"sub\">at \(SVGNumber.format(threshold, decimals: 3, trimZeros: false))</span>" : ""
     }
 
     mutating func metricsSection() {
         let r = results
         html += "<section id=\"metrics\">\n<h2>Metrics</h2>\n"
-        html += "<p class=\"note\">ISO/IEC 30107-3 presentation-attack metrics, bona fide (<code>real_scene</code>) positive; "
-        html += "a sample is accepted as bona fide when its score ≥ the threshold. APCER = attacks accepted (max over species, "
-        html += "per species below), BPCER = bona fide rejected, ACER = (APCER max + BPCER) / 2, BPCER20 / BPCER100 = BPCER at "
+        html +=
+            "<p class=\"note\">ISO/IEC 30107-3 presentation-attack metrics, bona fide (<code>real_scene</code>) positive; "
+        html +=
+            "a sample is accepted as bona fide when its score ≥ the threshold. APCER = attacks accepted (max over species, "
+        html +=
+            "per species below), BPCER = bona fide rejected, ACER = (APCER max + BPCER) / 2, BPCER20 / BPCER100 = BPCER at "
         html += "the loosest threshold where APCER max ≤ 5 % / 1 %, EER where pooled APCER = BPCER, TPR = 1 − BPCER. "
         html += "AUC and AP as scikit-learn computes them. Rates in %. "
         if r.bootstrapResamples > 0 {
             html += "Intervals (grey): 95 % cluster bootstrap (percentile), \(r.bootstrapResamples) resamples, seed "
-            html += "\(r.seeds["bootstrap"].map(String.init) ?? "—"), groups resampled whole; per-species APCER: Wilson. "
+            html +=
+                "\(r.seeds["bootstrap"].map(String.init) ?? "—"), groups resampled whole; per-species APCER: Wilson. "
         } else {
             html += "No bootstrap intervals (0 resamples). "
         }
@@ -55,7 +62,8 @@ extension HTMLReportPage {
                 metricsTables(r.metricsByData[kind] ?? [:], context: kind)
             }
         } else if let only = kinds.first {
-            html += "<p class=\"note\">All evaluated samples are \(Self.e(Self.kindName(only))): the split by data kind "
+            html +=
+                "<p class=\"note\">All evaluated samples are \(Self.e(Self.kindName(only))): the split by data kind "
             html += "equals the table above.</p>\n"
         }
         html += "</section>\n"
@@ -86,7 +94,9 @@ extension HTMLReportPage {
             html += "<td>\(HTMLFormat.fixed(m.averagePrecision, why: why))</td>"
             html += "<td>\(Self.cell(m.eer, m.eerCI, percent: true, why: why))\(Self.at(m.eerThreshold))</td>"
             html += "<td>\(Self.cell(m.apcer.max, m.apcer.maxCI, percent: true, why: why))"
-            if let species = m.apcer.maxSpecies, m.apcer.max.isFinite { html += "<span class=\"sub\">\(Self.e(species))</span>" }
+            if let species = m.apcer.maxSpecies, m.apcer.max.isFinite {
+                html += "<span class=\"sub\">\(Self.e(species))</span>"
+            }
             html += "</td>"
             html += "<td>\(Self.cell(m.bpcer, m.bpcerCI, percent: true, why: why))</td>"
             html += "<td>\(Self.cell(m.acer, m.acerCI, percent: true, why: why))</td>"
@@ -117,7 +127,8 @@ extension HTMLReportPage {
                     let value = HTMLFormat.percent(rate, why: "no scored attack of this species")
                     let isMax = name == apcer.maxSpecies && rate.isFinite
                     html += "<td>\(isMax ? "<strong>\(value)</strong>" : value)"
-                    html += "\(HTMLFormat.interval(apcer.perSpeciesCI[name], percent: true))<span class=\"sub\">n = \(n)</span></td>"
+                    html +=
+                        "\(HTMLFormat.interval(apcer.perSpeciesCI[name], percent: true))<span class=\"sub\">n = \(n)</span></td>"
                 }
                 html += "</tr>\n"
             }
@@ -131,7 +142,9 @@ extension HTMLReportPage {
                 let m = metrics[key]!
                 var texts = m.warnings.map(\.description)
                 if m.warnings.contains(.nonFiniteScoresExcluded) {
-                    texts = texts.map { $0 == MetricsWarning.nonFiniteScoresExcluded.description ? "\($0) (\(m.excludedCount))" : $0 }
+                    texts = texts.map {
+                        $0 == MetricsWarning.nonFiniteScoresExcluded.description ? "\($0) (\(m.excludedCount))" : $0
+                    }
                 }
                 html += "<li><strong>\(Self.e(key))</strong>: \(Self.e(texts.joined(separator: "; ")))</li>\n"
             }
@@ -149,9 +162,10 @@ extension HTMLReportPage {
             html += "<span class=\"na\">n/a</span>. Run a release build for latency verdicts.</p>\n"
         }
         html += "<div class=\"plots\">\n"
-        figure(plots.latency, file: "latency.svg",
-               caption: "p50, p90 and p99 per sample on a log axis; red: the target of methods.md section 9 for the key's "
-                   + "family. The verdict compares the median with the target.")
+        figure(
+            plots.latency, file: "latency.svg",
+            caption: "p50, p90 and p99 per sample on a log axis; red: the target of methods.md section 9 for the key's "
+                + "family. The verdict compares the median with the target.")
         html += "</div>\n</div>\n"
         let latencyKeys = HTMLReport.latencyKeys(r)
         guard !latencyKeys.isEmpty else {
@@ -159,19 +173,24 @@ extension HTMLReportPage {
             return
         }
         html += "<div class=\"scroll\">\n<table class=\"latency\">\n<thead><tr><th class=\"key\">key</th><th>n</th>"
-        html += "<th>min ms</th><th>mean ms</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th>"
+        html +=
+            "<th>min ms</th><th>mean ms</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th>"
         html += "<th>target ms</th><th>verdict</th></tr></thead>\n<tbody>\n"
         for key in latencyKeys {
             guard let entry = r.latency[key] else { continue }
             let s = entry.statistics
             html += "<tr><th>\(Self.e(key))</th><td>\(HTMLFormat.count(s.n))</td>"
-            for value in [s.min, s.mean, s.p50, s.p90, s.p95, s.p99, s.max] { html += "<td>\(HTMLFormat.milliseconds(value))</td>" }
-            html += "<td>\(entry.targetMs.map(HTMLFormat.milliseconds) ?? HTMLFormat.undefined("no target for this key"))</td>"
+            for value in [s.min, s.mean, s.p50, s.p90, s.p95, s.p99, s.max] {
+                html += "<td>\(HTMLFormat.milliseconds(value))</td>"
+            }
+            html +=
+                "<td>\(entry.targetMs.map(HTMLFormat.milliseconds) ?? HTMLFormat.undefined("no target for this key"))</td>"
             let verdictClass = entry.verdict == "PASS" ? "pass" : entry.verdict == "FAIL" ? "fail" : "na"
             html += "<td><span class=\"\(verdictClass)\">\(Self.e(entry.verdict))</span></td></tr>\n"
         }
         html += "</tbody>\n</table>\n</div>\n"
-        html += "<p class=\"note\">Milliseconds per sample, monotonic clock, in-process; percentiles are nearest-rank (the value at "
+        html +=
+            "<p class=\"note\">Milliseconds per sample, monotonic clock, in-process; percentiles are nearest-rank (the value at "
         html += "rank ⌈p·n/100⌉). PASS when p50 ≤ target; n/a without a target or in a debug build.</p>\n"
         html += "</section>\n"
     }
@@ -183,9 +202,12 @@ extension HTMLReportPage {
 
     mutating func breakdownsSection() {
         html += "<section id=\"breakdowns\">\n<h2>Breakdowns</h2>\n"
-        html += "<p class=\"note\">Each subset at the method's threshold: accepted = share with score ≥ threshold; APCER and BPCER "
-        html += "over the subset's own attacks and bona fide (Wilson 95 % intervals, clusters ignored). For an attack label, "
-        html += "AUC and EER are that species against all bona fide samples. A dash (—) marks an undefined value (no sample "
+        html +=
+            "<p class=\"note\">Each subset at the method's threshold: accepted = share with score ≥ threshold; APCER and BPCER "
+        html +=
+            "over the subset's own attacks and bona fide (Wilson 95 % intervals, clusters ignored). For an attack label, "
+        html +=
+            "AUC and EER are that species against all bona fide samples. A dash (—) marks an undefined value (no sample "
         html += "of that class in the subset).</p>\n"
         let dimensions: [(String, String, (MetricsBreakdown) -> [BreakdownEntry]?)] = [
             ("Per label", "label", { $0.perLabel }), ("Per tag", "tag", { $0.perTag }),
@@ -203,11 +225,14 @@ extension HTMLReportPage {
             any = true
             html += "<h3>\(title)</h3>\n"
             if name == "group", entries.count > Self.groupRows {
-                html += "<p class=\"note\">\(entries.count) groups: the per-group table is in <code>results.json</code> "
+                html +=
+                    "<p class=\"note\">\(entries.count) groups: the per-group table is in <code>results.json</code> "
                 html += "(<code>breakdowns.per_group</code>).</p>\n"
                 continue
             }
-            let order = name == "label" ? SVGPalette.orderedLabels(entries.keys)
+            let order =
+                name == "label"
+                ? SVGPalette.orderedLabels(entries.keys)
                 : entries.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             breakdownTable(dimension: name, order: order, entries: entries)
         }
@@ -215,10 +240,14 @@ extension HTMLReportPage {
         html += "</section>\n"
     }
 
-    mutating func breakdownTable(dimension: String, order: [String],
-                                 entries: [String: [(key: String, entry: BreakdownEntry)]]) {
-        html += "<div class=\"scroll\">\n<table class=\"breakdown\" data-dimension=\"\(Self.e(dimension))\">\n<thead><tr>"
-        html += "<th class=\"key\">\(Self.e(dimension))</th><th class=\"key\">method</th><th>n bona fide</th><th>n attack</th>"
+    mutating func breakdownTable(
+        dimension: String, order: [String],
+        entries: [String: [(key: String, entry: BreakdownEntry)]]
+    ) {
+        html +=
+            "<div class=\"scroll\">\n<table class=\"breakdown\" data-dimension=\"\(Self.e(dimension))\">\n<thead><tr>"
+        html +=
+            "<th class=\"key\">\(Self.e(dimension))</th><th class=\"key\">method</th><th>n bona fide</th><th>n attack</th>"
         html += "<th>mean score</th><th>accepted %</th><th>APCER %</th><th>BPCER %</th><th>AUC</th><th>EER %</th>"
         html += "</tr></thead>\n<tbody>\n"
         for subset in order {
@@ -230,12 +259,14 @@ extension HTMLReportPage {
                 if index == 0 { html += "<th rowspan=\"\(rows.count)\"><code>\(Self.e(subset))</code></th>" }
                 html += "<td class=\"text\">\(Self.e(row.key))</td><td>\(HTMLFormat.count(b.nBonaFide))</td>"
                 html += "<td>\(HTMLFormat.count(b.nAttack))</td><td>\(HTMLFormat.fixed(b.meanScore))</td>"
-                html += "<td>\(HTMLFormat.percent(b.acceptanceRate))\(HTMLFormat.interval(b.acceptanceCI, percent: true))</td>"
+                html +=
+                    "<td>\(HTMLFormat.percent(b.acceptanceRate))\(HTMLFormat.interval(b.acceptanceCI, percent: true))</td>"
                 html += "<td>\(HTMLFormat.percent(b.apcer, why: "no attack in this subset"))"
                 html += b.apcer.isFinite ? HTMLFormat.interval(b.apcerCI, percent: true) : ""
                 html += "</td><td>\(HTMLFormat.percent(b.bpcer, why: "no bona fide in this subset"))"
                 html += b.bpcer.isFinite ? HTMLFormat.interval(b.bpcerCI, percent: true) : ""
-                html += "</td><td>\(HTMLFormat.fixed(b.auc, why: why))</td><td>\(HTMLFormat.percent(b.eer, why: why))</td></tr>\n"
+                html +=
+                    "</td><td>\(HTMLFormat.fixed(b.auc, why: why))</td><td>\(HTMLFormat.percent(b.eer, why: why))</td></tr>\n"
             }
         }
         html += "</tbody>\n</table>\n</div>\n"
@@ -248,8 +279,11 @@ extension HTMLReportPage {
         html += "<section id=\"environment\">\n<h2>Environment and reproducibility</h2>\n"
         var rows: [(String, String)] = [
             ("tool", "\(Self.e(r.tool.name)) \(Self.e(r.tool.version))"),
-            ("git commit", r.tool.gitCommit.map { "<span class=\"hash\">\(Self.e($0))</span>" }
-                ?? HTMLFormat.undefined("not in a git checkout")),
+            (
+                "git commit",
+                r.tool.gitCommit.map { "<span class=\"hash\">\(Self.e($0))</span>" }
+                    ?? HTMLFormat.undefined("not in a git checkout")
+            ),
             ("results schema", "<code>\(Self.e(r.schema))</code>"),
             ("created", Self.e(r.created)),
             ("configuration SHA-256", "<span class=\"hash\">\(Self.e(r.configurationSHA256))</span>"),
@@ -257,8 +291,11 @@ extension HTMLReportPage {
             ("decision threshold", HTMLFormat.fixed(r.configuration.decision.threshold)),
         ]
         for dataset in r.datasets {
-            rows.append(("manifest SHA-256 — \(Self.e(dataset.name))",
-                         "<span class=\"hash\">\(Self.e(dataset.manifestSHA256))</span>"))
+            rows.append(
+                (
+                    "manifest SHA-256 — \(Self.e(dataset.name))",
+                    "<span class=\"hash\">\(Self.e(dataset.manifestSHA256))</span>"
+                ))
         }
         for key in r.seeds.keys.sorted() { rows.append(("seed <code>\(Self.e(key))</code>", String(r.seeds[key]!))) }
         rows += [
@@ -266,14 +303,16 @@ extension HTMLReportPage {
             ("test run", r.testRun ? "yes (limit \(r.limit.map(String.init) ?? "—"))" : "no"),
             ("build", Self.e(r.build)), ("jobs", String(r.jobs)), ("shards", String(r.shards)),
             ("run time", "\(SVGNumber.format(r.runSeconds, decimals: 1, trimZeros: false)) s"),
-            ("OS", Self.e(r.environment.os)), ("CPU", Self.e(r.environment.cpu)), ("cores", String(r.environment.cores)),
+            ("OS", Self.e(r.environment.os)), ("CPU", Self.e(r.environment.cpu)),
+            ("cores", String(r.environment.cores)),
             ("memory", "\(SVGNumber.format(r.environment.memoryGiB, decimals: 1, trimZeros: false)) GiB"),
             ("Swift", Self.e(r.environment.swift)), ("host", Self.e(r.environment.hostname)),
         ]
         html += "<table class=\"environment\">\n<tbody>\n"
         for (name, value) in rows { html += "<tr><th>\(name)</th><td class=\"text\">\(value)</td></tr>\n" }
         html += "</tbody>\n</table>\n"
-        html += "<h3>Configuration</h3>\n<p class=\"note\">As resolved for this run; its canonical JSON (sorted keys) hashes to "
+        html +=
+            "<h3>Configuration</h3>\n<p class=\"note\">As resolved for this run; its canonical JSON (sorted keys) hashes to "
         html += "the SHA-256 above.</p>\n<pre>\(Self.e(Self.configurationJSON(r.configuration)))</pre>\n"
         html += "</section>\n"
     }

@@ -86,17 +86,20 @@ struct HTMLReportPage {
         let other = r.counts.evaluated - real - simulated
         if r.counts.evaluated > 0, real == 0 {
             html += "<div class=\"banner simulated\"><strong>NO REAL DATA</strong>"
-            html += "Every evaluated sample is simulated or of unknown kind: these numbers say nothing about real captures.</div>\n"
+            html +=
+                "Every evaluated sample is simulated or of unknown kind: these numbers say nothing about real captures.</div>\n"
         }
         html += "<div class=\"basis\">\n<p><strong>What the numbers rest on:</strong> "
         html += "\(HTMLFormat.count(r.counts.evaluated)) evaluated sample\(r.counts.evaluated == 1 ? "" : "s") — "
         html += "\(HTMLFormat.count(real)) real, \(HTMLFormat.count(simulated)) simulated"
         if other > 0 { html += ", \(HTMLFormat.count(other)) of another kind" }
         html += ". \(HTMLFormat.count(r.counts.failed)) failed and are in no metric"
-        html += "; \(HTMLFormat.count(r.counts.selected)) of \(HTMLFormat.count(r.counts.original)) manifest samples were selected"
+        html +=
+            "; \(HTMLFormat.count(r.counts.selected)) of \(HTMLFormat.count(r.counts.original)) manifest samples were selected"
         html += " from \(r.datasets.count) dataset\(r.datasets.count == 1 ? "" : "s").</p>\n"
         if let aggregate = r.metrics["aggregate"], aggregate.excludedCount > 0 {
-            html += "<p><strong>Only \(HTMLFormat.count(aggregate.bonaFideCount + aggregate.attackCount)) of them have an "
+            html +=
+                "<p><strong>Only \(HTMLFormat.count(aggregate.bonaFideCount + aggregate.attackCount)) of them have an "
             html += "aggregate score</strong> (\(HTMLFormat.count(aggregate.bonaFideCount)) bona fide, "
             html += "\(HTMLFormat.count(aggregate.attackCount)) attack\(aggregate.attackCount == 1 ? "" : "s")); "
             html += "\(HTMLFormat.count(aggregate.excludedCount)) "
@@ -115,7 +118,8 @@ struct HTMLReportPage {
         let labels = SVGPalette.orderedLabels(kinds.flatMap { $0.byLabel.keys })
         html += "<table class=\"counts\">\n<thead><tr><th class=\"key\">data</th>"
         for label in labels {
-            html += "<th>\(Self.e(label))<span class=\"sub\">\(label == "real_scene" ? "bona fide" : "attack")</span></th>"
+            html +=
+                "<th>\(Self.e(label))<span class=\"sub\">\(label == "real_scene" ? "bona fide" : "attack")</span></th>"
         }
         html += "<th>total</th></tr></thead>\n<tbody>\n"
         for row in kinds {
@@ -125,16 +129,20 @@ struct HTMLReportPage {
         }
         if kinds.count > 1 {
             html += "<tr><th>all</th>"
-            for label in labels { html += "<td>\(HTMLFormat.count(kinds.reduce(0) { $0 + ($1.byLabel[label] ?? 0) }))</td>" }
+            for label in labels {
+                html += "<td>\(HTMLFormat.count(kinds.reduce(0) { $0 + ($1.byLabel[label] ?? 0) }))</td>"
+            }
             html += "<td><strong>\(HTMLFormat.count(kinds.reduce(0) { $0 + $1.total }))</strong></td></tr>\n"
         }
         html += "</tbody>\n</table>\n"
     }
 
     mutating func navigation() {
-        let links = [("data", "Data"), ("failures", "Failures"), ("metrics", "Metrics"), ("curves", "ROC &amp; PR"),
-                     ("methods", "Scores &amp; confusion"), ("latency", "Latency"), ("breakdowns", "Breakdowns"),
-                     ("environment", "Environment")]
+        let links = [
+            ("data", "Data"), ("failures", "Failures"), ("metrics", "Metrics"), ("curves", "ROC &amp; PR"),
+            ("methods", "Scores &amp; confusion"), ("latency", "Latency"), ("breakdowns", "Breakdowns"),
+            ("environment", "Environment"),
+        ]
         html += "<nav>" + links.map { "<a href=\"#\($0.0)\">\($0.1)</a>" }.joined() + "</nav>\n"
     }
 
@@ -142,8 +150,10 @@ struct HTMLReportPage {
 
     mutating func dataSection() {
         html += "<section id=\"data\">\n<h2>Data</h2>\n<div class=\"scroll\">\n<table>\n<thead><tr>"
-        html += "<th class=\"key\">dataset</th><th class=\"key\">data</th><th>in manifest</th><th>selected</th><th>evaluated</th>"
-        html += "<th>failed</th><th class=\"key\">manifest</th><th class=\"key\">manifest SHA-256</th></tr></thead>\n<tbody>\n"
+        html +=
+            "<th class=\"key\">dataset</th><th class=\"key\">data</th><th>in manifest</th><th>selected</th><th>evaluated</th>"
+        html +=
+            "<th>failed</th><th class=\"key\">manifest</th><th class=\"key\">manifest SHA-256</th></tr></thead>\n<tbody>\n"
         for d in results.datasets {
             html += "<tr><th>\(Self.e(d.name))</th><td class=\"text\">\(Self.e(d.data))</td>"
             html += "<td>\(HTMLFormat.count(d.original))</td><td>\(HTMLFormat.count(d.selected))</td>"
@@ -152,9 +162,11 @@ struct HTMLReportPage {
             html += "<td class=\"text hash\">\(Self.e(d.manifestSHA256))</td></tr>\n"
         }
         html += "</tbody>\n</table>\n</div>\n"
-        html += "<p class=\"note\">Positive class: bona fide (<code>real_scene</code>); every other label is an attack species. "
+        html +=
+            "<p class=\"note\">Positive class: bona fide (<code>real_scene</code>); every other label is an attack species. "
         html += "Real = a photo of the world; simulated = a RialSynth render (a <code>synth</code> block or the tag "
-        html += "<code>synthetic</code>). No number in this report mixes the two without saying so: see the split tables.</p>\n"
+        html +=
+            "<code>synthetic</code>). No number in this report mixes the two without saying so: see the split tables.</p>\n"
         html += "</section>\n"
     }
 
@@ -167,18 +179,24 @@ struct HTMLReportPage {
         }
         var byStage: [String: Int] = [:]
         for failure in failures { byStage[failure.stage, default: 0] += 1 }
-        let summary = byStage.keys.sorted().map { "\(byStage[$0]!) at <code>\(Self.e($0))</code>" }.joined(separator: ", ")
-        html += "<p><strong>\(HTMLFormat.count(failures.count)) sample\(failures.count == 1 ? "" : "s") failed</strong> "
+        let summary = byStage.keys.sorted().map { "\(byStage[$0]!) at <code>\(Self.e($0))</code>" }.joined(
+            separator: ", ")
+        html +=
+            "<p><strong>\(HTMLFormat.count(failures.count)) sample\(failures.count == 1 ? "" : "s") failed</strong> "
         html += "(\(summary)) and are left out of every metric.</p>\n"
-        html += "<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"key\">sample</th><th class=\"key\">dataset</th>"
+        html +=
+            "<div class=\"scroll\">\n<table>\n<thead><tr><th class=\"key\">sample</th><th class=\"key\">dataset</th>"
         html += "<th class=\"key\">stage</th><th class=\"key\">reason</th></tr></thead>\n<tbody>\n"
         for failure in failures.prefix(Self.failureRows) {
-            html += "<tr><td class=\"text\"><code>\(Self.e(failure.id))</code></td><td class=\"text\">\(Self.e(failure.dataset))</td>"
-            html += "<td class=\"text\">\(Self.e(failure.stage))</td><td class=\"text\">\(Self.e(failure.reason))</td></tr>\n"
+            html +=
+                "<tr><td class=\"text\"><code>\(Self.e(failure.id))</code></td><td class=\"text\">\(Self.e(failure.dataset))</td>"
+            html +=
+                "<td class=\"text\">\(Self.e(failure.stage))</td><td class=\"text\">\(Self.e(failure.reason))</td></tr>\n"
         }
         html += "</tbody>\n</table>\n</div>\n"
         if failures.count > Self.failureRows {
-            html += "<p class=\"note\">… and \(failures.count - Self.failureRows) more: see <code>results.json</code> and "
+            html +=
+                "<p class=\"note\">… and \(failures.count - Self.failureRows) more: see <code>results.json</code> and "
             html += "<code>samples.jsonl</code>.</p>\n"
         }
         html += "</section>\n"
@@ -202,18 +220,23 @@ struct HTMLReportPage {
             html += "<code>results.json</code>).</p>\n"
         }
         html += "<div class=\"plots\">\n"
-        figure(plots.roc, file: "roc.svg",
-               caption: "ROC of every method and the aggregate (scikit-learn's definition; collinear points dropped for "
-                   + "plotting only). Bona fide is the positive class: x = share of attacks accepted, y = share of bona fide accepted.")
-        figure(plots.precisionRecall, file: "pr.svg",
-               caption: "Precision-recall of the bona fide class as the step-sum average precision (AP) integrates it. "
-                   + "Dashed: the bona fide share, the precision of a random ranking.")
+        figure(
+            plots.roc, file: "roc.svg",
+            caption: "ROC of every method and the aggregate (scikit-learn's definition; collinear points dropped for "
+                + "plotting only). Bona fide is the positive class: x = share of attacks accepted, y = share of bona fide accepted."
+        )
+        figure(
+            plots.precisionRecall, file: "pr.svg",
+            caption: "Precision-recall of the bona fide class as the step-sum average precision (AP) integrates it. "
+                + "Dashed: the bona fide share, the precision of a random ranking.")
         html += "</div>\n</div>\n"
         if !plots.rocByData.isEmpty {
             html += "<div class=\"keep\">\n<h3>ROC by data kind</h3>\n<div class=\"plots\">\n"
             for (kind, plot) in plots.rocByData {
-                figure(plot, file: nil, caption: "Only the \(Self.e(Self.kindName(kind))) samples; AUC values from "
-                    + "<code>metrics_by_data.\(Self.e(kind))</code>.")
+                figure(
+                    plot, file: nil,
+                    caption: "Only the \(Self.e(Self.kindName(kind))) samples; AUC values from "
+                        + "<code>metrics_by_data.\(Self.e(kind))</code>.")
             }
             html += "</div>\n</div>\n"
         }
@@ -222,15 +245,19 @@ struct HTMLReportPage {
 
     mutating func methodPlotsSection() {
         html += "<section id=\"methods\">\n<h2>Score distributions and confusion matrices</h2>\n"
-        html += "<p class=\"note\">Histograms: share of each label's scored samples per score bin of width 0.05; the dashed line is "
-        html += "the method's decision threshold (accepted as bona fide when score ≥ threshold). Heatmaps: rows = truth, "
+        html +=
+            "<p class=\"note\">Histograms: share of each label's scored samples per score bin of width 0.05; the dashed line is "
+        html +=
+            "the method's decision threshold (accepted as bona fide when score ≥ threshold). Heatmaps: rows = truth, "
         html += "columns = prediction at that threshold, count and share of the row.</p>\n"
         for method in plots.methods {
             html += "<div class=\"keep\">\n<h3>\(Self.e(method.key))</h3>\n<div class=\"plots\">\n"
-            figure(method.scores, file: "scores-\(method.stem).svg", caption: "Scores of \(Self.e(method.key)) by label.")
+            figure(
+                method.scores, file: "scores-\(method.stem).svg", caption: "Scores of \(Self.e(method.key)) by label.")
             if let confusion = method.confusion {
-                figure(confusion, file: "confusion-\(method.stem).svg",
-                       caption: "Binary confusion of \(Self.e(method.key)); unscored samples are not counted.")
+                figure(
+                    confusion, file: "confusion-\(method.stem).svg",
+                    caption: "Binary confusion of \(Self.e(method.key)); unscored samples are not counted.")
             }
             html += "</div>\n</div>\n"
         }

@@ -9,14 +9,18 @@ public enum MarkdownReport {
         out.append("# rial-bench run")
         out.append("")
         if r.testRun {
-            out.append("> **TEST RUN** (`--limit \(r.limit ?? 0)`): a subset of the data; these numbers are not representative.")
+            out.append(
+                "> **TEST RUN** (`--limit \(r.limit ?? 0)`): a subset of the data; these numbers are not representative."
+            )
             out.append("")
         }
         out.append(dataLine(r))
         out.append("")
-        out.append("Profile `\(r.profile)`, configuration SHA-256 `\(r.configurationSHA256.prefix(16))…`, "
-                   + "decision threshold \(number(r.configuration.decision.threshold)), "
-                   + "\(r.bootstrapResamples) cluster-bootstrap resamples by `group` (seed \(r.seeds["bootstrap"] ?? 0)), 95% intervals.")
+        out.append(
+            "Profile `\(r.profile)`, configuration SHA-256 `\(r.configurationSHA256.prefix(16))…`, "
+                + "decision threshold \(number(r.configuration.decision.threshold)), "
+                + "\(r.bootstrapResamples) cluster-bootstrap resamples by `group` (seed \(r.seeds["bootstrap"] ?? 0)), 95% intervals."
+        )
         out.append("")
         out.append("## Accuracy, all evaluated samples")
         out.append("")
@@ -24,8 +28,9 @@ public enum MarkdownReport {
         for kind in r.metricsByData.keys.sorted() where r.metricsByData.count > 1 {
             out.append("")
             let counts = r.counts.byData[kind] ?? [:]
-            out.append("## Accuracy, \(kind) data only (\(counts.values.reduce(0, +)) samples: "
-                       + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")")
+            out.append(
+                "## Accuracy, \(kind) data only (\(counts.values.reduce(0, +)) samples: "
+                    + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")")
             out.append("")
             out += table(r.metricsByData[kind] ?? [:], methods: r.methods)
         }
@@ -37,8 +42,9 @@ public enum MarkdownReport {
         out.append("|---|---:|---:|---:|---:|---:|---:|---|")
         for key in r.latency.keys.sorted() {
             let e = r.latency[key]!, s = e.statistics
-            out.append("| `\(key)` | \(s.n) | \(ms(s.p50)) | \(ms(s.p90)) | \(ms(s.p99)) | \(ms(s.max)) | "
-                       + "\(e.targetMs.map(ms) ?? "—") | \(e.verdict) |")
+            out.append(
+                "| `\(key)` | \(s.n) | \(ms(s.p50)) | \(ms(s.p90)) | \(ms(s.p99)) | \(ms(s.max)) | "
+                    + "\(e.targetMs.map(ms) ?? "—") | \(e.verdict) |")
         }
         if !r.failures.isEmpty {
             out.append("")
@@ -57,11 +63,15 @@ public enum MarkdownReport {
         out.append("| dataset | data | manifest SHA-256 | samples | selected | evaluated | failed |")
         out.append("|---|---|---|---:|---:|---:|---:|")
         for d in r.datasets {
-            out.append("| \(cell(d.name)) | \(d.data) | `\(d.manifestSHA256.prefix(16))…` | \(d.original) | \(d.selected) | \(d.evaluated) | \(d.failed) |")
+            out.append(
+                "| \(cell(d.name)) | \(d.data) | `\(d.manifestSHA256.prefix(16))…` | \(d.original) | \(d.selected) | \(d.evaluated) | \(d.failed) |"
+            )
         }
         out.append("")
-        out.append("rial-bench \(r.tool.version)\(r.tool.gitCommit.map { " (\($0.prefix(12)))" } ?? ""), \(r.build) build, "
-                   + "\(r.environment.cpu), \(r.environment.cores) cores, \(r.jobs) jobs, \(String(format: "%.1f", r.runSeconds)) s; \(r.created).")
+        out.append(
+            "rial-bench \(r.tool.version)\(r.tool.gitCommit.map { " (\($0.prefix(12)))" } ?? ""), \(r.build) build, "
+                + "\(r.environment.cpu), \(r.environment.cores) cores, \(r.jobs) jobs, \(String(format: "%.1f", r.runSeconds)) s; \(r.created)."
+        )
         out.append("")
         return out.joined(separator: "\n")
     }
@@ -69,22 +79,26 @@ public enum MarkdownReport {
     static func dataLine(_ r: RunResults) -> String {
         let parts = r.counts.byData.keys.sorted().map { kind -> String in
             let counts = r.counts.byData[kind]!
-            return "\(counts.values.reduce(0, +)) \(kind) (" + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")"
+            return "\(counts.values.reduce(0, +)) \(kind) ("
+                + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")"
         }
         return "**Data:** \(r.counts.evaluated) evaluated samples — " + parts.joined(separator: "; ")
             + (r.counts.failed > 0 ? "; \(r.counts.failed) failed" : "") + "."
     }
 
     static func table(_ metrics: [String: MethodMetrics], methods: [String]) -> [String] {
-        var out = ["| method | n bona fide / attack | AUC [95% CI] | EER | APCER max | BPCER | ACER | BPCER20 | TPR @ op |",
-                   "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+        var out = [
+            "| method | n bona fide / attack | AUC [95% CI] | EER | APCER max | BPCER | ACER | BPCER20 | TPR @ op |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---:|",
+        ]
         for key in methods {
             guard let m = metrics[key] else { continue }
             let ci = m.aucCI.map { " [\(number($0.lower)), \(number($0.upper))]" } ?? ""
             let apcer = number(m.apcer.max) + (m.apcer.maxSpecies.map { " (\($0))" } ?? "")
-            out.append("| `\(key)` | \(m.bonaFideCount) / \(m.attackCount)\(m.excludedCount > 0 ? " (+\(m.excludedCount) unscored)" : "") | "
-                       + "\(number(m.auc))\(ci) | \(number(m.eer)) | \(apcer) | \(number(m.bpcer)) | \(number(m.acer)) | "
-                       + "\(number(m.bpcer20)) | \(number(m.tprAtOperatingPoint)) |")
+            out.append(
+                "| `\(key)` | \(m.bonaFideCount) / \(m.attackCount)\(m.excludedCount > 0 ? " (+\(m.excludedCount) unscored)" : "") | "
+                    + "\(number(m.auc))\(ci) | \(number(m.eer)) | \(apcer) | \(number(m.bpcer)) | \(number(m.acer)) | "
+                    + "\(number(m.bpcer20)) | \(number(m.tprAtOperatingPoint)) |")
         }
         return out
     }

@@ -63,42 +63,62 @@ struct SVGDocument: Sendable {
     }
 
     /// A straight line; `dash` is an SVG `stroke-dasharray` such as `"6 3"`.
-    mutating func line(from a: SVGPoint, to b: SVGPoint, stroke: String, width: Double = 1, dash: String? = nil,
-                       opacity: Double? = nil) {
-        elements.append("<line" + Self.attributes([
-            ("x1", Self.n(a.x)), ("y1", Self.n(a.y)), ("x2", Self.n(b.x)), ("y2", Self.n(b.y)),
-            ("stroke", stroke), ("stroke-width", Self.n(width)), ("stroke-dasharray", dash),
-            ("stroke-opacity", opacity.map(Self.n)),
-        ]) + "/>")
+    mutating func line(
+        from a: SVGPoint, to b: SVGPoint, stroke: String, width: Double = 1, dash: String? = nil,
+        opacity: Double? = nil
+    ) {
+        elements.append(
+            "<line"
+                + Self.attributes([
+                    ("x1", Self.n(a.x)), ("y1", Self.n(a.y)), ("x2", Self.n(b.x)), ("y2", Self.n(b.y)),
+                    ("stroke", stroke), ("stroke-width", Self.n(width)), ("stroke-dasharray", dash),
+                    ("stroke-opacity", opacity.map(Self.n)),
+                ]) + "/>")
     }
 
     /// A rectangle from its top-left corner; negative sizes are drawn as zero.
-    mutating func rect(x: Double, y: Double, width: Double, height: Double, fill: String, stroke: String? = nil,
-                       strokeWidth: Double? = nil, opacity: Double? = nil, attributes extra: [(String, String?)] = []) {
-        elements.append("<rect" + Self.attributes([
-            ("x", Self.n(x)), ("y", Self.n(y)), ("width", Self.n(max(0, width))), ("height", Self.n(max(0, height))),
-            ("fill", fill), ("fill-opacity", opacity.map(Self.n)), ("stroke", stroke), ("stroke-width", strokeWidth.map(Self.n)),
-        ] + extra) + "/>")
+    mutating func rect(
+        x: Double, y: Double, width: Double, height: Double, fill: String, stroke: String? = nil,
+        strokeWidth: Double? = nil, opacity: Double? = nil, attributes extra: [(String, String?)] = []
+    ) {
+        elements.append(
+            "<rect"
+                + Self.attributes(
+                    [
+                        ("x", Self.n(x)), ("y", Self.n(y)), ("width", Self.n(max(0, width))),
+                        ("height", Self.n(max(0, height))),
+                        ("fill", fill), ("fill-opacity", opacity.map(Self.n)), ("stroke", stroke),
+                        ("stroke-width", strokeWidth.map(Self.n)),
+                    ] + extra) + "/>")
     }
 
     /// An open polyline through `points` (`x,y` pairs separated by spaces); nothing
     /// for fewer than 2 points.
-    mutating func polyline(_ points: [SVGPoint], stroke: String, width: Double = 1.5, dash: String? = nil,
-                           attributes extra: [(String, String?)] = []) {
+    mutating func polyline(
+        _ points: [SVGPoint], stroke: String, width: Double = 1.5, dash: String? = nil,
+        attributes extra: [(String, String?)] = []
+    ) {
         guard points.count >= 2 else { return }
         let list = points.map { "\(Self.n($0.x)),\(Self.n($0.y))" }.joined(separator: " ")
-        elements.append("<polyline" + Self.attributes([
-            ("points", list), ("fill", "none"), ("stroke", stroke), ("stroke-width", Self.n(width)),
-            ("stroke-dasharray", dash), ("stroke-linejoin", "round"),
-        ] + extra) + "/>")
+        elements.append(
+            "<polyline"
+                + Self.attributes(
+                    [
+                        ("points", list), ("fill", "none"), ("stroke", stroke), ("stroke-width", Self.n(width)),
+                        ("stroke-dasharray", dash), ("stroke-linejoin", "round"),
+                    ] + extra) + "/>")
     }
 
     /// A circle of radius `r` at `centre`.
-    mutating func circle(at centre: SVGPoint, r: Double, fill: String, stroke: String? = nil, strokeWidth: Double? = nil) {
-        elements.append("<circle" + Self.attributes([
-            ("cx", Self.n(centre.x)), ("cy", Self.n(centre.y)), ("r", Self.n(r)), ("fill", fill),
-            ("stroke", stroke), ("stroke-width", strokeWidth.map(Self.n)),
-        ]) + "/>")
+    mutating func circle(
+        at centre: SVGPoint, r: Double, fill: String, stroke: String? = nil, strokeWidth: Double? = nil
+    ) {
+        elements.append(
+            "<circle"
+                + Self.attributes([
+                    ("cx", Self.n(centre.x)), ("cy", Self.n(centre.y)), ("r", Self.n(r)), ("fill", fill),
+                    ("stroke", stroke), ("stroke-width", strokeWidth.map(Self.n)),
+                ]) + "/>")
     }
 
     /// Where a text's `x` lies: its start, middle or end.
@@ -108,13 +128,17 @@ struct SVGDocument: Sendable {
 
     /// One line of text with its baseline at `at.y`; `rotation` in degrees about `at`
     /// (-90 for a y axis label).
-    mutating func text(_ content: String, at: SVGPoint, anchor: Anchor = .start, size: Double = 12,
-                       weight: String? = nil, fill: String = "#222222", rotation: Double? = nil) {
+    mutating func text(
+        _ content: String, at: SVGPoint, anchor: Anchor = .start, size: Double = 12,
+        weight: String? = nil, fill: String = "#222222", rotation: Double? = nil
+    ) {
         let transform = rotation.map { "rotate(\(Self.n($0)) \(Self.n(at.x)) \(Self.n(at.y)))" }
-        elements.append("<text" + Self.attributes([
-            ("x", Self.n(at.x)), ("y", Self.n(at.y)), ("text-anchor", anchor == .start ? nil : anchor.rawValue),
-            ("font-size", size == 12 ? nil : Self.n(size)), ("font-weight", weight), ("fill", fill),
-            ("transform", transform),
-        ]) + ">\(HTMLText.escape(content))</text>")
+        elements.append(
+            "<text"
+                + Self.attributes([
+                    ("x", Self.n(at.x)), ("y", Self.n(at.y)), ("text-anchor", anchor == .start ? nil : anchor.rawValue),
+                    ("font-size", size == 12 ? nil : Self.n(size)), ("font-weight", weight), ("fill", fill),
+                    ("transform", transform),
+                ]) + ">\(HTMLText.escape(content))</text>")
     }
 }

@@ -10,7 +10,9 @@ enum SVGNumber {
     ///   (callers show undefined values themselves, e.g. as "—").
     static func format(_ value: Double, decimals: Int = 2, trimZeros: Bool = true) -> String {
         let places = min(6, max(0, decimals))
-        guard value.isFinite else { return trimZeros || places == 0 ? "0" : "0." + String(repeating: "0", count: places) }
+        guard value.isFinite else {
+            return trimZeros || places == 0 ? "0" : "0." + String(repeating: "0", count: places)
+        }
         let clamped = min(1e12, max(-1e12, value))
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }

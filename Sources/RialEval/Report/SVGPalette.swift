@@ -20,18 +20,20 @@ enum SVGPalette {
     /// `aggregate` is always black and 3 px wide.
     static func style(method key: String, index: Int) -> SVGSeriesStyle {
         if key == "aggregate" { return SVGSeriesStyle(colour: "#000000", width: 3, dash: nil) }
-        return SVGSeriesStyle(colour: methodColours[index % methodColours.count], width: 2,
-                              dash: methodDashes[index % methodDashes.count])
+        return SVGSeriesStyle(
+            colour: methodColours[index % methodColours.count], width: 2,
+            dash: methodDashes[index % methodDashes.count])
     }
 
     /// `#rrggbb` of label `label`'s contact-sheet colour; grey for an unknown label.
     static func colour(label: String) -> String {
         guard let known = SampleLabel(rawValue: label) else { return "#7f7f7f" }
         let c = known.sheetColor
-        return "#" + [c.r, c.g, c.b].map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        return "#"
+            + [c.r, c.g, c.b].map { byte in
+                let hex = String(byte, radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
     }
 
     /// Labels in display order: `real_scene` first, then the attack species in
@@ -48,9 +50,10 @@ enum SVGPalette {
         guard fraction.isFinite else { return "#eeeeee" }
         let t = min(1, max(0, fraction))
         let (r, g, b) = (255 + (8 - 255) * t, 255 + (81 - 255) * t, 255 + (156 - 255) * t)
-        return "#" + [r, g, b].map { value in
-            let hex = String(Int(value.rounded()), radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        return "#"
+            + [r, g, b].map { value in
+                let hex = String(Int(value.rounded()), radix: 16)
+                return hex.count == 1 ? "0" + hex : hex
+            }.joined()
     }
 }

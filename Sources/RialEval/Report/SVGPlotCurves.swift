@@ -43,15 +43,19 @@ struct SVGCurvePlot: Sendable {
 
     /// The frame every curve plot uses (see the type's comment).
     static var frame: SVGPlotFrame {
-        SVGPlotFrame(left: plotLeft, top: plotTop, width: plotSize, height: plotSize,
-                     x: .linear(0, 1, step: 0.1, label: ""), y: .linear(0, 1, step: 0.1, label: ""))
+        SVGPlotFrame(
+            left: plotLeft, top: plotTop, width: plotSize, height: plotSize,
+            x: .linear(0, 1, step: 0.1, label: ""), y: .linear(0, 1, step: 0.1, label: ""))
     }
 
     func render() -> SVGDocument {
-        var legend = SVGLegend(entries: series.map { SVGLegend.Entry(name: $0.name, detail: $0.detail, style: $0.style) })
+        var legend = SVGLegend(
+            entries: series.map { SVGLegend.Entry(name: $0.name, detail: $0.detail, style: $0.style) })
         if let reference {
-            legend.entries.append(SVGLegend.Entry(name: reference.label, detail: reference.detail,
-                                                  style: SVGSeriesStyle(colour: "#888888", width: 1, dash: "4 4")))
+            legend.entries.append(
+                SVGLegend.Entry(
+                    name: reference.label, detail: reference.detail,
+                    style: SVGSeriesStyle(colour: "#888888", width: 1, dash: "4 4")))
         }
         let noteLines = notes.map { SVGTextWrap.lines($0, maxCharacters: 34) }
         let notesHeight = noteLines.reduce(0.0) { $0 + Double($1.count) * 15 + 4 }
@@ -63,19 +67,22 @@ struct SVGCurvePlot: Sendable {
         svg.text(title, at: SVGPoint(Self.plotLeft, 24), size: 15, weight: "bold")
         frame.drawAxes(in: &svg)
         if let reference {
-            svg.line(from: frame.point(reference.from.x, reference.from.y), to: frame.point(reference.to.x, reference.to.y),
-                     stroke: "#888888", width: 1, dash: "4 4")
+            svg.line(
+                from: frame.point(reference.from.x, reference.from.y), to: frame.point(reference.to.x, reference.to.y),
+                stroke: "#888888", width: 1, dash: "4 4")
         }
         // Thin lines last so the thick aggregate does not hide them.
         for item in series.sorted(by: { $0.style.width > $1.style.width }) {
             svg.beginGroup([("data-series", item.key)])
             for run in Self.finiteRuns(item.points) {
-                svg.polyline(run.map { frame.point($0.x, $0.y) }, stroke: item.style.colour, width: item.style.width,
-                             dash: item.style.dash, attributes: [("class", "curve")])
+                svg.polyline(
+                    run.map { frame.point($0.x, $0.y) }, stroke: item.style.colour, width: item.style.width,
+                    dash: item.style.dash, attributes: [("class", "curve")])
             }
             if let marker = item.marker, marker.x.isFinite, marker.y.isFinite {
-                svg.circle(at: frame.point(marker.x, marker.y), r: 4.5, fill: "#ffffff", stroke: item.style.colour,
-                           strokeWidth: 2)
+                svg.circle(
+                    at: frame.point(marker.x, marker.y), r: 4.5, fill: "#ffffff", stroke: item.style.colour,
+                    strokeWidth: 2)
             }
             svg.endGroup()
         }

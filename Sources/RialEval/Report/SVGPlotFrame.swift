@@ -19,13 +19,15 @@ struct SVGAxis: Sendable {
 
     /// A linear axis from `lower` to `upper` with a tick every `step` (counted from
     /// `lower`, so 0...1 by 0.1 gives 11 ticks).
-    static func linear(_ lower: Double, _ upper: Double, step: Double, label: String, tickDecimals: Int = 1) -> SVGAxis {
+    static func linear(_ lower: Double, _ upper: Double, step: Double, label: String, tickDecimals: Int = 1) -> SVGAxis
+    {
         var ticks: [Double] = []
         if step > 0, upper > lower {
             let count = Int(((upper - lower) / step + 1e-9).rounded(.down))
             ticks = (0...count).map { lower + Double($0) * step }
         }
-        return SVGAxis(lower: lower, upper: upper, scale: .linear, ticks: ticks, label: label, tickDecimals: tickDecimals)
+        return SVGAxis(
+            lower: lower, upper: upper, scale: .linear, ticks: ticks, label: label, tickDecimals: tickDecimals)
     }
 
     /// A logarithmic axis over whole decades covering `values` (positive finite ones;
@@ -37,8 +39,9 @@ struct SVGAxis: Sendable {
         low = max(-6, low)
         high = min(9, max(high, low + 1))
         let ticks = stride(from: low, through: high, by: 1).map { Foundation.pow(10, $0) }
-        return SVGAxis(lower: Foundation.pow(10, low), upper: Foundation.pow(10, high), scale: .log10, ticks: ticks,
-                       label: label, tickDecimals: Int(max(0, -low)))
+        return SVGAxis(
+            lower: Foundation.pow(10, low), upper: Foundation.pow(10, high), scale: .log10, ticks: ticks,
+            label: label, tickDecimals: Int(max(0, -low)))
     }
 
     /// Position of `value` along the axis, 0 at `lower` and 1 at `upper` (not clamped
@@ -83,15 +86,18 @@ struct SVGPlotFrame: Sendable {
             let p = px(tick)
             if grid { svg.line(from: SVGPoint(p, top), to: SVGPoint(p, bottom), stroke: gridColour) }
             svg.line(from: SVGPoint(p, bottom), to: SVGPoint(p, bottom + 5), stroke: axisColour)
-            svg.text(SVGNumber.format(tick, decimals: x.tickDecimals), at: SVGPoint(p, bottom + 18), anchor: .middle, size: 11,
-                     fill: "#444444")
+            svg.text(
+                SVGNumber.format(tick, decimals: x.tickDecimals), at: SVGPoint(p, bottom + 18), anchor: .middle,
+                size: 11,
+                fill: "#444444")
         }
         for tick in y.ticks {
             let p = py(tick)
             if grid { svg.line(from: SVGPoint(left, p), to: SVGPoint(right, p), stroke: gridColour) }
             svg.line(from: SVGPoint(left - 5, p), to: SVGPoint(left, p), stroke: axisColour)
-            svg.text(SVGNumber.format(tick, decimals: y.tickDecimals), at: SVGPoint(left - 8, p + 4), anchor: .end, size: 11,
-                     fill: "#444444")
+            svg.text(
+                SVGNumber.format(tick, decimals: y.tickDecimals), at: SVGPoint(left - 8, p + 4), anchor: .end, size: 11,
+                fill: "#444444")
         }
         svg.rect(x: left, y: top, width: width, height: height, fill: "none", stroke: axisColour, strokeWidth: 1)
         if !x.label.isEmpty {
@@ -130,8 +136,9 @@ struct SVGLegend: Sendable {
             if entry.box {
                 svg.rect(x: origin.x, y: mid - 6, width: 24, height: 12, fill: entry.style.colour, opacity: 0.85)
             } else {
-                svg.line(from: SVGPoint(origin.x, mid), to: SVGPoint(origin.x + 24, mid), stroke: entry.style.colour,
-                         width: entry.style.width, dash: entry.style.dash)
+                svg.line(
+                    from: SVGPoint(origin.x, mid), to: SVGPoint(origin.x + 24, mid), stroke: entry.style.colour,
+                    width: entry.style.width, dash: entry.style.dash)
             }
             svg.text(entry.name, at: SVGPoint(origin.x + 32, mid + 4), weight: "bold")
             if let detail = entry.detail {

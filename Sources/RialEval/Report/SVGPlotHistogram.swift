@@ -45,9 +45,10 @@ struct SVGScoreHistogram: Sendable {
         let height = Self.plotTop + plotHeight + 62
         var svg = SVGDocument(width: Self.width, height: height, title: title)
         svg.text(title, at: SVGPoint(10, 22), size: 15, weight: "bold")
-        let frame = SVGPlotFrame(left: Self.plotLeft, top: Self.plotTop, width: Self.plotWidth, height: plotHeight,
-                                 x: .linear(0, 1, step: 0.1, label: "score (higher = more likely a real scene)"),
-                                 y: SVGAxis(lower: 0, upper: 1, scale: .linear, ticks: [], label: "", tickDecimals: 0))
+        let frame = SVGPlotFrame(
+            left: Self.plotLeft, top: Self.plotTop, width: Self.plotWidth, height: plotHeight,
+            x: .linear(0, 1, step: 0.1, label: "score (higher = more likely a real scene)"),
+            y: SVGAxis(lower: 0, upper: 1, scale: .linear, ticks: [], label: "", tickDecimals: 0))
         let histograms = groups.map { Self.binCounts($0.scores, bins: bins) }
         var largest = 0.0
         for (group, counts) in zip(groups, histograms) where !group.scores.isEmpty {
@@ -58,10 +59,12 @@ struct SVGScoreHistogram: Sendable {
         for (x, tick) in frame.x.ticks.map({ (frame.px($0), $0) }) {
             svg.line(from: SVGPoint(x, frame.top), to: SVGPoint(x, frame.bottom), stroke: "#ececec")
             svg.line(from: SVGPoint(x, frame.bottom), to: SVGPoint(x, frame.bottom + 5), stroke: "#555555")
-            svg.text(SVGNumber.format(tick, decimals: 1), at: SVGPoint(x, frame.bottom + 18), anchor: .middle, size: 11,
-                     fill: "#444444")
+            svg.text(
+                SVGNumber.format(tick, decimals: 1), at: SVGPoint(x, frame.bottom + 18), anchor: .middle, size: 11,
+                fill: "#444444")
         }
-        svg.text(frame.x.label, at: SVGPoint(frame.left + frame.width / 2, frame.bottom + 38), anchor: .middle, size: 12.5)
+        svg.text(
+            frame.x.label, at: SVGPoint(frame.left + frame.width / 2, frame.bottom + 38), anchor: .middle, size: 12.5)
 
         let binWidth = Self.plotWidth / Double(bins)
         for (index, (group, counts)) in zip(groups, histograms).enumerated() {
@@ -73,32 +76,42 @@ struct SVGScoreHistogram: Sendable {
             var countText = "n = \(group.scores.count)"
             if group.unscored > 0 { countText += " (+\(group.unscored) unscored)" }
             svg.text(countText, at: SVGPoint(25, top + 37), size: 11, fill: "#555555")
-            svg.line(from: SVGPoint(Self.plotLeft, top), to: SVGPoint(Self.plotLeft + Self.plotWidth, top), stroke: "#dddddd",
-                     dash: "2 3")
-            svg.text("\(SVGNumber.format(scaleTop * 100, decimals: 0))%", at: SVGPoint(Self.plotLeft - 6, top + 9),
-                     anchor: .end, size: 10, fill: "#666666")
+            svg.line(
+                from: SVGPoint(Self.plotLeft, top), to: SVGPoint(Self.plotLeft + Self.plotWidth, top),
+                stroke: "#dddddd",
+                dash: "2 3")
+            svg.text(
+                "\(SVGNumber.format(scaleTop * 100, decimals: 0))%", at: SVGPoint(Self.plotLeft - 6, top + 9),
+                anchor: .end, size: 10, fill: "#666666")
             svg.text("0", at: SVGPoint(Self.plotLeft - 6, baseline), anchor: .end, size: 10, fill: "#666666")
             if !group.scores.isEmpty {
                 for (bin, count) in counts.enumerated() where count > 0 {
                     let share = Double(count) / Double(group.scores.count)
                     let h = Self.stripHeight * min(1, share / scaleTop)
-                    svg.rect(x: Self.plotLeft + Double(bin) * binWidth + 0.5, y: baseline - h, width: binWidth - 1, height: h,
-                             fill: group.colour, opacity: 0.85, attributes: [("data-count", String(count))])
+                    svg.rect(
+                        x: Self.plotLeft + Double(bin) * binWidth + 0.5, y: baseline - h, width: binWidth - 1,
+                        height: h,
+                        fill: group.colour, opacity: 0.85, attributes: [("data-count", String(count))])
                 }
             } else {
-                svg.text("no scored sample", at: SVGPoint(Self.plotLeft + Self.plotWidth / 2, baseline - 24), anchor: .middle,
-                         size: 11, fill: "#777777")
+                svg.text(
+                    "no scored sample", at: SVGPoint(Self.plotLeft + Self.plotWidth / 2, baseline - 24),
+                    anchor: .middle,
+                    size: 11, fill: "#777777")
             }
-            svg.line(from: SVGPoint(Self.plotLeft, baseline), to: SVGPoint(Self.plotLeft + Self.plotWidth, baseline),
-                     stroke: "#555555")
+            svg.line(
+                from: SVGPoint(Self.plotLeft, baseline), to: SVGPoint(Self.plotLeft + Self.plotWidth, baseline),
+                stroke: "#555555")
             svg.endGroup()
         }
         if threshold.isFinite {
             let x = frame.px(min(1, max(0, threshold)))
-            svg.line(from: SVGPoint(x, Self.plotTop - 8), to: SVGPoint(x, frame.bottom), stroke: "#111111", width: 1.5,
-                     dash: "6 3")
-            svg.text("threshold \(SVGNumber.format(threshold, decimals: 2, trimZeros: false))",
-                     at: SVGPoint(x, Self.plotTop - 12), anchor: .middle, size: 11, weight: "bold")
+            svg.line(
+                from: SVGPoint(x, Self.plotTop - 8), to: SVGPoint(x, frame.bottom), stroke: "#111111", width: 1.5,
+                dash: "6 3")
+            svg.text(
+                "threshold \(SVGNumber.format(threshold, decimals: 2, trimZeros: false))",
+                at: SVGPoint(x, Self.plotTop - 12), anchor: .middle, size: 11, weight: "bold")
         }
         return svg
     }

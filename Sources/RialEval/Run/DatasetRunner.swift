@@ -61,9 +61,11 @@ public struct DatasetRunner: Sendable {
                 selected += 1
             }
             let name = loader.name ?? URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
-            datasets.append(RunDataset(path: path, name: name, manifestSHA256: hash, original: loader.sampleCount,
-                                       selected: selected, evaluated: 0, failed: 0,
-                                       data: kinds.count == 1 ? kinds.first!.rawValue : kinds.isEmpty ? "none" : "mixed"))
+            datasets.append(
+                RunDataset(
+                    path: path, name: name, manifestSHA256: hash, original: loader.sampleCount,
+                    selected: selected, evaluated: 0, failed: 0,
+                    data: kinds.count == 1 ? kinds.first!.rawValue : kinds.isEmpty ? "none" : "mixed"))
             loaders.append(loader)
         }
         return (loaders, datasets, items)
@@ -73,12 +75,15 @@ public struct DatasetRunner: Sendable {
     ///
     /// - Parameter progress: called after each sample with (done, total, failed), from any thread.
     /// - Throws: `RunError` when a manifest or the output file cannot be used.
-    public func run(samplesPath: String,
-                    progress: @escaping @Sendable (Int, Int, Int) -> Void = { _, _, _ in }) throws(RunError) -> Outcome {
+    public func run(
+        samplesPath: String,
+        progress: @escaping @Sendable (Int, Int, Int) -> Void = { _, _, _ in }
+    ) throws(RunError) -> Outcome {
         let (loaders, datasetsSelected, items) = try select()
         var datasets = datasetsSelected
         guard FileManager.default.createFile(atPath: samplesPath, contents: nil),
-              let handle = FileHandle(forWritingAtPath: samplesPath) else {
+            let handle = FileHandle(forWritingAtPath: samplesPath)
+        else {
             throw RunError("\(samplesPath): cannot be created")
         }
         let writer = Locked(OrderedLineWriter(handle: handle))
@@ -90,8 +95,9 @@ public struct DatasetRunner: Sendable {
         // core idle; the writer puts the lines back in sample order.
         _ = (0..<total).concurrentMap(workers: plan.jobs) { position in
             let item = items[position]
-            let record = self.record(for: item, loader: loaders[item.datasetIndex],
-                                     datasetName: names[item.datasetIndex])
+            let record = self.record(
+                for: item, loader: loaders[item.datasetIndex],
+                datasetName: names[item.datasetIndex])
             let line = record.jsonLine()
             let (done, failed) = writer.withLock {
                 $0.submit(position: position, line: line, failed: record.status == .failed, dataset: item.datasetIndex)
@@ -105,20 +111,23 @@ public struct DatasetRunner: Sendable {
         }
         let elapsed = clock.now - start
         let seconds = elapsed.milliseconds / 1_000
-        return Outcome(datasets: datasets, evaluated: written.done - written.failed, failed: written.failed, seconds: seconds)
+        return Outcome(
+            datasets: datasets, evaluated: written.done - written.failed, failed: written.failed, seconds: seconds)
     }
 
     /// The record of one sample; never throws.
     func record(for item: WorkItem, loader: DatasetLoader, datasetName: String) -> SampleRecord {
         let sample: DatasetSample
         if let failure = item.failure {
-            return Self.failedRecord(id: failure.sampleID ?? "samples[\(item.index)]", item: item, dataset: datasetName,
-                                     stage: .manifest, reason: failure.reason)
+            return Self.failedRecord(
+                id: failure.sampleID ?? "samples[\(item.index)]", item: item, dataset: datasetName,
+                stage: .manifest, reason: failure.reason)
         }
         switch loader.sample(at: item.index) {
         case .failure(let failure):
-            return Self.failedRecord(id: failure.sampleID ?? "samples[\(item.index)]", item: item, dataset: datasetName,
-                                     stage: .manifest, reason: failure.reason)
+            return Self.failedRecord(
+                id: failure.sampleID ?? "samples[\(item.index)]", item: item, dataset: datasetName,
+                stage: .manifest, reason: failure.reason)
         case .success(let s): sample = s
         }
         var record = Self.baseRecord(sample, item: item, dataset: datasetName)
@@ -139,11 +148,14 @@ public struct DatasetRunner: Sendable {
         }
         record.sha256 = loaded.sha256
         if let expected = sample.sha256 {
-            for (role, want, path) in [("image", expected.image, resolved.imagePath), ("depth", expected.depth, resolved.depthPath),
-                                       ("right", expected.right, resolved.rightPath)] {
+            for (role, want, path) in [
+                ("image", expected.image, resolved.imagePath), ("depth", expected.depth, resolved.depthPath),
+                ("right", expected.right, resolved.rightPath),
+            ] {
                 guard let want, let got = loaded.sha256[role], want.lowercased() != got else { continue }
                 record.status = .failed
-                record.failure = .init(stage: .load, reason: "\(path ?? role): SHA-256 \(got) does not match the manifest's \(want)")
+                record.failure = .init(
+                    stage: .load, reason: "\(path ?? role): SHA-256 \(got) does not match the manifest's \(want)")
                 return record
             }
         }
@@ -157,9 +169,10 @@ public struct DatasetRunner: Sendable {
         for outcome in analysis.outcomes { methods[outcome.key] = .object(outcome.fields) }
         record.methods = methods
         let a = analysis.aggregation
-        record.aggregate = .init(score: a.confidenceScore, level: a.confidenceLevel, flags: a.flags,
-                                 uncappedScore: a.uncappedScore, weights: a.weightsUsed,
-                                 primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod)
+        record.aggregate = .init(
+            score: a.confidenceScore, level: a.confidenceLevel, flags: a.flags,
+            uncappedScore: a.uncappedScore, weights: a.weightsUsed,
+            primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod)
         record.decision = a.confidenceScore >= plan.configuration.decision.threshold(for: nil) ? .bonaFide : .attack
         var latency = analysis.evidence.latencyMs
         for (key, value) in loaded.latencyMs { latency[key] = value }
@@ -168,19 +181,23 @@ public struct DatasetRunner: Sendable {
     }
 
     static func baseRecord(_ sample: DatasetSample, item: WorkItem, dataset: String) -> SampleRecord {
-        SampleRecord(id: sample.id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset,
-                     label: .known(sample.label), bonaFide: sample.label.isBonaFide, group: sample.group,
-                     tags: sample.tags, attestation: sample.attestation, split: sample.split,
-                     data: dataKind(sample), status: .evaluated, failure: nil, methods: [:], aggregate: nil,
-                     decision: nil, latencyMs: [:], sha256: [:])
+        SampleRecord(
+            id: sample.id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset,
+            label: .known(sample.label), bonaFide: sample.label.isBonaFide, group: sample.group,
+            tags: sample.tags, attestation: sample.attestation, split: sample.split,
+            data: dataKind(sample), status: .evaluated, failure: nil, methods: [:], aggregate: nil,
+            decision: nil, latencyMs: [:], sha256: [:])
     }
 
-    static func failedRecord(id: String, item: WorkItem, dataset: String, stage: SampleRecord.Failure.Stage,
-                             reason: String) -> SampleRecord {
-        SampleRecord(id: id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset, label: .unknown,
-                     bonaFide: false, group: nil, tags: [], attestation: .none, split: .test, data: .unknown,
-                     status: .failed, failure: .init(stage: stage, reason: reason), methods: [:], aggregate: nil,
-                     decision: nil, latencyMs: [:], sha256: [:])
+    static func failedRecord(
+        id: String, item: WorkItem, dataset: String, stage: SampleRecord.Failure.Stage,
+        reason: String
+    ) -> SampleRecord {
+        SampleRecord(
+            id: id, datasetIndex: item.datasetIndex, index: item.index, dataset: dataset, label: .unknown,
+            bonaFide: false, group: nil, tags: [], attestation: .none, split: .test, data: .unknown,
+            status: .failed, failure: .init(stage: stage, reason: reason), methods: [:], aggregate: nil,
+            decision: nil, latencyMs: [:], sha256: [:])
     }
 
     /// `simulated` for RialSynth renders (a `synth` block or tag `synthetic`), else `real`.
@@ -190,15 +207,20 @@ public struct DatasetRunner: Sendable {
 
     static func files(_ resolved: ResolvedSample, loader: DatasetLoader) -> CaptureFiles {
         let s = resolved.sample
-        let attestation = s.attestation == .none ? AttestationEvidence.missing
-                                                 : AttestationEvidence(status: .pass, method: s.attestation)
+        let attestation =
+            s.attestation == .none
+            ? AttestationEvidence.missing
+            : AttestationEvidence(status: .pass, method: s.attestation)
         var payload = resolved.extensionFiles["payload"]
-        if payload == nil, let relative = s.extensions["payload"]?.stringValue { payload = loader.absolutePath(relative) }
-        return CaptureFiles(image: resolved.imagePath, depth: resolved.depthPath, depthFormat: s.depth?.format,
-                            depthWidth: s.depth?.width, depthHeight: s.depth?.height, depthScale: s.depth?.scale,
-                            right: resolved.rightPath, focalPx: s.stereo?.focalPx, baselineMm: s.stereo?.baselineMm,
-                            attestation: attestation, platform: s.platform, deviceModel: s.deviceModel,
-                            referenceTime: s.capturedAt.flatMap { parseDate($0) }, payload: payload)
+        if payload == nil, let relative = s.extensions["payload"]?.stringValue {
+            payload = loader.absolutePath(relative)
+        }
+        return CaptureFiles(
+            image: resolved.imagePath, depth: resolved.depthPath, depthFormat: s.depth?.format,
+            depthWidth: s.depth?.width, depthHeight: s.depth?.height, depthScale: s.depth?.scale,
+            right: resolved.rightPath, focalPx: s.stereo?.focalPx, baselineMm: s.stereo?.baselineMm,
+            attestation: attestation, platform: s.platform, deviceModel: s.deviceModel,
+            referenceTime: s.capturedAt.flatMap { parseDate($0) }, payload: payload)
     }
 
     /// ISO 8601 date-time (`2025-12-01T10:00:00Z`, fractional seconds allowed) or, with

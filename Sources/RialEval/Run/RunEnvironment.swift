@@ -18,37 +18,39 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
     /// This process's machine.
     public static func current() -> RunEnvironment {
         let info = ProcessInfo.processInfo
-        return RunEnvironment(os: info.operatingSystemVersionString, cpu: cpuModel(), cores: info.activeProcessorCount,
-                              memoryGiB: (Double(info.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
-                              swift: compilerVersion, hostname: info.hostName)
+        return RunEnvironment(
+            os: info.operatingSystemVersionString, cpu: cpuModel(), cores: info.activeProcessorCount,
+            memoryGiB: (Double(info.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
+            swift: compilerVersion, hostname: info.hostName)
     }
 
     /// The compiler that built this binary.
     static var compilerVersion: String {
         #if compiler(>=6.3)
-        "Swift 6.3 or later"
+            "Swift 6.3 or later"
         #elseif compiler(>=6.2)
-        "Swift 6.2"
+            "Swift 6.2"
         #elseif compiler(>=6.1)
-        "Swift 6.1"
+            "Swift 6.1"
         #else
-        "Swift 6.0"
+            "Swift 6.0"
         #endif
     }
 
     /// `model name` of /proc/cpuinfo on Linux, else the architecture.
     static func cpuModel() -> String {
         if let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
-           let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
-           let value = line.split(separator: ":", maxSplits: 1).last {
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("model name") }),
+            let value = line.split(separator: ":", maxSplits: 1).last
+        {
             return value.trimmingCharacters(in: .whitespaces)
         }
         #if arch(x86_64)
-        return "x86_64"
+            return "x86_64"
         #elseif arch(arm64)
-        return "arm64"
+            return "arm64"
         #else
-        return "unknown"
+            return "unknown"
         #endif
     }
 

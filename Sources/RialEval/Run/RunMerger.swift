@@ -6,7 +6,9 @@ public enum RunMerger {
     ///
     /// - Throws: `RunError` when a folder is unreadable or the shards disagree on the
     ///   configuration or the manifests.
-    public static func merge(folders: [String], toolVersion: String) throws(RunError) -> (results: RunResults, records: [SampleRecord]) {
+    public static func merge(folders: [String], toolVersion: String) throws(RunError) -> (
+        results: RunResults, records: [SampleRecord]
+    ) {
         var first: RunResults?
         var records: [SampleRecord] = []
         var datasets: [RunDataset] = []
@@ -16,7 +18,9 @@ public enum RunMerger {
             let results = try RunResults.read(path: url.appendingPathComponent(RunOutput.resultsFile).path)
             if let first {
                 guard results.configurationSHA256 == first.configurationSHA256 else {
-                    throw RunError("\(folder): configuration \(results.configurationSHA256.prefix(12)) differs from \(folders[0])'s \(first.configurationSHA256.prefix(12))")
+                    throw RunError(
+                        "\(folder): configuration \(results.configurationSHA256.prefix(12)) differs from \(folders[0])'s \(first.configurationSHA256.prefix(12))"
+                    )
                 }
                 guard results.datasets.map(\.manifestSHA256) == first.datasets.map(\.manifestSHA256) else {
                     throw RunError("\(folder): its manifests differ from \(folders[0])'s")
@@ -51,8 +55,9 @@ public enum RunMerger {
 extension RunResults {
     /// The context these results were built with.
     public var context: Context {
-        Context(configuration: configuration, datasets: datasets, limit: limit, seed: seeds["bootstrap"] ?? 42,
-                resamples: bootstrapResamples, build: build, jobs: jobs, runSeconds: runSeconds, shards: shards,
-                toolVersion: tool.version)
+        Context(
+            configuration: configuration, datasets: datasets, limit: limit, seed: seeds["bootstrap"] ?? 42,
+            resamples: bootstrapResamples, build: build, jobs: jobs, runSeconds: runSeconds, shards: shards,
+            toolVersion: tool.version)
     }
 }

@@ -14,7 +14,9 @@ public enum RunOutput {
     }
 
     /// Writes `results` and every report of `folder` from the records.
-    public static func writeResultsAndReports(results: RunResults, records: [SampleRecord], folder: String) throws(RunError) {
+    public static func writeResultsAndReports(results: RunResults, records: [SampleRecord], folder: String)
+        throws(RunError)
+    {
         let url = URL(fileURLWithPath: folder)
         do {
             try results.jsonData().write(to: url.appendingPathComponent(resultsFile))

@@ -23,9 +23,11 @@ public struct RunPlan: Sendable {
     /// Recorded in `results.json`: latency numbers of a debug build mean nothing.
     public var buildConfiguration: String
 
-    public init(manifests: [String], configuration: PipelineConfiguration = .standard, jobs: Int = 1,
-                limit: Int? = nil, split: DatasetSplit? = nil, seed: UInt64 = 42, resamples: Int = 1000,
-                shard: (index: Int, count: Int)? = nil, buildConfiguration: String = "release") {
+    public init(
+        manifests: [String], configuration: PipelineConfiguration = .standard, jobs: Int = 1,
+        limit: Int? = nil, split: DatasetSplit? = nil, seed: UInt64 = 42, resamples: Int = 1000,
+        shard: (index: Int, count: Int)? = nil, buildConfiguration: String = "release"
+    ) {
         self.manifests = manifests
         self.configuration = configuration
         self.jobs = max(1, jobs)

@@ -116,8 +116,10 @@ public struct RunResults: Sendable, Equatable, Codable {
         public var shards: Int
         public var toolVersion: String
 
-        public init(configuration: PipelineConfiguration, datasets: [RunDataset], limit: Int?, seed: UInt64,
-                    resamples: Int, build: String, jobs: Int, runSeconds: Double, shards: Int = 1, toolVersion: String) {
+        public init(
+            configuration: PipelineConfiguration, datasets: [RunDataset], limit: Int?, seed: UInt64,
+            resamples: Int, build: String, jobs: Int, runSeconds: Double, shards: Int = 1, toolVersion: String
+        ) {
             self.configuration = configuration
             self.datasets = datasets
             self.limit = limit
@@ -152,10 +154,14 @@ public struct RunResults: Sendable, Equatable, Codable {
         }
         // Pipeline order (the registry's), then anything else (payload keys) by name.
         let order = context.configuration.registry.identifiers.map(\.description)
-        methodKeys.sort { (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1) }
+        methodKeys.sort {
+            (order.firstIndex(of: $0) ?? order.count, $0) < (order.firstIndex(of: $1) ?? order.count, $1)
+        }
         // Continuous companions of nearly binary scores, evaluated as extra rows.
-        for (method, field) in continuousCompanions where methodKeys.contains(method)
-            && evaluated.contains(where: { $0.methods[method]?[field]?.numberValue != nil }) {
+        for (method, field) in continuousCompanions
+        where methodKeys.contains(method)
+            && evaluated.contains(where: { $0.methods[method]?[field]?.numberValue != nil })
+        {
             methodKeys.insert("\(method):\(field)", at: methodKeys.firstIndex(of: method)! + 1)
         }
         let allKeys = methodKeys + ["aggregate"]
@@ -170,9 +176,11 @@ public struct RunResults: Sendable, Equatable, Codable {
             let dimensions = BreakdownDimension.allCases.filter { $0 != .group || groups <= maxGroupBreakdowns }
             for key in allKeys {
                 let samples = subset.map { $0.scoredSample(key) }
-                let method = key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
-                let configuration = MetricsConfiguration(threshold: decision.threshold(for: method), bootstrap: bootstrap,
-                                                         breakdowns: dimensions)
+                let method =
+                    key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
+                let configuration = MetricsConfiguration(
+                    threshold: decision.threshold(for: method), bootstrap: bootstrap,
+                    breakdowns: dimensions)
                 result[key] = MethodMetrics.compute(samples: samples, configuration: configuration)
             }
             return result
@@ -198,10 +206,13 @@ public struct RunResults: Sendable, Equatable, Codable {
         }
 
         let failures = records.filter { $0.status == .failed }.map {
-            FailureEntry(id: $0.id, dataset: $0.dataset, stage: $0.failure?.stage.rawValue ?? "?",
-                         reason: $0.failure?.reason ?? "?")
+            FailureEntry(
+                id: $0.id, dataset: $0.dataset, stage: $0.failure?.stage.rawValue ?? "?",
+                reason: $0.failure?.reason ?? "?")
         }
-        let seeds: [String: UInt64] = ["bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed]
+        let seeds: [String: UInt64] = [
+            "bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed,
+        ]
         let formatter = ISO8601DateFormatter()
         return RunResults(
             testRun: context.limit != nil, limit: context.limit, created: formatter.string(from: Date()),
@@ -209,8 +220,9 @@ public struct RunResults: Sendable, Equatable, Codable {
             environment: .current(), configuration: context.configuration,
             configurationSHA256: configurationHash(context.configuration), profile: context.configuration.profile,
             datasets: context.datasets,
-            counts: Counts(original: context.datasets.reduce(0) { $0 + $1.original }, selected: records.count,
-                           evaluated: evaluated.count, failed: failures.count, byData: countsByData),
+            counts: Counts(
+                original: context.datasets.reduce(0) { $0 + $1.original }, selected: records.count,
+                evaluated: evaluated.count, failed: failures.count, byData: countsByData),
             failures: failures, seeds: seeds, bootstrapResamples: context.resamples, methods: allKeys,
             metrics: metrics(evaluated), metricsByData: byData, latency: latency, build: context.build,
             jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards)
@@ -227,7 +239,8 @@ public struct RunResults: Sendable, Equatable, Codable {
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return try encoder.encode(self)
     }
 
@@ -235,10 +248,12 @@ public struct RunResults: Sendable, Equatable, Codable {
     public static func read(path: String) throws(RunError) -> RunResults {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw RunError("\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
+            throw RunError(
+                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
         }
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         do { return try decoder.decode(RunResults.self, from: data) } catch {
             throw RunError("\(path): not a rial-bench results file (\(error))")
         }

@@ -157,7 +157,8 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     public func jsonLine() -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         guard let data = try? encoder.encode(self) else { return #"{"id":"\#(id)","status":"failed"}"# }
         return String(decoding: data, as: UTF8.self)
     }
@@ -165,8 +166,9 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     /// The record as a metrics sample for breakdown key `key` (NaN when it did not
     /// score, so metrics count it as excluded), under `id` (default: the sample id).
     public func scoredSample(_ key: String, id: String? = nil) -> ScoredSample {
-        ScoredSample(id: id ?? self.id, score: score(key) ?? .nan, bonaFide: bonaFide, species: label.rawValue,
-                     group: group, tags: tags, attestation: attestation.rawValue)
+        ScoredSample(
+            id: id ?? self.id, score: score(key) ?? .nan, bonaFide: bonaFide, species: label.rawValue,
+            group: group, tags: tags, attestation: attestation.rawValue)
     }
 
     /// The record with each method's result cut to what metrics and reports read
@@ -191,12 +193,15 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     /// - Throws: `RunError` naming the file and line of a record that does not decode.
     public static func readLines(path: String, slim: Bool = false) throws(RunError) -> [SampleRecord] {
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw RunError("\(path): cannot be read (\(FileManager.default.fileExists(atPath: path) ? "unreadable" : "no such file"))")
+            throw RunError(
+                "\(path): cannot be read (\(FileManager.default.fileExists(atPath: path) ? "unreadable" : "no such file"))"
+            )
         }
         defer { try? handle.close() }
         var records: [SampleRecord] = []
         let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         var pending = Data(), number = 0
         func consume(_ line: Data) throws(RunError) {
             number += 1

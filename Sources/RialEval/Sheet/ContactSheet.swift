@@ -113,14 +113,16 @@ public struct ContactSheet: Sendable {
         }
         var texts: [String] = []
         if anyDepth {
-            texts.append("depth: Turbo, blue near -> red far, magenta = no depth; range per tile (2nd-98th percentile, m); "
-                + "turned like its image")
+            texts.append(
+                "depth: Turbo, blue near -> red far, magenta = no depth; range per tile (2nd-98th percentile, m); "
+                    + "turned like its image")
         }
         if anyStereo { texts.append("right: the right view of the stereo pair") }
         texts += notes
         func make(_ lineCount: Int) -> ContactSheetLayout {
-            ContactSheetLayout(tileCount: samples.count, columns: options.columns, panelSide: options.panelSide,
-                               panelsPerTile: panels, headerLines: 1 + lineCount)
+            ContactSheetLayout(
+                tileCount: samples.count, columns: options.columns, panelSide: options.panelSide,
+                panelsPerTile: panels, headerLines: 1 + lineCount)
         }
         let first = make(texts.count)
         let usable = first.width - 2 * ContactSheetLayout.margin
@@ -142,8 +144,9 @@ public struct ContactSheet: Sendable {
         let (layout, headerLines) = layoutAndHeaderLines(for: samples, notes: notes)
         let pixels = layout.width.multipliedReportingOverflow(by: layout.height)
         guard !pixels.overflow, pixels.partialValue <= Self.maxPixels else {
-            throw ContactSheetError("a sheet of \(layout.width)x\(layout.height) pixels exceeds the limit of "
-                + "\(Self.maxPixels); use a smaller tile size or fewer samples")
+            throw ContactSheetError(
+                "a sheet of \(layout.width)x\(layout.height) pixels exceeds the limit of "
+                    + "\(Self.maxPixels); use a smaller tile size or fewer samples")
         }
         var sheet = Image8(width: layout.width, height: layout.height, channels: 3)
         SheetCanvas.fill(&sheet, x: 0, y: 0, width: layout.width, height: layout.height, color: Self.sheetBackground)
@@ -157,9 +160,10 @@ public struct ContactSheet: Sendable {
                     let (tile, report) = renderTile(samples[i], layout: layout)
                     let origin = layout.tileOrigin(i)
                     tile.samples.withUnsafeBufferPointer { source in
-                        SheetCanvas.copy(source, width: tile.width, height: tile.height, into: shared.canvas,
-                                         canvasWidth: canvasWidth, canvasHeight: canvasHeight,
-                                         x: origin.x, y: origin.y)
+                        SheetCanvas.copy(
+                            source, width: tile.width, height: tile.height, into: shared.canvas,
+                            canvasWidth: canvasWidth, canvasHeight: canvasHeight,
+                            x: origin.x, y: origin.y)
                     }
                     shared.reports[i] = report
                 }
@@ -184,13 +188,16 @@ public struct ContactSheet: Sendable {
 
     // MARK: - Header
 
-    private func drawHeader(into sheet: inout Image8, layout: ContactSheetLayout,
-                            samples: [Result<ResolvedSample, SampleFailure>], tiles: [TileReport], lines: [String]) {
+    private func drawHeader(
+        into sheet: inout Image8, layout: ContactSheetLayout,
+        samples: [Result<ResolvedSample, SampleFailure>], tiles: [TileReport], lines: [String]
+    ) {
         let t = layout.textScale
         let m = ContactSheetLayout.margin
         let usable = layout.width - 2 * m
-        PixelFont.draw(PixelFont.truncated(title, toWidth: usable, scale: 2 * t), into: &sheet, x: m, y: m,
-                       scale: 2 * t, color: Self.text)
+        PixelFont.draw(
+            PixelFont.truncated(title, toWidth: usable, scale: 2 * t), into: &sheet, x: m, y: m,
+            scale: 2 * t, color: Self.text)
         var y = m + ContactSheetLayout.titleHeight(textScale: t)
         let lineHeight = ContactSheetLayout.headerLineHeight(textScale: t)
 
@@ -212,8 +219,9 @@ public struct ContactSheet: Sendable {
                 SheetCanvas.fill(&sheet, x: x, y: y - t, width: swatch, height: swatch, color: Self.failureText)
             }
             let inset = color == Self.failurePanel ? t : 0
-            SheetCanvas.fill(&sheet, x: x + inset, y: y - t + inset, width: swatch - 2 * inset,
-                             height: swatch - 2 * inset, color: color)
+            SheetCanvas.fill(
+                &sheet, x: x + inset, y: y - t + inset, width: swatch - 2 * inset,
+                height: swatch - 2 * inset, color: color)
             x += swatch + 4 * t
             PixelFont.draw(label, into: &sheet, x: x, y: y, scale: t, color: Self.text)
             x += PixelFont.width(of: label, scale: t) + 14 * t
@@ -221,8 +229,9 @@ public struct ContactSheet: Sendable {
         y += lineHeight
 
         for line in lines {
-            PixelFont.draw(PixelFont.truncated(line, toWidth: usable, scale: t), into: &sheet, x: m, y: y, scale: t,
-                           color: Self.dimText)
+            PixelFont.draw(
+                PixelFont.truncated(line, toWidth: usable, scale: t), into: &sheet, x: m, y: y, scale: t,
+                color: Self.dimText)
             y += lineHeight
         }
     }
@@ -230,8 +239,10 @@ public struct ContactSheet: Sendable {
     // MARK: - Tiles
 
     /// Renders one tile as its own `tileWidth x tileHeight` RGB image.
-    func renderTile(_ sample: Result<ResolvedSample, SampleFailure>,
-                    layout: ContactSheetLayout) -> (Image8, TileReport) {
+    func renderTile(
+        _ sample: Result<ResolvedSample, SampleFailure>,
+        layout: ContactSheetLayout
+    ) -> (Image8, TileReport) {
         var tile = Image8(width: layout.tileWidth, height: layout.tileHeight, channels: 3)
         SheetCanvas.fill(&tile, x: 0, y: 0, width: tile.width, height: tile.height, color: Self.tileBackground)
         let t = layout.textScale
@@ -242,24 +253,33 @@ public struct ContactSheet: Sendable {
 
         switch sample {
         case .failure(let failure):
-            SheetCanvas.frame(&tile, x: 0, y: 0, width: tile.width, height: tile.height,
-                              thickness: ContactSheetLayout.border, color: Self.failureFrame)
+            SheetCanvas.frame(
+                &tile, x: 0, y: 0, width: tile.width, height: tile.height,
+                thickness: ContactSheetLayout.border, color: Self.failureFrame)
             let origin = layout.panelOrigin(0)
-            drawFailure("failed: " + failure.reason, into: &tile, x: origin.x, y: origin.y,
-                        width: captionWidth, height: side, textScale: t)
+            drawFailure(
+                "failed: " + failure.reason, into: &tile, x: origin.x, y: origin.y,
+                width: captionWidth, height: side, textScale: t)
             let name = failure.sampleID ?? "samples[\(failure.index)]"
-            PixelFont.draw(PixelFont.truncated(name, toWidth: captionWidth, scale: t), into: &tile,
-                           x: captionLeft, y: caption(0), scale: t, color: Self.text)
+            PixelFont.draw(
+                PixelFont.truncated(name, toWidth: captionWidth, scale: t), into: &tile,
+                x: captionLeft, y: caption(0), scale: t, color: Self.text)
             PixelFont.draw("failed", into: &tile, x: captionLeft, y: caption(1), scale: t, color: Self.failureText)
-            PixelFont.draw("samples[\(failure.index)]", into: &tile, x: captionLeft, y: caption(2), scale: t,
-                           color: Self.dimText)
-            return (tile, TileReport(index: failure.index, sampleID: failure.sampleID,
-                                     problems: [failure.reason]))
+            PixelFont.draw(
+                "samples[\(failure.index)]", into: &tile, x: captionLeft, y: caption(2), scale: t,
+                color: Self.dimText)
+            return (
+                tile,
+                TileReport(
+                    index: failure.index, sampleID: failure.sampleID,
+                    problems: [failure.reason])
+            )
 
         case .success(let resolved):
             let sample = resolved.sample
-            SheetCanvas.frame(&tile, x: 0, y: 0, width: tile.width, height: tile.height,
-                              thickness: ContactSheetLayout.border, color: sample.label.sheetColor)
+            SheetCanvas.frame(
+                &tile, x: 0, y: 0, width: tile.width, height: tile.height,
+                thickness: ContactSheetLayout.border, color: sample.label.sheetColor)
             var problems: [String] = []
             var slot = 0
 
@@ -270,14 +290,16 @@ public struct ContactSheet: Sendable {
             do {
                 let picture = try SheetThumbnail.image(at: resolved.imagePath, side: side)
                 orientation = picture.orientation
-                sizeText = "\(picture.storedWidth)x\(picture.storedHeight)"
+                sizeText =
+                    "\(picture.storedWidth)x\(picture.storedHeight)"
                     + (orientation == .up ? "" : " exif \(orientation.rawValue)")
                 drawPicture(picture.image, into: &tile, x: imageOrigin.x, y: imageOrigin.y, side: side)
             } catch {
                 let reason = Self.reason(error)
                 problems.append("image: \(reason)")
-                drawFailure("failed: " + reason, into: &tile, x: imageOrigin.x, y: imageOrigin.y,
-                            width: side, height: side, textScale: t)
+                drawFailure(
+                    "failed: " + reason, into: &tile, x: imageOrigin.x, y: imageOrigin.y,
+                    width: side, height: side, textScale: t)
             }
             slot += 1
 
@@ -288,17 +310,20 @@ public struct ContactSheet: Sendable {
                     if !problems.isEmpty {
                         orientation = (try? ExifReader.read(fileAt: resolved.imagePath))?.orientation ?? .up
                     }
-                    let depth = try SheetThumbnail.depth(at: depthPath, reference: reference,
-                                                         orientation: orientation, side: side)
+                    let depth = try SheetThumbnail.depth(
+                        at: depthPath, reference: reference,
+                        orientation: orientation, side: side)
                     drawPicture(depth.image, into: &tile, x: origin.x, y: origin.y, side: side)
                     let note = depth.range.map { Self.rangeText($0) } ?? "no valid depth"
-                    drawBadge(note, into: &tile, x: origin.x, y: origin.y + side - 9 * t - 2 * t,
-                              width: side, textScale: t)
+                    drawBadge(
+                        note, into: &tile, x: origin.x, y: origin.y + side - 9 * t - 2 * t,
+                        width: side, textScale: t)
                 } catch {
                     let reason = Self.reason(error)
                     problems.append("depth: \(reason)")
-                    drawFailure("failed: " + reason, into: &tile, x: origin.x, y: origin.y,
-                                width: side, height: side, textScale: t)
+                    drawFailure(
+                        "failed: " + reason, into: &tile, x: origin.x, y: origin.y,
+                        width: side, height: side, textScale: t)
                 }
                 slot += 1
             }
@@ -313,8 +338,9 @@ public struct ContactSheet: Sendable {
                 } catch {
                     let reason = Self.reason(error)
                     problems.append("right: \(reason)")
-                    drawFailure("failed: " + reason, into: &tile, x: origin.x, y: origin.y,
-                                width: side, height: side, textScale: t)
+                    drawFailure(
+                        "failed: " + reason, into: &tile, x: origin.x, y: origin.y,
+                        width: side, height: side, textScale: t)
                 }
                 slot += 1
             }
@@ -326,26 +352,30 @@ public struct ContactSheet: Sendable {
                 SheetCanvas.fill(&tile, x: origin.x, y: origin.y, width: side, height: side, color: Self.emptyPanel)
                 if hasDepthSlot && resolved.depthPath == nil && slot == 1 {
                     let text = "no depth"
-                    PixelFont.draw(text, into: &tile, x: origin.x + (side - PixelFont.width(of: text, scale: t)) / 2,
-                                   y: origin.y + (side - 7 * t) / 2, scale: t, color: Self.dimText)
+                    PixelFont.draw(
+                        text, into: &tile, x: origin.x + (side - PixelFont.width(of: text, scale: t)) / 2,
+                        y: origin.y + (side - 7 * t) / 2, scale: t, color: Self.dimText)
                 }
                 slot += 1
             }
 
             // Caption.
-            PixelFont.draw(PixelFont.truncated(sample.id, toWidth: captionWidth, scale: t), into: &tile,
-                           x: captionLeft, y: caption(0), scale: t, color: Self.text)
+            PixelFont.draw(
+                PixelFont.truncated(sample.id, toWidth: captionWidth, scale: t), into: &tile,
+                x: captionLeft, y: caption(0), scale: t, color: Self.text)
             let label = sample.label.rawValue
             PixelFont.draw(label, into: &tile, x: captionLeft, y: caption(1), scale: t, color: sample.label.sheetColor)
             let labelWidth = PixelFont.width(of: label + "  ", scale: t) + t
             if !sizeText.isEmpty {
-                PixelFont.draw(PixelFont.truncated(sizeText, toWidth: captionWidth - labelWidth, scale: t), into: &tile,
-                               x: captionLeft + labelWidth, y: caption(1), scale: t, color: Self.dimText)
+                PixelFont.draw(
+                    PixelFont.truncated(sizeText, toWidth: captionWidth - labelWidth, scale: t), into: &tile,
+                    x: captionLeft + labelWidth, y: caption(1), scale: t, color: Self.dimText)
             }
             var details = sample.tags
             if sample.split != .test { details.insert("split " + sample.split.rawValue, at: 0) }
-            PixelFont.draw(PixelFont.truncated(details.joined(separator: ", "), toWidth: captionWidth, scale: t),
-                           into: &tile, x: captionLeft, y: caption(2), scale: t, color: Self.dimText)
+            PixelFont.draw(
+                PixelFont.truncated(details.joined(separator: ", "), toWidth: captionWidth, scale: t),
+                into: &tile, x: captionLeft, y: caption(2), scale: t, color: Self.dimText)
             return (tile, TileReport(index: resolved.index, sampleID: sample.id, problems: problems))
         }
     }
@@ -369,17 +399,21 @@ public struct ContactSheet: Sendable {
     }
 
     /// A dark red box with `text` wrapped inside, as many lines as fit.
-    private func drawFailure(_ text: String, into tile: inout Image8, x: Int, y: Int, width: Int, height: Int,
-                             textScale t: Int) {
+    private func drawFailure(
+        _ text: String, into tile: inout Image8, x: Int, y: Int, width: Int, height: Int,
+        textScale t: Int
+    ) {
         SheetCanvas.fill(&tile, x: x, y: y, width: width, height: height, color: Self.failurePanel)
         let inset = 3 * t
         let lines = PixelFont.wrapped(text, toWidth: width - 2 * inset, scale: t)
         let fitting = max(1, (height - 2 * inset + 2 * t) / (9 * t))
         for (k, line) in lines.prefix(fitting).enumerated() {
-            let shown = k == fitting - 1 && lines.count > fitting
+            let shown =
+                k == fitting - 1 && lines.count > fitting
                 ? PixelFont.truncated(line + "……", toWidth: width - 2 * inset, scale: t) : line
-            PixelFont.draw(shown, into: &tile, x: x + inset, y: y + inset + k * 9 * t, scale: t,
-                           color: Self.failureText)
+            PixelFont.draw(
+                shown, into: &tile, x: x + inset, y: y + inset + k * 9 * t, scale: t,
+                color: Self.failureText)
         }
     }
 

@@ -49,14 +49,20 @@ public struct ContactSheetLayout: Sendable, Equatable {
         self.panelSide = max(1, panelSide)
         self.panelsPerTile = min(3, max(1, panelsPerTile))
         let textScale = Self.textScale(panelSide: self.panelSide)
-        headerHeight = Self.margin + Self.titleHeight(textScale: textScale)
+        headerHeight =
+            Self.margin + Self.titleHeight(textScale: textScale)
             + max(0, headerLines) * Self.headerLineHeight(textScale: textScale) + Self.margin
-        let tileWidth = 2 * (Self.border + Self.padding) + self.panelsPerTile * self.panelSide
+        let tileWidth =
+            2 * (Self.border + Self.padding) + self.panelsPerTile * self.panelSide
             + (self.panelsPerTile - 1) * Self.panelGap
-        let tileHeight = 2 * (Self.border + Self.padding) + self.panelSide + Self.panelGap
+        let tileHeight =
+            2 * (Self.border + Self.padding) + self.panelSide + Self.panelGap
             + Self.captionLines * 9 * textScale
-        let requested = columns ?? Self.defaultColumns(tileCount: self.tileCount, tileWidth: tileWidth,
-                                                       tileHeight: tileHeight)
+        let requested =
+            columns
+            ?? Self.defaultColumns(
+                tileCount: self.tileCount, tileWidth: tileWidth,
+                tileHeight: tileHeight)
         self.columns = max(1, min(requested, max(1, self.tileCount)))
         rows = self.tileCount == 0 ? 0 : (self.tileCount + self.columns - 1) / self.columns
     }
@@ -86,8 +92,10 @@ public struct ContactSheetLayout: Sendable, Equatable {
 
     /// Top-left corner of tile `index` (0-based, row-major).
     public func tileOrigin(_ index: Int) -> (x: Int, y: Int) {
-        (Self.margin + (index % columns) * (tileWidth + Self.margin),
-         headerHeight + (index / columns) * (tileHeight + Self.margin))
+        (
+            Self.margin + (index % columns) * (tileWidth + Self.margin),
+            headerHeight + (index / columns) * (tileHeight + Self.margin)
+        )
     }
 
     /// Top-left corner of panel `k` inside a tile, relative to the tile's corner.
@@ -103,7 +111,8 @@ public struct ContactSheetLayout: Sendable, Equatable {
     /// `maximumDefaultWidth`.
     public static func defaultColumns(tileCount: Int, tileWidth: Int, tileHeight: Int) -> Int {
         guard tileCount > 0 else { return 1 }
-        let ideal = Int((1.6 * Double(tileCount) * Double(tileHeight) / Double(max(1, tileWidth))).squareRoot().rounded(.up))
+        let ideal = Int(
+            (1.6 * Double(tileCount) * Double(tileHeight) / Double(max(1, tileWidth))).squareRoot().rounded(.up))
         let fitting = max(1, (maximumDefaultWidth - margin) / (tileWidth + margin))
         return max(1, min(ideal, tileCount, fitting))
     }

@@ -26,8 +26,10 @@ public struct ContactSheetSelection: Sendable, Equatable {
     /// Hard limit on tiles, >= 1.
     public var cap: Int
 
-    public init(labels: Set<SampleLabel> = [], split: DatasetSplit? = nil, limit: Int? = nil,
-                seed: UInt64? = nil, cap: Int = defaultCap) {
+    public init(
+        labels: Set<SampleLabel> = [], split: DatasetSplit? = nil, limit: Int? = nil,
+        seed: UInt64? = nil, cap: Int = defaultCap
+    ) {
         self.labels = labels
         self.split = split
         self.limit = limit
@@ -90,7 +92,8 @@ public struct ContactSheetSelection: Sendable, Equatable {
         var filters: [String] = []
         if !labels.isEmpty { filters.append("label " + labels.map(\.rawValue).sorted().joined(separator: "|")) }
         if let split { filters.append("split \(split.rawValue)") }
-        let of = isFiltered
+        let of =
+            isFiltered
             ? "\(matched.count) matching (\(filters.joined(separator: ", "))) of \(loader.sampleCount)"
             : "\(loader.sampleCount)"
         if chosen.count == matched.count {
@@ -106,7 +109,8 @@ public struct ContactSheetSelection: Sendable, Equatable {
         if skipped > 0 {
             summary.append("\(skipped) undecodable sample(s) not shown (run `rial-bench dataset validate`)")
         }
-        return Result(entries: chosen, manifestCount: loader.sampleCount, matchedCount: matched.count,
-                      skippedUndecodable: skipped, capped: capped, summary: summary)
+        return Result(
+            entries: chosen, manifestCount: loader.sampleCount, matchedCount: matched.count,
+            skippedUndecodable: skipped, capped: capped, summary: summary)
     }
 }

@@ -14,7 +14,9 @@ enum SheetCanvas {
             for row in y0..<y1 {
                 var i = row * stride + x0 * 3
                 for _ in x0..<x1 {
-                    out[i] = color.r; out[i + 1] = color.g; out[i + 2] = color.b
+                    out[i] = color.r
+                    out[i + 1] = color.g
+                    out[i + 2] = color.b
                     i += 3
                 }
             }
@@ -33,8 +35,9 @@ enum SheetCanvas {
     static func copy(_ source: Image8, into image: inout Image8, x: Int, y: Int) {
         source.samples.withUnsafeBufferPointer { src in
             image.samples.withUnsafeMutableBufferPointer { dst in
-                copy(src, width: source.width, height: source.height, into: dst,
-                     canvasWidth: image.width, canvasHeight: image.height, x: x, y: y)
+                copy(
+                    src, width: source.width, height: source.height, into: dst,
+                    canvasWidth: image.width, canvasHeight: image.height, x: x, y: y)
             }
         }
     }
@@ -42,9 +45,11 @@ enum SheetCanvas {
     /// Copies `width x height` RGB pixels row by row into a canvas buffer at (`x`, `y`),
     /// clipped. Writes only inside that rectangle, so copies of disjoint rectangles may
     /// run concurrently on one buffer.
-    static func copy(_ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                     into dst: UnsafeMutableBufferPointer<UInt8>, canvasWidth: Int, canvasHeight: Int,
-                     x: Int, y: Int) {
+    static func copy(
+        _ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        into dst: UnsafeMutableBufferPointer<UInt8>, canvasWidth: Int, canvasHeight: Int,
+        x: Int, y: Int
+    ) {
         let x0 = max(0, x), x1 = min(canvasWidth, x + width)
         guard x0 < x1, let from = src.baseAddress, let to = dst.baseAddress else { return }
         let count = (x1 - x0) * 3

@@ -37,8 +37,10 @@ public enum SheetThumbnail {
     /// `ceil(width / n) x ceil(height / n)`, still covers `target` in both directions,
     /// so the final area average only ever shrinks. Sizes are of the stored grid (the
     /// target is swapped beforehand when the orientation swaps sides).
-    public static func jpegScale(storedWidth: Int, storedHeight: Int,
-                                 target: (width: Int, height: Int)) -> JPEGScale {
+    public static func jpegScale(
+        storedWidth: Int, storedHeight: Int,
+        target: (width: Int, height: Int)
+    ) -> JPEGScale {
         for scale in [JPEGScale.eighth, .quarter, .half] {
             let n = scale.denominator
             if (storedWidth + n - 1) / n >= target.width && (storedHeight + n - 1) / n >= target.height {
@@ -70,19 +72,24 @@ public enum SheetThumbnail {
         }
         let loaded = try ImageReader.read(data: data, options: options, source: path)
         let fitted = fittedSize(width: loaded.image.width, height: loaded.image.height, side: side)
-        return Picture(image: try rgb(resized(loaded.image, to: fitted)), orientation: loaded.appliedOrientation,
-                       storedWidth: loaded.storedWidth, storedHeight: loaded.storedHeight)
+        return Picture(
+            image: try rgb(resized(loaded.image, to: fitted)), orientation: loaded.appliedOrientation,
+            storedWidth: loaded.storedWidth, storedHeight: loaded.storedHeight)
     }
 
     /// Reads a depth map, turns it like its image (`orientation`, since depth is stored
     /// on the image's stored grid) and renders it as a heatmap fitted to `side x side`
     /// (nearest neighbour, so invalid pixels stay crisp magenta).
     /// - Throws: `MediaError` naming `path`.
-    public static func depth(at path: String, reference: DepthReference, orientation: ExifOrientation,
-                             side: Int) throws -> DepthPicture {
-        let map = try DepthReader.read(path: path, format: reference.format, width: reference.width,
-                                       height: reference.height, scale: reference.scale)
-            .oriented(orientation)
+    public static func depth(
+        at path: String, reference: DepthReference, orientation: ExifOrientation,
+        side: Int
+    ) throws -> DepthPicture {
+        let map = try DepthReader.read(
+            path: path, format: reference.format, width: reference.width,
+            height: reference.height, scale: reference.scale
+        )
+        .oriented(orientation)
         let range = DepthHeatmap.defaultRange(for: map)
         let heatmap = try DepthHeatmap.render(map, range: range, scale: 1, legend: false)
         let fitted = fittedSize(width: map.width, height: map.height, side: side)
@@ -108,10 +115,14 @@ public enum SheetThumbnail {
                 let c = image.channels
                 for i in 0..<n {
                     if c >= 3 {
-                        dst[3 * i] = src[c * i]; dst[3 * i + 1] = src[c * i + 1]; dst[3 * i + 2] = src[c * i + 2]
+                        dst[3 * i] = src[c * i]
+                        dst[3 * i + 1] = src[c * i + 1]
+                        dst[3 * i + 2] = src[c * i + 2]
                     } else {
                         let v = src[c * i]
-                        dst[3 * i] = v; dst[3 * i + 1] = v; dst[3 * i + 2] = v
+                        dst[3 * i] = v
+                        dst[3 * i + 1] = v
+                        dst[3 * i + 2] = v
                     }
                 }
             }

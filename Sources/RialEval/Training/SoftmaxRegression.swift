@@ -28,8 +28,10 @@ struct SoftmaxRegression {
     static let damping = 1e-8
 
     /// Fits the model. `features` is `n x d` row-major (standardised), `labels` in `0..<classes`.
-    static func fit(features: [Double], labels: [Int], featureCount d: Int, classes K: Int, l2: Double,
-                    maxIterations: Int, tolerance: Double, seed: UInt64) -> SoftmaxRegression {
+    static func fit(
+        features: [Double], labels: [Int], featureCount d: Int, classes K: Int, l2: Double,
+        maxIterations: Int, tolerance: Double, seed: UInt64
+    ) -> SoftmaxRegression {
         let n = labels.count
         let stride = d + 1, p = K * stride
         var rng = SplitMix64(seed: seed)
@@ -50,8 +52,9 @@ struct SoftmaxRegression {
             var accepted = false
             for _ in 0..<40 {
                 let candidate = zip(theta, step).map { $0 - t * $1 }
-                let (candidateLoss, candidateGradient) = lossAndGradient(candidate, features: features, labels: labels,
-                                                                         d: d, K: K, l2: l2)
+                let (candidateLoss, candidateGradient) = lossAndGradient(
+                    candidate, features: features, labels: labels,
+                    d: d, K: K, l2: l2)
                 if candidateLoss <= loss - 1e-4 * t * slope {
                     theta = candidate
                     loss = candidateLoss
@@ -87,7 +90,10 @@ struct SoftmaxRegression {
                             top = max(top, a)
                         }
                         var total = 0.0
-                        for k in 0..<K { o[i * K + k] = exp(o[i * K + k] - top); total += o[i * K + k] }
+                        for k in 0..<K {
+                            o[i * K + k] = exp(o[i * K + k] - top)
+                            total += o[i * K + k]
+                        }
                         for k in 0..<K { o[i * K + k] /= total }
                     }
                 }
@@ -96,8 +102,10 @@ struct SoftmaxRegression {
         return out
     }
 
-    static func lossAndGradient(_ theta: [Double], features: [Double], labels: [Int], d: Int, K: Int,
-                                l2: Double) -> (Double, [Double]) {
+    static func lossAndGradient(
+        _ theta: [Double], features: [Double], labels: [Int], d: Int, K: Int,
+        l2: Double
+    ) -> (Double, [Double]) {
         let n = labels.count, stride = d + 1
         let prob = probabilities(theta, features: features, n: n, d: d, K: K)
         var loss = 0.0

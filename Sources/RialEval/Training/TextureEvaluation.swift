@@ -26,8 +26,10 @@ public struct TextureEvaluation: Sendable {
 
     /// Scores every example whose features fit the model, with `configuration`'s unknown
     /// and recapture rules (as `TextureAnalyzer` applies them).
-    public init(model: TextureModel, examples: [TextureExample],
-                configuration: TextureAnalyzer.Configuration = .standard) {
+    public init(
+        model: TextureModel, examples: [TextureExample],
+        configuration: TextureAnalyzer.Configuration = .standard
+    ) {
         samples = examples.compactMap { example in
             guard let p = model.probabilities(example.features) else { return nil }
             let best = p.indices.max { p[$0] < p[$1] } ?? 0
@@ -37,10 +39,11 @@ public struct TextureEvaluation: Sendable {
                 if c == .printedPaper { print += p[k] }
                 if c == .realScene { real = p[k] }
             }
-            return SampleOutcome(id: example.id, label: example.label, score: real,
-                                 classification: p[best] < configuration.minimumConfidence ? .unknown : model.classes[best],
-                                 isLikelyRecaptured: screen > configuration.recaptureThreshold
-                                     || print > configuration.recaptureThreshold)
+            return SampleOutcome(
+                id: example.id, label: example.label, score: real,
+                classification: p[best] < configuration.minimumConfidence ? .unknown : model.classes[best],
+                isLikelyRecaptured: screen > configuration.recaptureThreshold
+                    || print > configuration.recaptureThreshold)
         }
     }
 

@@ -15,8 +15,9 @@ extension TextureTrainer {
     {
         try checkOptions()
         let wanted = Set(SampleLabel.allCases.filter { Self.textureClass($0).map(options.classes.contains) ?? false })
-        let described = try describe(manifests: manifests, splits: Set(options.trainSplits + options.valSplits),
-                                     labels: wanted, jobs: options.jobs, progress: progress)
+        let described = try describe(
+            manifests: manifests, splits: Set(options.trainSplits + options.valSplits),
+            labels: wanted, jobs: options.jobs, progress: progress)
         var collection = Collection()
         collection.datasets = described.datasets
         collection.failedSamples = described.failedSamples
@@ -38,8 +39,10 @@ extension TextureTrainer {
     ///
     /// - Throws: `TextureTrainingError.manifest` when a manifest cannot be read or its
     ///   header is invalid.
-    public func describe(manifests: [String], splits: Set<DatasetSplit>?, labels: Set<SampleLabel>? = nil, jobs: Int,
-                         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in })
+    public func describe(
+        manifests: [String], splits: Set<DatasetSplit>?, labels: Set<SampleLabel>? = nil, jobs: Int,
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    )
         throws(TextureTrainingError) -> DescribedSamples
     {
         var described = DescribedSamples()
@@ -53,15 +56,19 @@ extension TextureTrainer {
             }
             if !loader.headerProblems.isEmpty { throw .manifest(DatasetError(loader.headerProblems)) }
             let digest = (try? SHA256Digest.hash(fileAt: path)) ?? ""
-            described.datasets.append(.init(path: path, sha256: digest, name: loader.name, sampleCount: loader.sampleCount,
-                                            generatedBy: Self.synthCommand(loader)))
+            described.datasets.append(
+                .init(
+                    path: path, sha256: digest, name: loader.name, sampleCount: loader.sampleCount,
+                    generatedBy: Self.synthCommand(loader)))
             for entry in loader.entries {
                 let sample: DatasetSample
                 switch entry.result {
                 case .success(let decoded): sample = decoded
                 case .failure(let failure):
-                    described.failedSamples.append(.init(manifest: path, sample: failure.sampleID ?? entry.jsonPath,
-                                                         reason: failure.reason))
+                    described.failedSamples.append(
+                        .init(
+                            manifest: path, sample: failure.sampleID ?? entry.jsonPath,
+                            reason: failure.reason))
                     continue
                 }
                 if let splits, !splits.contains(sample.split) { continue }
@@ -69,8 +76,10 @@ extension TextureTrainer {
                     described.skippedLabels[sample.label.rawValue, default: 0] += 1
                     continue
                 }
-                work.append(ExtractionJob(manifest: path, id: sample.id, imagePath: loader.absolutePath(sample.image),
-                                          expectedSHA256: sample.sha256?.image, label: sample.label, split: sample.split))
+                work.append(
+                    ExtractionJob(
+                        manifest: path, id: sample.id, imagePath: loader.absolutePath(sample.image),
+                        expectedSHA256: sample.sha256?.image, label: sample.label, split: sample.split))
             }
         }
 
@@ -79,14 +88,20 @@ extension TextureTrainer {
         let finished = Locked(0)
         let results = (0..<total).concurrentMap(workers: jobs) { index in
             let result = Self.describe(jobsToRun[index])
-            progress(finished.withLock { $0 += 1; return $0 }, total)
+            progress(
+                finished.withLock {
+                    $0 += 1
+                    return $0
+                }, total)
             return result
         }
         for (job, result) in zip(jobsToRun, results) {
             switch result {
             case .success(let features):
-                described.examples.append(TextureExample(features: features, label: job.label, id: job.id,
-                                                         split: job.split, manifest: job.manifest))
+                described.examples.append(
+                    TextureExample(
+                        features: features, label: job.label, id: job.id,
+                        split: job.split, manifest: job.manifest))
             case .failure(let reason):
                 described.failedSamples.append(.init(manifest: job.manifest, sample: job.id, reason: reason.message))
             }
@@ -119,13 +134,17 @@ extension TextureTrainer {
     /// `generator.spec` block; nil for other manifests.
     static func synthCommand(_ loader: DatasetLoader) -> String? {
         guard let spec = loader.extensions["generator"]?["spec"]?.objectValue,
-              let count = spec["count"]?.numberValue, let seed = spec["seed"]?.numberValue,
-              let width = spec["width"]?.numberValue, let height = spec["height"]?.numberValue else { return nil }
+            let count = spec["count"]?.numberValue, let seed = spec["seed"]?.numberValue,
+            let width = spec["width"]?.numberValue, let height = spec["height"]?.numberValue
+        else { return nil }
         let folder = URL(fileURLWithPath: loader.manifestPath).deletingLastPathComponent().path
-        var words = ["rial-bench", "synth", "--out", folder, "--count", String(Int(count)), "--seed",
-                     String(UInt64(seed)), "--width", String(Int(width)), "--height", String(Int(height))]
+        var words = [
+            "rial-bench", "synth", "--out", folder, "--count", String(Int(count)), "--seed",
+            String(UInt64(seed)), "--width", String(Int(width)), "--height", String(Int(height)),
+        ]
         if let classes = spec["classes"]?.arrayValue?.compactMap(\.stringValue),
-           classes != ["real_scene", "lcd_screen", "oled_screen", "printed_paper"] {
+            classes != ["real_scene", "lcd_screen", "oled_screen", "printed_paper"]
+        {
             words += ["--classes"] + classes
         }
         if case .bool(true)? = spec["secondView"] { words.append("--second-view") }
@@ -142,7 +161,11 @@ extension TextureTrainer {
             if let expected = job.expectedSHA256 {
                 let actual = SHA256Digest.hash(data)
                 guard actual.lowercased() == expected.lowercased() else {
-                    return .failure(ExtractionFailure(message: "\(job.imagePath): SHA-256 is \(actual), the manifest expects \(expected.lowercased())"))
+                    return .failure(
+                        ExtractionFailure(
+                            message:
+                                "\(job.imagePath): SHA-256 is \(actual), the manifest expects \(expected.lowercased())")
+                    )
                 }
             }
             let image = try ImageReader.read(data: data, source: job.imagePath).image

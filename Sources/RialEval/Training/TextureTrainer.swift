@@ -15,8 +15,10 @@ public struct TextureExample: Sendable, Equatable {
     /// The manifest as given, empty for in-memory examples.
     public var manifest: String
 
-    public init(features: [Double], label: SampleLabel, id: String = "", split: DatasetSplit = .train,
-                manifest: String = "") {
+    public init(
+        features: [Double], label: SampleLabel, id: String = "", split: DatasetSplit = .train,
+        manifest: String = ""
+    ) {
         self.features = features
         self.label = label
         self.id = id
@@ -106,15 +108,17 @@ public struct TextureTrainer: Sendable {
         let d = TextureFeatures.count
         let train = collection.train.filter { $0.textureClass.map(options.classes.contains) ?? false }
         guard !train.isEmpty else {
-            throw .noTrainingSamples("no sample of split(s) \(options.trainSplits.map(\.rawValue).joined(separator: ", ")) "
-                                     + "has a label among \(options.classes.map(\.rawValue).joined(separator: ", "))")
+            throw .noTrainingSamples(
+                "no sample of split(s) \(options.trainSplits.map(\.rawValue).joined(separator: ", ")) "
+                    + "has a label among \(options.classes.map(\.rawValue).joined(separator: ", "))")
         }
         if let bad = train.first(where: { $0.features.count != d }) {
             throw .invalidOptions("sample \(bad.id) has \(bad.features.count) features, expected \(d)")
         }
         let present = options.classes.filter { c in train.contains { $0.textureClass == c } }
         guard present.contains(.realScene), present.count >= 2 else {
-            throw .unusableClasses("training samples cover \(present.map(\.rawValue)); need real_scene and at least one attack class")
+            throw .unusableClasses(
+                "training samples cover \(present.map(\.rawValue)); need real_scene and at least one attack class")
         }
         let classes = present
         let validation = collection.validation.filter {
@@ -125,7 +129,9 @@ public struct TextureTrainer: Sendable {
         var means = [Double](repeating: 0, count: d), stds = [Double](repeating: 0, count: d)
         for example in train { for j in 0..<d { means[j] += example.features[j] } }
         for j in 0..<d { means[j] /= Double(train.count) }
-        for example in train { for j in 0..<d { stds[j] += (example.features[j] - means[j]) * (example.features[j] - means[j]) } }
+        for example in train {
+            for j in 0..<d { stds[j] += (example.features[j] - means[j]) * (example.features[j] - means[j]) }
+        }
         for j in 0..<d {
             let s = (stds[j] / Double(train.count)).squareRoot()
             stds[j] = s > 1e-12 && s.isFinite ? s : 1
@@ -141,9 +147,10 @@ public struct TextureTrainer: Sendable {
             return out
         }
         let labels = train.map { example in example.textureClass.flatMap(classes.firstIndex(of:)) ?? 0 }
-        let fitted = SoftmaxRegression.fit(features: standardised(train), labels: labels, featureCount: d,
-                                           classes: classes.count, l2: options.l2, maxIterations: options.maxIterations,
-                                           tolerance: options.gradientTolerance, seed: options.seed)
+        let fitted = SoftmaxRegression.fit(
+            features: standardised(train), labels: labels, featureCount: d,
+            classes: classes.count, l2: options.l2, maxIterations: options.maxIterations,
+            tolerance: options.gradientTolerance, seed: options.seed)
         func counts(_ examples: [TextureExample]) -> [String: Int] {
             var out: [String: Int] = [:]
             for c in options.classes { out[c.rawValue] = 0 }
@@ -154,15 +161,17 @@ public struct TextureTrainer: Sendable {
             tool: options.tool, algorithm: Self.algorithm, datasets: collection.datasets,
             trainSplits: options.trainSplits.map(\.rawValue), valSplits: options.valSplits.map(\.rawValue),
             seed: options.seed,
-            hyperparameters: .init(l2: options.l2, standardisedClip: clip, maxIterations: options.maxIterations,
-                                   gradientTolerance: options.gradientTolerance, iterations: fitted.iterations,
-                                   finalLoss: fitted.loss),
+            hyperparameters: .init(
+                l2: options.l2, standardisedClip: clip, maxIterations: options.maxIterations,
+                gradientTolerance: options.gradientTolerance, iterations: fitted.iterations,
+                finalLoss: fitted.loss),
             trainClassCounts: counts(train), valClassCounts: counts(validation),
             skippedLabels: collection.skippedLabels, failedSamples: collection.failedSamples,
             training: .init(sampleCount: 0, accuracy: nil, confusionMatrix: [], logLoss: nil), validation: nil)
-        var model = TextureModel(modelID: options.modelID, classes: classes, featureMeans: means, featureStds: stds,
-                                 standardisedClip: clip, weights: fitted.weights, biases: fitted.biases,
-                                 provenance: placeholder)
+        var model = TextureModel(
+            modelID: options.modelID, classes: classes, featureMeans: means, featureStds: stds,
+            standardisedClip: clip, weights: fitted.weights, biases: fitted.biases,
+            provenance: placeholder)
         model.provenance.training = Self.evaluate(model, on: train)
         model.provenance.validation = validation.isEmpty ? nil : Self.evaluate(model, on: validation)
         do {
@@ -175,30 +184,37 @@ public struct TextureTrainer: Sendable {
 
     /// Confusion matrix (rows = truth, columns = prediction, in `model.classes` order),
     /// accuracy and mean cross-entropy of `model` on `examples` whose label is a model class.
-    public static func evaluate(_ model: TextureModel, on examples: [TextureExample]) -> TextureModelProvenance.Evaluation {
+    public static func evaluate(_ model: TextureModel, on examples: [TextureExample])
+        -> TextureModelProvenance.Evaluation
+    {
         let k = model.classes.count
         var matrix = [[Int]](repeating: [Int](repeating: 0, count: k), count: k)
         var correct = 0, count = 0, logLoss = 0.0
         for example in examples {
             guard let truth = example.textureClass.flatMap(model.classes.firstIndex(of:)),
-                  let p = model.probabilities(example.features) else { continue }
+                let p = model.probabilities(example.features)
+            else { continue }
             let predicted = p.indices.max { p[$0] < p[$1] } ?? 0
             matrix[truth][predicted] += 1
             if predicted == truth { correct += 1 }
             logLoss -= log(max(p[truth], 1e-300))
             count += 1
         }
-        return .init(sampleCount: count, accuracy: count > 0 ? Double(correct) / Double(count) : nil,
-                     confusionMatrix: matrix, logLoss: count > 0 ? logLoss / Double(count) : nil)
+        return .init(
+            sampleCount: count, accuracy: count > 0 ? Double(correct) / Double(count) : nil,
+            confusionMatrix: matrix, logLoss: count > 0 ? logLoss / Double(count) : nil)
     }
 
-    static let algorithm = "multinomial logistic regression on standardised, clipped texture/1 features; "
+    static let algorithm =
+        "multinomial logistic regression on standardised, clipped texture/1 features; "
         + "L2 on weights; damped Newton with Cholesky solves and Armijo backtracking; "
         + "weights initialised uniform in +-0.01 from SplitMix64(seed)"
 
     func checkOptions() throws(TextureTrainingError) {
         guard options.jobs >= 1 else { throw .invalidOptions("jobs must be >= 1, got \(options.jobs)") }
-        guard options.l2.isFinite, options.l2 >= 0 else { throw .invalidOptions("l2 must be finite and >= 0, got \(options.l2)") }
+        guard options.l2.isFinite, options.l2 >= 0 else {
+            throw .invalidOptions("l2 must be finite and >= 0, got \(options.l2)")
+        }
         guard options.maxIterations >= 1 else {
             throw .invalidOptions("max iterations must be >= 1, got \(options.maxIterations)")
         }

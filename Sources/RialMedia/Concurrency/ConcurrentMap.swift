@@ -21,8 +21,10 @@ extension Range where Bound == Int {
     ///   - transform: Called exactly once per element of the range.
     /// - Complexity: `count` calls of `transform`, plus one lock acquisition per element
     ///   for the counter and one for the result slot.
-    public func concurrentMap<T: Sendable>(workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                                           _ transform: @Sendable (Int) -> T) -> [T] {
+    public func concurrentMap<T: Sendable>(
+        workers: Int = ProcessInfo.processInfo.activeProcessorCount,
+        _ transform: @Sendable (Int) -> T
+    ) -> [T] {
         let threads = Swift.max(1, Swift.min(workers, count))
         guard threads > 1 else { return map(transform) }
         let first = lowerBound, count = count

@@ -22,7 +22,9 @@ public final class Locked<Value> {
 
     /// Runs `body` with exclusive access to the value and returns what it returns; the
     /// lock is released when `body` returns or throws.
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -12,8 +12,9 @@ public struct DepthMap: Sendable, Equatable {
     /// Returns `nil` unless `metres.count == width * height` and both are positive.
     public init?(width: Int, height: Int, metres: [Float]) {
         guard width > 0, height > 0,
-              width.multipliedReportingOverflow(by: height).overflow == false,
-              metres.count == width * height else { return nil }
+            width.multipliedReportingOverflow(by: height).overflow == false,
+            metres.count == width * height
+        else { return nil }
         self.width = width
         self.height = height
         self.metres = metres

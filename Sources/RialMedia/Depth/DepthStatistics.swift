@@ -36,7 +36,11 @@ public struct DepthStatistics: Sendable, Equatable, Codable {
         validCount = n
         validFraction = pixelCount > 0 ? Double(n) / Double(pixelCount) : 0
         guard n > 0 else {
-            min = nil; median = nil; max = nil; mean = nil; std = nil
+            min = nil
+            median = nil
+            max = nil
+            mean = nil
+            std = nil
             return
         }
         min = Double(sorted[0])

@@ -89,8 +89,9 @@ public enum ExifReader {
             let b = raw.bindMemory(to: UInt8.self)
             let n = b.count
             guard n >= 2, b[0] == 0xFF, b[1] == 0xD8 else {
-                throw MediaError(.corrupt, source: source,
-                                 "not a JPEG: does not start with the SOI marker FF D8")
+                throw MediaError(
+                    .corrupt, source: source,
+                    "not a JPEG: does not start with the SOI marker FF D8")
             }
             var warnings: [String] = []
             var p = 2
@@ -101,12 +102,16 @@ public enum ExifReader {
                 var marker: UInt8 = 0
                 var markerOffset = p
                 while true {
-                    while p < n && b[p] != 0xFF { p += 1; discarded += 1 }
+                    while p < n && b[p] != 0xFF {
+                        p += 1
+                        discarded += 1
+                    }
                     markerOffset = p
                     while p < n && b[p] == 0xFF { p += 1 }
                     guard p < n else {
-                        throw MediaError(.corrupt, source: source,
-                                         "JPEG ends at byte \(n) before the start-of-scan marker; the file is truncated")
+                        throw MediaError(
+                            .corrupt, source: source,
+                            "JPEG ends at byte \(n) before the start-of-scan marker; the file is truncated")
                     }
                     marker = b[p]
                     p += 1
@@ -114,33 +119,43 @@ public enum ExifReader {
                     discarded += 2
                 }
                 if discarded > 0 {
-                    warnings.append("JPEG: \(discarded) extraneous bytes before marker FF\(TIFFHex.byte(marker)) at offset \(markerOffset)")
+                    warnings.append(
+                        "JPEG: \(discarded) extraneous bytes before marker FF\(TIFFHex.byte(marker)) at offset \(markerOffset)"
+                    )
                 }
                 switch marker {
                 case 0x01, 0xD0...0xD7:
                     continue
                 case 0xD8:
-                    throw MediaError(.corrupt, source: source,
-                                     "second SOI marker at offset \(markerOffset); the JPEG structure is invalid")
+                    throw MediaError(
+                        .corrupt, source: source,
+                        "second SOI marker at offset \(markerOffset); the JPEG structure is invalid")
                 case 0xD9, 0xDA:
                     return (nil, warnings)
                 default:
                     guard p + 2 <= n else {
-                        throw MediaError(.corrupt, source: source,
-                                         "JPEG ends inside the length of segment FF\(TIFFHex.byte(marker)) at offset \(markerOffset); the file is truncated")
+                        throw MediaError(
+                            .corrupt, source: source,
+                            "JPEG ends inside the length of segment FF\(TIFFHex.byte(marker)) at offset \(markerOffset); the file is truncated"
+                        )
                     }
                     let length = Int(b[p]) << 8 | Int(b[p + 1])
                     guard length >= 2 else {
-                        throw MediaError(.corrupt, source: source,
-                                         "segment FF\(TIFFHex.byte(marker)) at offset \(markerOffset) has length \(length), less than 2")
+                        throw MediaError(
+                            .corrupt, source: source,
+                            "segment FF\(TIFFHex.byte(marker)) at offset \(markerOffset) has length \(length), less than 2"
+                        )
                     }
                     guard p + length <= n else {
-                        throw MediaError(.corrupt, source: source,
-                                         "segment FF\(TIFFHex.byte(marker)) at offset \(markerOffset) declares \(length) bytes but only \(n - p) remain; the file is truncated")
+                        throw MediaError(
+                            .corrupt, source: source,
+                            "segment FF\(TIFFHex.byte(marker)) at offset \(markerOffset) declares \(length) bytes but only \(n - p) remain; the file is truncated"
+                        )
                     }
                     let payload = (p + 2)..<(p + length)
                     if marker == 0xE1, payload.count >= 6,
-                       b[payload.lowerBound..<(payload.lowerBound + 6)].elementsEqual(exifSignature) {
+                        b[payload.lowerBound..<(payload.lowerBound + 6)].elementsEqual(exifSignature)
+                    {
                         return (Array(b[(payload.lowerBound + 6)..<payload.upperBound]), warnings)
                     }
                     p += length
@@ -216,8 +231,10 @@ struct ExifIFDParser {
 
     /// Locates the value of `e` and checks its type is one of `types` and its count is
     /// at least 1; otherwise records a warning and returns `nil`.
-    private mutating func value(_ e: TIFFEntry, _ ifd: String, _ name: String,
-                                types: [TIFFFieldType]) -> TIFFValue? {
+    private mutating func value(
+        _ e: TIFFEntry, _ ifd: String, _ name: String,
+        types: [TIFFFieldType]
+    ) -> TIFFValue? {
         let what = label(ifd, e.tag, name)
         switch block.locate(e) {
         case .failure(let reason):
@@ -226,7 +243,9 @@ struct ExifIFDParser {
         case .success(let v):
             guard types.contains(v.type) else {
                 let names = types.map(\.name)
-                let expected = names.count <= 1 ? names.joined()
+                let expected =
+                    names.count <= 1
+                    ? names.joined()
                     : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
                 metadata.warnings.append("\(what): type \(v.type.name), expected \(expected); skipped")
                 return nil
@@ -253,15 +272,19 @@ struct ExifIFDParser {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private mutating func setText(_ field: WritableKeyPath<ExifMetadata, String?>,
-                                  _ e: TIFFEntry, _ ifd: String, _ name: String) {
+    private mutating func setText(
+        _ field: WritableKeyPath<ExifMetadata, String?>,
+        _ e: TIFFEntry, _ ifd: String, _ name: String
+    ) {
         guard metadata[keyPath: field] == nil else { return }
         metadata[keyPath: field] = text(e, ifd, name)
     }
 
     /// First value of a SHORT or LONG field.
-    private mutating func unsigned(_ e: TIFFEntry, _ ifd: String, _ name: String,
-                                   types: [TIFFFieldType]) -> UInt32? {
+    private mutating func unsigned(
+        _ e: TIFFEntry, _ ifd: String, _ name: String,
+        types: [TIFFFieldType]
+    ) -> UInt32? {
         guard let v = value(e, ifd, name, types: types) else { return nil }
         if v.type == .short { return block.uint16(at: v.offset).map { UInt32($0) } }
         return block.uint32(at: v.offset)
@@ -270,7 +293,8 @@ struct ExifIFDParser {
     /// Orientation: SHORT per EXIF 2.32; values outside 1...8 are dropped with a warning.
     private mutating func setOrientation(_ e: TIFFEntry) {
         guard metadata.orientation == nil,
-              let raw = unsigned(e, "IFD0", "Orientation", types: [.short]) else { return }
+            let raw = unsigned(e, "IFD0", "Orientation", types: [.short])
+        else { return }
         if let o = ExifOrientation(rawValue: Int(raw)) {
             metadata.orientation = o
         } else {
@@ -280,12 +304,16 @@ struct ExifIFDParser {
 
     /// PixelX/YDimension: SHORT or LONG per EXIF 2.32, and SLONG when not negative
     /// (exiv2-based writers such as Shotwell store it so; ExifTool and Pillow read it).
-    private mutating func setDimension(_ field: WritableKeyPath<ExifMetadata, Int?>,
-                                       _ e: TIFFEntry, _ name: String) {
+    private mutating func setDimension(
+        _ field: WritableKeyPath<ExifMetadata, Int?>,
+        _ e: TIFFEntry, _ name: String
+    ) {
         guard metadata[keyPath: field] == nil,
-              let v = unsigned(e, "Exif IFD", name, types: [.short, .long, .slong]) else { return }
+            let v = unsigned(e, "Exif IFD", name, types: [.short, .long, .slong])
+        else { return }
         if e.rawType == TIFFFieldType.slong.rawValue, Int32(bitPattern: v) < 0 {
-            metadata.warnings.append("\(label("Exif IFD", e.tag, name)): negative value \(Int32(bitPattern: v)); ignored")
+            metadata.warnings.append(
+                "\(label("Exif IFD", e.tag, name)): negative value \(Int32(bitPattern: v)); ignored")
             return
         }
         metadata[keyPath: field] = Int(v)
@@ -311,10 +339,12 @@ struct ExifIFDParser {
             default: break
             }
         }
-        metadata.gpsLatitude = signed(lat, ref: latRef, positive: "N", negative: "S",
-                                      limit: 90, name: "GPSLatitude")
-        metadata.gpsLongitude = signed(lon, ref: lonRef, positive: "E", negative: "W",
-                                       limit: 180, name: "GPSLongitude")
+        metadata.gpsLatitude = signed(
+            lat, ref: latRef, positive: "N", negative: "S",
+            limit: 90, name: "GPSLatitude")
+        metadata.gpsLongitude = signed(
+            lon, ref: lonRef, positive: "E", negative: "W",
+            limit: 180, name: "GPSLongitude")
     }
 
     private mutating func degrees(_ e: TIFFEntry, _ name: String) -> Double? {
@@ -327,8 +357,10 @@ struct ExifIFDParser {
         var parts: [Double] = []
         for i in 0..<3 {
             guard let num = block.uint32(at: v.offset + 8 * i),
-                  let den = block.uint32(at: v.offset + 8 * i + 4) else { return nil }
-            let (n, d): (Double, Double) = v.type == .srational
+                let den = block.uint32(at: v.offset + 8 * i + 4)
+            else { return nil }
+            let (n, d): (Double, Double) =
+                v.type == .srational
                 ? (Double(Int32(bitPattern: num)), Double(Int32(bitPattern: den)))
                 : (Double(num), Double(den))
             guard d != 0 else {
@@ -345,18 +377,22 @@ struct ExifIFDParser {
         return parts[0] + parts[1] / 60 + parts[2] / 3600
     }
 
-    private mutating func signed(_ magnitude: Double?, ref: String?, positive: String,
-                                 negative: String, limit: Double, name: String) -> Double? {
+    private mutating func signed(
+        _ magnitude: Double?, ref: String?, positive: String,
+        negative: String, limit: Double, name: String
+    ) -> Double? {
         guard let magnitude else { return nil }
         let sign: Double
         switch ref?.uppercased() {
         case positive: sign = 1
         case negative: sign = -1
         case nil:
-            metadata.warnings.append("GPS IFD: \(name) present but its reference (\(positive)/\(negative)) is missing; coordinate dropped")
+            metadata.warnings.append(
+                "GPS IFD: \(name) present but its reference (\(positive)/\(negative)) is missing; coordinate dropped")
             return nil
         case let other?:
-            metadata.warnings.append("GPS IFD: \(name) reference is \"\(other)\", expected \(positive) or \(negative); coordinate dropped")
+            metadata.warnings.append(
+                "GPS IFD: \(name) reference is \"\(other)\", expected \(positive) or \(negative); coordinate dropped")
             return nil
         }
         guard magnitude <= limit else {

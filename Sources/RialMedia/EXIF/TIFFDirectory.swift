@@ -115,13 +115,17 @@ extension TIFFBlock {
     /// 8-byte header) returns `nil` with a warning.
     func entries(ofIFDAt offset: Int, name: String, warnings: inout [String]) -> [TIFFEntry]? {
         guard offset >= 8, let declared = uint16(at: offset) else {
-            warnings.append("\(name): offset \(offset) is not inside the \(bytes.count)-byte TIFF block after its header; IFD skipped")
+            warnings.append(
+                "\(name): offset \(offset) is not inside the \(bytes.count)-byte TIFF block after its header; IFD skipped"
+            )
             return nil
         }
         let fitting = (bytes.count - offset - 2) / 12
         var count = Int(declared)
         if count > fitting {
-            warnings.append("\(name) at offset \(offset): declares \(declared) entries but only \(fitting) fit in the TIFF block; reading \(fitting)")
+            warnings.append(
+                "\(name) at offset \(offset): declares \(declared) entries but only \(fitting) fit in the TIFF block; reading \(fitting)"
+            )
             count = fitting
         }
         var result: [TIFFEntry] = []
@@ -130,7 +134,8 @@ extension TIFFBlock {
             let e = offset + 2 + 12 * i
             // In bounds by construction: e + 12 <= bytes.count.
             guard let tag = uint16(at: e), let type = uint16(at: e + 2),
-                  let n = uint32(at: e + 4) else { break }
+                let n = uint32(at: e + 4)
+            else { break }
             result.append(TIFFEntry(tag: tag, rawType: type, count: n, valueFieldOffset: e + 8))
         }
         return result

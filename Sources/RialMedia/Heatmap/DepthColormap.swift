@@ -22,7 +22,7 @@ public enum DepthColormap: String, Sendable, Equatable, Hashable, Codable, CaseI
 
     /// `round(clamp(t, 0, 1) * 255)`, 0 for `NaN`.
     static func index(_ t: Float) -> Int {
-        guard t > 0 else { return 0 }   // also NaN
+        guard t > 0 else { return 0 } // also NaN
         guard t < 1 else { return 255 }
         return Int((t * 255).rounded())
     }

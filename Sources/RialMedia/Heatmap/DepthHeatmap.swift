@@ -53,7 +53,8 @@ public enum DepthHeatmap {
         let sorted = map.sortedValidValues()
         guard let first = sorted.first, let last = sorted.last else { return nil }
         if let low = DepthMap.percentile(2, ofSorted: sorted), let high = DepthMap.percentile(98, ofSorted: sorted),
-           Float(low) < Float(high) {
+            Float(low) < Float(high)
+        {
             return Float(low)...Float(high)
         }
         return first...last
@@ -83,12 +84,15 @@ public enum DepthHeatmap {
     /// - Returns: a 3-channel `Image8`; see the type's documentation for the layout.
     /// - Throws: `MediaError.invalidArgument` for a non-finite range, a scale below 1,
     ///   or an output over `maxOutputPixels`.
-    public static func render(_ map: DepthMap, range: ClosedRange<Float>? = nil, colormap: DepthColormap = .turbo,
-                              invalidColor: Color = .magenta, scale: Int? = nil,
-                              legend: Bool = true) throws -> Image8 {
+    public static func render(
+        _ map: DepthMap, range: ClosedRange<Float>? = nil, colormap: DepthColormap = .turbo,
+        invalidColor: Color = .magenta, scale: Int? = nil,
+        legend: Bool = true
+    ) throws -> Image8 {
         if let range, !(range.lowerBound.isFinite && range.upperBound.isFinite) {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "heatmap range must be finite, got \(range.lowerBound)...\(range.upperBound)")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "heatmap range must be finite, got \(range.lowerBound)...\(range.upperBound)")
         }
         let s = scale ?? defaultScale(width: map.width, height: map.height)
         guard s >= 1 else {
@@ -104,8 +108,9 @@ public enum DepthHeatmap {
         let height = legend ? max(mapHeight.partialValue, 40 * g) : mapHeight.partialValue
         let pixels = width.multipliedReportingOverflow(by: height)
         guard !pixels.overflow, pixels.partialValue <= maxOutputPixels else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "heatmap of \(width)x\(height) pixels exceeds the limit of \(maxOutputPixels)")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "heatmap of \(width)x\(height) pixels exceeds the limit of \(maxOutputPixels)")
         }
 
         let effectiveRange = range ?? defaultRange(for: map)
@@ -143,8 +148,10 @@ public enum DepthHeatmap {
 
     /// Colours one output row per depth row into the image, then copies it to the
     /// `scale - 1` rows below: one table look-up per depth pixel, no allocation per pixel.
-    private static func drawMap(_ map: DepthMap, into image: inout Image8, scale: Int, range: ClosedRange<Float>?,
-                                colormap: DepthColormap, invalidColor: Color) {
+    private static func drawMap(
+        _ map: DepthMap, into image: inout Image8, scale: Int, range: ClosedRange<Float>?,
+        colormap: DepthColormap, invalidColor: Color
+    ) {
         let lower = range?.lowerBound ?? 0
         let span = (range?.upperBound ?? 1) - lower
         let table = colormap == .turbo ? ColormapTables.turbo : ColormapTables.viridis
@@ -162,12 +169,18 @@ public enum DepthHeatmap {
                             if d.isFinite {
                                 let t: Float = span > 0 ? (d - lower) / span : 0.5
                                 let i = DepthColormap.index(t) * 3
-                                r = lut[i]; g = lut[i + 1]; b = lut[i + 2]
+                                r = lut[i]
+                                g = lut[i + 1]
+                                b = lut[i + 2]
                             } else {
-                                r = invalidColor.r; g = invalidColor.g; b = invalidColor.b
+                                r = invalidColor.r
+                                g = invalidColor.g
+                                b = invalidColor.b
                             }
                             for _ in 0..<scale {
-                                out[o] = r; out[o + 1] = g; out[o + 2] = b
+                                out[o] = r
+                                out[o + 1] = g
+                                out[o + 2] = b
                                 o += 3
                             }
                         }
@@ -181,10 +194,12 @@ public enum DepthHeatmap {
         }
     }
 
-    private static func drawLegend(into image: inout Image8, x: Int, glyphScale g: Int, range: ClosedRange<Float>?,
-                                   colormap: DepthColormap) {
+    private static func drawLegend(
+        into image: inout Image8, x: Int, glyphScale g: Int, range: ClosedRange<Float>?,
+        colormap: DepthColormap
+    ) {
         let barLeft = x + 6 * g, barWidth = 12 * g
-        let barTop = 6 * g, barBottom = image.height - 6 * g   // exclusive
+        let barTop = 6 * g, barBottom = image.height - 6 * g // exclusive
         let barHeight = barBottom - barTop
         guard barHeight >= 2 else { return }
         let stride = image.width * 3
@@ -194,11 +209,13 @@ public enum DepthHeatmap {
                 let color = colormap.color(at: t)
                 for px in barLeft..<(barLeft + barWidth) {
                     let i = y * stride + px * 3
-                    out[i] = color.r; out[i + 1] = color.g; out[i + 2] = color.b
+                    out[i] = color.r
+                    out[i + 1] = color.g
+                    out[i + 2] = color.b
                 }
             }
         }
-        guard let range else { return }   // nothing valid: a bar without labels
+        guard let range else { return } // nothing valid: a bar without labels
         let tickCount = range.lowerBound == range.upperBound ? 1 : min(5, max(2, barHeight / (14 * g)))
         // Ticks straddle the bar's right edge so they do not read as minus signs.
         let tickLeft = barLeft + barWidth - 3 * g, tickWidth = 6 * g
@@ -211,12 +228,15 @@ public enum DepthHeatmap {
                 for dy in 0..<g where y + dy < image.height {
                     for px in tickLeft..<(tickLeft + tickWidth) {
                         let i = (y + dy) * stride + px * 3
-                        out[i] = foreground.r; out[i + 1] = foreground.g; out[i + 2] = foreground.b
+                        out[i] = foreground.r
+                        out[i + 1] = foreground.g
+                        out[i + 2] = foreground.b
                     }
                 }
             }
-            BitmapFont.draw(label(value), into: &image, x: labelLeft, y: y - (BitmapFont.glyphHeight * g) / 2,
-                            scale: g, color: foreground)
+            BitmapFont.draw(
+                label(value), into: &image, x: labelLeft, y: y - (BitmapFont.glyphHeight * g) / 2,
+                scale: g, color: foreground)
         }
     }
 }

@@ -73,7 +73,10 @@ public enum PixelFont {
                 line += line.isEmpty ? String(word) : " " + word
                 continue
             }
-            if !line.isEmpty { lines.append(line); line = "" }
+            if !line.isEmpty {
+                lines.append(line)
+                line = ""
+            }
             while word.count > fit {
                 lines.append(String(word.prefix(fit)))
                 word = word.dropFirst(fit)
@@ -89,8 +92,10 @@ public enum PixelFont {
     ///
     /// RGB and RGBA images get the colour (alpha set to 255); gray images get its
     /// Rec. 601 luma.
-    public static func draw(_ text: String, into image: inout Image8, x: Int, y: Int, scale: Int = 1,
-                            color: DepthHeatmap.Color) {
+    public static func draw(
+        _ text: String, into image: inout Image8, x: Int, y: Int, scale: Int = 1,
+        color: DepthHeatmap.Color
+    ) {
         guard scale >= 1 else { return }
         let width = image.width, height = image.height, channels = image.channels
         let weighted: Int = 299 * Int(color.r) + 587 * Int(color.g) + 114 * Int(color.b)

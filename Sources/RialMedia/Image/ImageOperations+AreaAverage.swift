@@ -13,8 +13,9 @@ extension PlanarImage {
     public func downscaled(by factor: Int) throws -> PlanarImage {
         try AreaAverageArguments.check(factor: factor)
         if factor == 1 { return self }
-        return resampled(x: .blockMean(from: width, factor: factor),
-                         y: .blockMean(from: height, factor: factor))
+        return resampled(
+            x: .blockMean(from: width, factor: factor),
+            y: .blockMean(from: height, factor: factor))
     }
 
     /// Exact area average to `width x height` no larger than the input: output pixel
@@ -25,11 +26,13 @@ extension PlanarImage {
     /// - Throws: `MediaError` `.invalidArgument` when a target dimension is below 1 or
     ///   larger than the input's.
     public func areaAveraged(width newWidth: Int, height newHeight: Int) throws -> PlanarImage {
-        try AreaAverageArguments.check(width: newWidth, height: newHeight,
-                                       from: width, height)
+        try AreaAverageArguments.check(
+            width: newWidth, height: newHeight,
+            from: width, height)
         if newWidth == width && newHeight == height { return self }
-        return resampled(x: .areaAverage(from: width, to: newWidth),
-                         y: .areaAverage(from: height, to: newHeight))
+        return resampled(
+            x: .areaAverage(from: width, to: newWidth),
+            y: .areaAverage(from: height, to: newHeight))
     }
 }
 
@@ -40,8 +43,9 @@ extension PixelImage where Sample == UInt8 {
     public func downscaled(by factor: Int) throws -> Image8 {
         try AreaAverageArguments.check(factor: factor)
         if factor == 1 { return self }
-        return resampled(x: .blockMean(from: width, factor: factor),
-                         y: .blockMean(from: height, factor: factor))
+        return resampled(
+            x: .blockMean(from: width, factor: factor),
+            y: .blockMean(from: height, factor: factor))
     }
 
     /// `PlanarImage.areaAveraged(width:height:)` for every channel (alpha included),
@@ -49,26 +53,30 @@ extension PixelImage where Sample == UInt8 {
     /// - Throws: `MediaError` `.invalidArgument` when a target dimension is below 1 or
     ///   larger than the input's.
     public func areaAveraged(width newWidth: Int, height newHeight: Int) throws -> Image8 {
-        try AreaAverageArguments.check(width: newWidth, height: newHeight,
-                                       from: width, height)
+        try AreaAverageArguments.check(
+            width: newWidth, height: newHeight,
+            from: width, height)
         if newWidth == width && newHeight == height { return self }
-        return resampled(x: .areaAverage(from: width, to: newWidth),
-                         y: .areaAverage(from: height, to: newHeight))
+        return resampled(
+            x: .areaAverage(from: width, to: newWidth),
+            y: .areaAverage(from: height, to: newHeight))
     }
 }
 
 enum AreaAverageArguments {
     static func check(factor: Int) throws {
         guard factor >= 1 else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "downscale factor must be at least 1, got \(factor)")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "downscale factor must be at least 1, got \(factor)")
         }
     }
 
     static func check(width: Int, height: Int, from inWidth: Int, _ inHeight: Int) throws {
         guard (1...inWidth).contains(width), (1...inHeight).contains(height) else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "area average to \(width)x\(height) needs a size between 1x1 and the input's \(inWidth)x\(inHeight)")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "area average to \(width)x\(height) needs a size between 1x1 and the input's \(inWidth)x\(inHeight)")
         }
     }
 }

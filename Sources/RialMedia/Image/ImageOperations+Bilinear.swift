@@ -15,8 +15,9 @@ extension PlanarImage {
     /// - Throws: `MediaError` `.invalidArgument` when a dimension is below 1.
     public func resizedBilinear(width newWidth: Int, height newHeight: Int) throws -> PlanarImage {
         try BilinearArguments.check(width: newWidth, height: newHeight)
-        return resampled(x: .bilinear(from: width, to: newWidth),
-                         y: .bilinear(from: height, to: newHeight))
+        return resampled(
+            x: .bilinear(from: width, to: newWidth),
+            y: .bilinear(from: height, to: newHeight))
     }
 }
 
@@ -26,8 +27,9 @@ extension PixelImage where Sample == UInt8 {
     /// - Throws: `MediaError` `.invalidArgument` when a dimension is below 1.
     public func resizedBilinear(width newWidth: Int, height newHeight: Int) throws -> Image8 {
         try BilinearArguments.check(width: newWidth, height: newHeight)
-        return resampled(x: .bilinear(from: width, to: newWidth),
-                         y: .bilinear(from: height, to: newHeight))
+        return resampled(
+            x: .bilinear(from: width, to: newWidth),
+            y: .bilinear(from: height, to: newHeight))
     }
 }
 
@@ -52,8 +54,10 @@ extension DepthMap {
     /// size returns the map unchanged.
     /// - Throws: `MediaError` `.invalidArgument` when a dimension is below 1.
     /// - Complexity: O(width * height) of the output.
-    public func resizedBilinear(width newWidth: Int, height newHeight: Int,
-                                invalid: InvalidDepthPolicy = .ignore) throws -> DepthMap {
+    public func resizedBilinear(
+        width newWidth: Int, height newHeight: Int,
+        invalid: InvalidDepthPolicy = .ignore
+    ) throws -> DepthMap {
         try BilinearArguments.check(width: newWidth, height: newHeight)
         let xw = AxisWeights.bilinear(from: width, to: newWidth)
         let yw = AxisWeights.bilinear(from: height, to: newHeight)
@@ -69,8 +73,9 @@ extension DepthMap {
             }
             return DepthMap(width: newWidth, height: newHeight, metres: out)!
         case .ignore:
-            return DepthMap(width: newWidth, height: newHeight,
-                            metres: nanAwareBilinear(xw, yw))!
+            return DepthMap(
+                width: newWidth, height: newHeight,
+                metres: nanAwareBilinear(xw, yw))!
         }
     }
 
@@ -78,30 +83,37 @@ extension DepthMap {
         let outW = xw.outputCount, outH = yw.outputCount, inW = width
         var out = [Float](repeating: .nan, count: outW * outH)
         metres.withUnsafeBufferPointer { src in
-        out.withUnsafeMutableBufferPointer { dst in
-        xw.starts.withUnsafeBufferPointer { xs in
-        xw.indices.withUnsafeBufferPointer { xi in
-        xw.weights.withUnsafeBufferPointer { xwt in
-        yw.starts.withUnsafeBufferPointer { ys in
-        yw.indices.withUnsafeBufferPointer { yi in
-        yw.weights.withUnsafeBufferPointer { ywt in
-            for oy in 0..<outH {
-                for ox in 0..<outW {
-                    var sum: Float = 0, weight: Float = 0
-                    for ky in ys[oy]..<ys[oy + 1] {
-                        let rowBase = yi[ky] * inW
-                        for kx in xs[ox]..<xs[ox + 1] {
-                            let d = src[rowBase + xi[kx]]
-                            if d.isNaN { continue }
-                            let w = ywt[ky] * xwt[kx]
-                            sum += w * d
-                            weight += w
+            out.withUnsafeMutableBufferPointer { dst in
+                xw.starts.withUnsafeBufferPointer { xs in
+                    xw.indices.withUnsafeBufferPointer { xi in
+                        xw.weights.withUnsafeBufferPointer { xwt in
+                            yw.starts.withUnsafeBufferPointer { ys in
+                                yw.indices.withUnsafeBufferPointer { yi in
+                                    yw.weights.withUnsafeBufferPointer { ywt in
+                                        for oy in 0..<outH {
+                                            for ox in 0..<outW {
+                                                var sum: Float = 0, weight: Float = 0
+                                                for ky in ys[oy]..<ys[oy + 1] {
+                                                    let rowBase = yi[ky] * inW
+                                                    for kx in xs[ox]..<xs[ox + 1] {
+                                                        let d = src[rowBase + xi[kx]]
+                                                        if d.isNaN { continue }
+                                                        let w = ywt[ky] * xwt[kx]
+                                                        sum += w * d
+                                                        weight += w
+                                                    }
+                                                }
+                                                if weight > 0 { dst[oy * outW + ox] = sum / weight }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
-                    if weight > 0 { dst[oy * outW + ox] = sum / weight }
                 }
             }
-        }}}}}}}}
+        }
         return out
     }
 }
@@ -109,8 +121,9 @@ extension DepthMap {
 enum BilinearArguments {
     static func check(width: Int, height: Int) throws {
         guard width >= 1, height >= 1 else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "resize target \(width)x\(height) must be at least 1x1")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "resize target \(width)x\(height) must be at least 1x1")
         }
     }
 }

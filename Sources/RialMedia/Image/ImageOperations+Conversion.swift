@@ -36,8 +36,9 @@ extension PixelImage where Sample == UInt8 {
     ///   (an 8-bit image holds at most RGBA).
     public init(_ planar: PlanarImage) throws {
         guard (1...4).contains(planar.channels) else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "cannot convert a \(planar.channels)-channel planar image to 8-bit: at most 4 channels")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "cannot convert a \(planar.channels)-channel planar image to 8-bit: at most 4 channels")
         }
         var result = Image8(width: planar.width, height: planar.height, channels: planar.channels)
         let plane = planar.planeSize, channels = planar.channels

@@ -22,7 +22,8 @@ extension PixelImage where Sample == UInt8 {
                 if stride >= 3 {
                     for i in 0..<n {
                         let p = i * stride
-                        y[i] = BT601.red * Float(s[p]) + BT601.green * Float(s[p + 1])
+                        y[i] =
+                            BT601.red * Float(s[p]) + BT601.green * Float(s[p + 1])
                             + BT601.blue * Float(s[p + 2])
                     }
                 } else {
@@ -41,8 +42,9 @@ extension PlanarImage {
     public func luma() throws -> PlanarImage {
         if channels == 1 { return self }
         guard channels == 3 else {
-            throw MediaError(.invalidArgument, source: inMemorySource,
-                             "luma needs 1 or 3 planes (gray or R, G, B), got \(channels)")
+            throw MediaError(
+                .invalidArgument, source: inMemorySource,
+                "luma needs 1 or 3 planes (gray or R, G, B), got \(channels)")
         }
         let n = planeSize
         var out = [Float](repeating: 0, count: n)

@@ -33,8 +33,10 @@ enum OrientationMapping {
     ///
     /// Walks the output in 64 x 64 tiles so the transposing cases (5-8), which read the
     /// source down its columns, stay within cache.
-    static func apply<T>(_ o: ExifOrientation, _ src: UnsafeBufferPointer<T>, width: Int,
-                         height: Int, pixel: Int, into dst: UnsafeMutableBufferPointer<T>) {
+    static func apply<T>(
+        _ o: ExifOrientation, _ src: UnsafeBufferPointer<T>, width: Int,
+        height: Int, pixel: Int, into dst: UnsafeMutableBufferPointer<T>
+    ) {
         let m = mapping(o, width: width, height: height)
         let tile = 64
         for tileY in stride(from: 0, to: m.height, by: tile) {
@@ -74,13 +76,15 @@ extension PixelImage {
         var out = samples
         samples.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                OrientationMapping.apply(orientation, src, width: width, height: height,
-                                         pixel: channels, into: dst)
+                OrientationMapping.apply(
+                    orientation, src, width: width, height: height,
+                    pixel: channels, into: dst)
             }
         }
         let swap = orientation.swapsDimensions
-        return PixelImage(width: swap ? height : width, height: swap ? width : height,
-                          channels: channels, samples: out)!
+        return PixelImage(
+            width: swap ? height : width, height: swap ? width : height,
+            channels: channels, samples: out)!
     }
 }
 
@@ -102,8 +106,9 @@ extension PlanarImage {
             }
         }
         let swap = orientation.swapsDimensions
-        return PlanarImage(width: swap ? height : width, height: swap ? width : height,
-                           channels: channels, data: out)!
+        return PlanarImage(
+            width: swap ? height : width, height: swap ? width : height,
+            channels: channels, data: out)!
     }
 }
 
@@ -115,12 +120,14 @@ extension DepthMap {
         var out = metres
         metres.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                OrientationMapping.apply(orientation, src, width: width, height: height,
-                                         pixel: 1, into: dst)
+                OrientationMapping.apply(
+                    orientation, src, width: width, height: height,
+                    pixel: 1, into: dst)
             }
         }
         let swap = orientation.swapsDimensions
-        return DepthMap(width: swap ? height : width, height: swap ? width : height,
-                        metres: out)!
+        return DepthMap(
+            width: swap ? height : width, height: swap ? width : height,
+            metres: out)!
     }
 }

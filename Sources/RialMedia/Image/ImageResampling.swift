@@ -10,14 +10,16 @@ struct RasterLayout: Equatable {
 
     /// `PlanarImage`/`DepthMap` order: planes one after another, rows within a plane.
     static func planar(width: Int, height: Int, channels: Int) -> RasterLayout {
-        RasterLayout(width: width, height: height, channels: channels,
-                     xStride: 1, yStride: width, channelStride: width * height)
+        RasterLayout(
+            width: width, height: height, channels: channels,
+            xStride: 1, yStride: width, channelStride: width * height)
     }
 
     /// `PixelImage` order: pixels with their channels together, rows top to bottom.
     static func interleaved(width: Int, height: Int, channels: Int) -> RasterLayout {
-        RasterLayout(width: width, height: height, channels: channels,
-                     xStride: channels, yStride: width * channels, channelStride: 1)
+        RasterLayout(
+            width: width, height: height, channels: channels,
+            xStride: channels, yStride: width * channels, channelStride: 1)
     }
 
     var count: Int { width * height * channels }
@@ -60,7 +62,7 @@ struct AxisWeights {
     /// `1/m` sample, so the weights are exact rationals before the final division.
     static func areaAverage(from n: Int, to m: Int) -> AxisWeights {
         AxisWeights(inputCount: n, outputCount: m) { i, emit in
-            let lo = i * n, hi = (i + 1) * n          // in units of 1/m input sample
+            let lo = i * n, hi = (i + 1) * n // in units of 1/m input sample
             var x = lo / m
             while x * m < hi && x < n {
                 let overlap = min((x + 1) * m, hi) - max(x * m, lo)
@@ -107,48 +109,56 @@ enum SeparableResampler {
         x xw: AxisWeights, y yw: AxisWeights,
         into dst: UnsafeMutableBufferPointer<Float>, _ dstLayout: RasterLayout
     ) {
-        precondition(xw.inputCount == srcLayout.width && yw.inputCount == srcLayout.height
-                     && xw.outputCount == dstLayout.width && yw.outputCount == dstLayout.height
-                     && srcLayout.channels == dstLayout.channels
-                     && src.count >= srcLayout.count && dst.count >= dstLayout.count,
-                     "SeparableResampler: layouts and weights disagree")
+        precondition(
+            xw.inputCount == srcLayout.width && yw.inputCount == srcLayout.height
+                && xw.outputCount == dstLayout.width && yw.outputCount == dstLayout.height
+                && srcLayout.channels == dstLayout.channels
+                && src.count >= srcLayout.count && dst.count >= dstLayout.count,
+            "SeparableResampler: layouts and weights disagree")
         let outW = dstLayout.width, inH = srcLayout.height
         // Horizontal pass into a planar (channel, input row, output column) buffer.
         var horizontal = [Float](repeating: 0, count: srcLayout.channels * inH * outW)
         var row = [Float](repeating: 0, count: outW)
         xw.starts.withUnsafeBufferPointer { xs in
-        xw.indices.withUnsafeBufferPointer { xi in
-        xw.weights.withUnsafeBufferPointer { xwt in
-        yw.starts.withUnsafeBufferPointer { ys in
-        yw.indices.withUnsafeBufferPointer { yi in
-        yw.weights.withUnsafeBufferPointer { ywt in
-        horizontal.withUnsafeMutableBufferPointer { h in
-        row.withUnsafeMutableBufferPointer { acc in
-            for c in 0..<srcLayout.channels {
-                for y in 0..<inH {
-                    let inBase = c * srcLayout.channelStride + y * srcLayout.yStride
-                    let outBase = (c * inH + y) * outW
-                    for ox in 0..<outW {
-                        var sum: Float = 0
-                        for k in xs[ox]..<xs[ox + 1] {
-                            sum += xwt[k] * src[inBase + xi[k] * srcLayout.xStride]
+            xw.indices.withUnsafeBufferPointer { xi in
+                xw.weights.withUnsafeBufferPointer { xwt in
+                    yw.starts.withUnsafeBufferPointer { ys in
+                        yw.indices.withUnsafeBufferPointer { yi in
+                            yw.weights.withUnsafeBufferPointer { ywt in
+                                horizontal.withUnsafeMutableBufferPointer { h in
+                                    row.withUnsafeMutableBufferPointer { acc in
+                                        for c in 0..<srcLayout.channels {
+                                            for y in 0..<inH {
+                                                let inBase = c * srcLayout.channelStride + y * srcLayout.yStride
+                                                let outBase = (c * inH + y) * outW
+                                                for ox in 0..<outW {
+                                                    var sum: Float = 0
+                                                    for k in xs[ox]..<xs[ox + 1] {
+                                                        sum += xwt[k] * src[inBase + xi[k] * srcLayout.xStride]
+                                                    }
+                                                    h[outBase + ox] = sum
+                                                }
+                                            }
+                                            // Vertical pass: each output row is a weighted sum of intermediate rows.
+                                            for oy in 0..<dstLayout.height {
+                                                for ox in 0..<outW { acc[ox] = 0 }
+                                                for k in ys[oy]..<ys[oy + 1] {
+                                                    let w = ywt[k]
+                                                    let rowBase = (c * inH + yi[k]) * outW
+                                                    for ox in 0..<outW { acc[ox] += w * h[rowBase + ox] }
+                                                }
+                                                let outBase = c * dstLayout.channelStride + oy * dstLayout.yStride
+                                                for ox in 0..<outW { dst[outBase + ox * dstLayout.xStride] = acc[ox] }
+                                            }
+                                        }
+                                    }
+                                }
+                            }
                         }
-                        h[outBase + ox] = sum
                     }
-                }
-                // Vertical pass: each output row is a weighted sum of intermediate rows.
-                for oy in 0..<dstLayout.height {
-                    for ox in 0..<outW { acc[ox] = 0 }
-                    for k in ys[oy]..<ys[oy + 1] {
-                        let w = ywt[k]
-                        let rowBase = (c * inH + yi[k]) * outW
-                        for ox in 0..<outW { acc[ox] += w * h[rowBase + ox] }
-                    }
-                    let outBase = c * dstLayout.channelStride + oy * dstLayout.yStride
-                    for ox in 0..<outW { dst[outBase + ox * dstLayout.xStride] = acc[ox] }
                 }
             }
-        }}}}}}}}
+        }
     }
 }
 
@@ -157,8 +167,9 @@ extension PixelImage where Sample == UInt8 {
     /// rounded half away from zero and clamped to 0...255.
     func resampled(x xw: AxisWeights, y yw: AxisWeights) -> Image8 {
         let srcLayout = RasterLayout.interleaved(width: width, height: height, channels: channels)
-        let dstLayout = RasterLayout.interleaved(width: xw.outputCount, height: yw.outputCount,
-                                                 channels: channels)
+        let dstLayout = RasterLayout.interleaved(
+            width: xw.outputCount, height: yw.outputCount,
+            channels: channels)
         var input = [Float](repeating: 0, count: samples.count)
         samples.withUnsafeBufferPointer { s in
             input.withUnsafeMutableBufferPointer { f in
@@ -185,8 +196,9 @@ extension PlanarImage {
     /// Resamples every plane with separable weights.
     func resampled(x xw: AxisWeights, y yw: AxisWeights) -> PlanarImage {
         let srcLayout = RasterLayout.planar(width: width, height: height, channels: channels)
-        let dstLayout = RasterLayout.planar(width: xw.outputCount, height: yw.outputCount,
-                                            channels: channels)
+        let dstLayout = RasterLayout.planar(
+            width: xw.outputCount, height: yw.outputCount,
+            channels: channels)
         var result = PlanarImage(width: dstLayout.width, height: dstLayout.height, channels: channels)
         data.withUnsafeBufferPointer { src in
             result.data.withUnsafeMutableBufferPointer { dst in
@@ -202,7 +214,7 @@ enum ImageSampleConversion {
     /// Rounds half away from zero and clamps to 0...255; `NaN` becomes 0.
     @inline(__always)
     static func uint8(_ v: Float) -> UInt8 {
-        guard v > 0 else { return 0 }          // also catches NaN
+        guard v > 0 else { return 0 } // also catches NaN
         guard v < 255 else { return 255 }
         return UInt8(v.rounded(.toNearestOrAwayFromZero))
     }

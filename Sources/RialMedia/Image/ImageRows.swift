@@ -33,8 +33,9 @@ public struct ImageRows: @unchecked Sendable {
 
     /// Wraps `samples`; `progress` nil means every row is present.
     package init(width: Int, height: Int, channels: Int, samples: UnsafeBufferPointer<UInt8>, progress: RowProgress?) {
-        precondition(width > 0 && height > 0 && (1...4).contains(channels)
-                     && samples.count == width * height * channels, "ImageRows: samples do not fit the size")
+        precondition(
+            width > 0 && height > 0 && (1...4).contains(channels)
+                && samples.count == width * height * channels, "ImageRows: samples do not fit the size")
         self.width = width
         self.height = height
         self.channels = channels
@@ -86,8 +87,10 @@ public struct ImageRows: @unchecked Sendable {
     /// arrive, and those whose rows arrive last share the cores the decoder leaves. For an image in memory the tasks run one after
     /// another on the calling thread, in order (a caller that wants cores for them has
     /// its own scheduler).
-    public func concurrently(_ count: Int, priority: (Int) -> Int = { _ in 0 },
-                             _ body: @escaping @Sendable (Int, ImageRows) -> Void) {
+    public func concurrently(
+        _ count: Int, priority: (Int) -> Int = { _ in 0 },
+        _ body: @escaping @Sendable (Int, ImageRows) -> Void
+    ) {
         guard let progress, count > 1 else {
             for task in 0..<count { body(task, self) }
             return
@@ -265,7 +268,7 @@ package final class RowProgress: @unchecked Sendable {
         rowsReady.lock()
         plainRows = Swift.max(plainRows, count)
         if plainRows >= awaited {
-            awaited = Int.max  // the woken readers register again if they must wait on
+            awaited = Int.max // the woken readers register again if they must wait on
             rowsReady.broadcast()
         }
         rowsReady.unlock()

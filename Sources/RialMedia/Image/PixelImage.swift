@@ -14,8 +14,8 @@ where Sample: FixedWidthInteger & UnsignedInteger & Sendable {
     /// or a dimension or the channel count (1...4) is out of range.
     public init?(width: Int, height: Int, channels: Int, samples: [Sample]) {
         guard width > 0, height > 0, (1...4).contains(channels),
-              width.multipliedReportingOverflow(by: height).overflow == false,
-              samples.count == width * height * channels
+            width.multipliedReportingOverflow(by: height).overflow == false,
+            samples.count == width * height * channels
         else { return nil }
         self.width = width
         self.height = height
@@ -25,8 +25,9 @@ where Sample: FixedWidthInteger & UnsignedInteger & Sendable {
 
     /// A zero-filled image. Dimensions must be positive and channels in 1...4.
     public init(width: Int, height: Int, channels: Int) {
-        precondition(width > 0 && height > 0 && (1...4).contains(channels),
-                     "PixelImage dimensions must be positive, channels in 1...4")
+        precondition(
+            width > 0 && height > 0 && (1...4).contains(channels),
+            "PixelImage dimensions must be positive, channels in 1...4")
         self.width = width
         self.height = height
         self.channels = channels

@@ -11,7 +11,8 @@ public struct PlanarImage: Sendable, Equatable {
 
     public init?(width: Int, height: Int, channels: Int, data: [Float]) {
         guard width > 0, height > 0, channels > 0,
-              data.count == width * height * channels else { return nil }
+            data.count == width * height * channels
+        else { return nil }
         self.width = width
         self.height = height
         self.channels = channels
@@ -20,8 +21,9 @@ public struct PlanarImage: Sendable, Equatable {
 
     /// A zero-filled image. Dimensions and channels must be positive.
     public init(width: Int, height: Int, channels: Int) {
-        precondition(width > 0 && height > 0 && channels > 0,
-                     "PlanarImage dimensions must be positive")
+        precondition(
+            width > 0 && height > 0 && channels > 0,
+            "PlanarImage dimensions must be positive")
         self.width = width
         self.height = height
         self.channels = channels

@@ -69,10 +69,12 @@ public struct JPEGDecodeOptions: Sendable, Equatable, Codable {
     /// Must be positive.
     public var maxScans: Int
 
-    public init(scale: JPEGScale = .full, output: JPEGOutputFormat = .rgb,
-                warningPolicy: JPEGWarningPolicy = .rejectTruncated,
-                maxPixels: Int = JPEGDecodeOptions.defaultMaxPixels,
-                maxScans: Int = JPEGDecodeOptions.defaultMaxScans) {
+    public init(
+        scale: JPEGScale = .full, output: JPEGOutputFormat = .rgb,
+        warningPolicy: JPEGWarningPolicy = .rejectTruncated,
+        maxPixels: Int = JPEGDecodeOptions.defaultMaxPixels,
+        maxScans: Int = JPEGDecodeOptions.defaultMaxScans
+    ) {
         self.scale = scale
         self.output = output
         self.warningPolicy = warningPolicy

@@ -39,9 +39,11 @@ public struct JPEGInfo: Sendable, Equatable, Codable {
     /// samples are stored inverted (see `JPEGDecoder`).
     public var hasAdobeMarker: Bool
 
-    public init(width: Int, height: Int, components: Int, colorSpace: JPEGColorSpace,
-                isProgressive: Bool, isArithmeticCoded: Bool = false,
-                hasJFIFMarker: Bool = false, hasAdobeMarker: Bool = false) {
+    public init(
+        width: Int, height: Int, components: Int, colorSpace: JPEGColorSpace,
+        isProgressive: Bool, isArithmeticCoded: Bool = false,
+        hasJFIFMarker: Bool = false, hasAdobeMarker: Bool = false
+    ) {
         self.width = width
         self.height = height
         self.components = components

@@ -70,7 +70,8 @@ struct JSONCodingKey: CodingKey {
 extension JSONObject: Codable {
     public init(from decoder: any Decoder) throws {
         guard case .object(let object) = try JSONValue(from: decoder) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected a JSON object"))
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: decoder.codingPath, debugDescription: "expected a JSON object"))
         }
         self = object
     }

@@ -22,7 +22,8 @@ public struct JSONOverlayRules: Sendable, Equatable {
     /// The plain rule everywhere.
     public static let none = JSONOverlayRules()
 
-    public init(replacedWhole: Set<String> = [], nullable: Set<String> = [], entryTemplates: [String: JSONValue] = [:]) {
+    public init(replacedWhole: Set<String> = [], nullable: Set<String> = [], entryTemplates: [String: JSONValue] = [:])
+    {
         self.replacedWhole = replacedWhole
         self.nullable = nullable
         self.entryTemplates = entryTemplates
@@ -80,8 +81,10 @@ extension JSONValue {
         Self.lay(overlay, over: self, path: [], rules: rules)
     }
 
-    private static func lay(_ overlay: JSONValue, over base: JSONValue?, path: [String],
-                            rules: JSONOverlayRules) -> JSONValue {
+    private static func lay(
+        _ overlay: JSONValue, over base: JSONValue?, path: [String],
+        rules: JSONOverlayRules
+    ) -> JSONValue {
         if overlay == .null {
             return rules.matches(rules.nullable, path) ? .null : base ?? .null
         }
@@ -124,8 +127,10 @@ extension JSONValue {
     ///
     /// - Throws: `EncodingError` when the defaults cannot be encoded; `DecodingError`
     ///   (coding path = the key in the tree) when the merged tree does not decode as `T`.
-    public func decode<T: Codable>(_ type: T.Type, overlaying defaults: T,
-                                   rules: JSONOverlayRules = .none) throws -> T {
+    public func decode<T: Codable>(
+        _ type: T.Type, overlaying defaults: T,
+        rules: JSONOverlayRules = .none
+    ) throws -> T {
         let merged = try JSONValue.encoded(defaults).overlaid(with: self, rules: rules)
         return try JSONDecoder().decode(T.self, from: merged.serializedData(pretty: false))
     }

@@ -43,7 +43,8 @@ extension JSONValue {
     ///
     /// - Throws: `JSONSyntaxError` as `parse(_:)` does; the whole document is checked.
     public static func parse(_ bytes: [UInt8], deferringTopLevelArray key: String)
-        throws(JSONSyntaxError) -> JSONDeferredDocument {
+        throws(JSONSyntaxError) -> JSONDeferredDocument
+    {
         var parser = JSONParser(bytes: bytes)
         parser.deferredKey = key
         let root = try parser.parseDocument()
@@ -100,9 +101,15 @@ private struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         case let byte: throw error("unexpected \(describe(byte)), expected a value")
         }
@@ -110,7 +117,7 @@ private struct JSONParser {
 
     mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         try enterContainer()
-        index += 1  // {
+        index += 1 // {
         var object = JSONObject()
         skipWhitespace()
         if peek(UInt8(ascii: "}")) {
@@ -178,7 +185,7 @@ private struct JSONParser {
         _ element: (inout JSONParser) throws(JSONSyntaxError) -> Void
     ) throws(JSONSyntaxError) {
         try enterContainer()
-        index += 1  // [
+        index += 1 // [
         skipWhitespace()
         if peek(UInt8(ascii: "]")) {
             index += 1
@@ -205,7 +212,7 @@ private struct JSONParser {
 
     mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = index
-        index += 1  // opening quote
+        index += 1 // opening quote
         var utf8: [UInt8] = []
         while true {
             guard index < bytes.count else { throw error("unterminated string", at: start) }
@@ -250,7 +257,8 @@ private struct JSONParser {
         let high = try parseHex4()
         var scalarValue = UInt32(high)
         if (0xD800..<0xDC00).contains(high) {
-            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+            guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+            else {
                 throw error("unpaired surrogate in \\u escape", at: escapeStart)
             }
             index += 2
@@ -301,7 +309,9 @@ private struct JSONParser {
         }
         if peek(UInt8(ascii: ".")) {
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("a digit must follow the decimal point") }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("a digit must follow the decimal point")
+            }
             skipDigits()
         }
         if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
@@ -381,9 +391,9 @@ private struct JSONParser {
     }
 }
 
-fileprivate extension String {
+extension String {
     /// The string with `"0"` prepended until it is `width` characters long.
-    func leftPadded(to width: Int) -> String {
+    fileprivate func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

@@ -84,8 +84,10 @@ public struct PNGInfo: Sendable, Equatable, Codable {
         case decodedBitDepth = "decoded_bit_depth"
     }
 
-    public init(width: Int, height: Int, bitDepth: Int, colorType: ColorType, interlaced: Bool,
-                hasTransparency: Bool, decodedChannels: Int, decodedBitDepth: Int) {
+    public init(
+        width: Int, height: Int, bitDepth: Int, colorType: ColorType, interlaced: Bool,
+        hasTransparency: Bool, decodedChannels: Int, decodedBitDepth: Int
+    ) {
         self.width = width
         self.height = height
         self.bitDepth = bitDepth

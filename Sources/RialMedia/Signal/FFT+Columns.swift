@@ -18,8 +18,10 @@ extension FFT {
     ///   - count: columns to transform, >= 0.
     ///   - rowStride: distance between rows in elements, >= `count`.
     /// - Complexity: O(count x n log n); a temporary buffer of `2 n blockColumns` doubles.
-    public func transformColumns(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
-                                 count: Int, rowStride: Int, sign: Double) {
+    public func transformColumns(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
+        count: Int, rowStride: Int, sign: Double
+    ) {
         precondition(count >= 0 && rowStride >= count, "columns must fit in a row")
         let n = self.n
         let fullBlocks = count / Self.blockColumns
@@ -59,11 +61,13 @@ extension FFT {
     ///   - count: rows to transform, >= 0.
     ///   - rowStride: distance between rows in elements, >= n.
     /// - Complexity: O(count x n log n); a temporary buffer of `2 n blockColumns` doubles.
-    public func transformRows(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
-                              count: Int, rowStride: Int, sign: Double) {
+    public func transformRows(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
+        count: Int, rowStride: Int, sign: Double
+    ) {
         precondition(count >= 0 && rowStride >= n, "rows must not overlap")
         let n = self.n
-        let lanes = 4  // Row.scalarCount, spelled out in the gather and scatter below
+        let lanes = 4 // Row.scalarCount, spelled out in the gather and scatter below
         let fullGroups = count / lanes
         if fullGroups > 0 {
             withUnsafeTemporaryAllocation(of: Row.self, capacity: 2 * n) { block in
@@ -79,8 +83,14 @@ extension FFT {
                     transformRows(re: blockRe, im: blockIm, sign: sign)
                     for j in 0..<n {
                         let vr = blockRe[j], vi = blockIm[j]
-                        r0[j] = vr[0]; r1[j] = vr[1]; r2[j] = vr[2]; r3[j] = vr[3]
-                        i0[j] = vi[0]; i1[j] = vi[1]; i2[j] = vi[2]; i3[j] = vi[3]
+                        r0[j] = vr[0]
+                        r1[j] = vr[1]
+                        r2[j] = vr[2]
+                        r3[j] = vr[3]
+                        i0[j] = vi[0]
+                        i1[j] = vi[1]
+                        i2[j] = vi[2]
+                        i3[j] = vi[3]
                     }
                 }
             }
@@ -103,8 +113,12 @@ extension FFT {
             for a in 0..<n {
                 let b = br[a]
                 if b > a {
-                    let tr = r[a]; r[a] = r[b]; r[b] = tr
-                    let ti = i[a]; i[a] = i[b]; i[b] = ti
+                    let tr = r[a]
+                    r[a] = r[b]
+                    r[b] = tr
+                    let ti = i[a]
+                    i[a] = i[b]
+                    i[b] = ti
                 }
             }
         }
@@ -113,8 +127,10 @@ extension FFT {
         while start < n {
             let a = start, b = a + 1
             let tr = r[b], ti = i[b]
-            r[b] = r[a] - tr; i[b] = i[a] - ti
-            r[a] = r[a] + tr; i[a] = i[a] + ti
+            r[b] = r[a] - tr
+            i[b] = i[a] - ti
+            r[a] = r[a] + tr
+            i[a] = i[a] + ti
             start += 2
         }
         stageCos.withUnsafeBufferPointer { tc in
@@ -130,8 +146,10 @@ extension FFT {
                             let br = r[b], bi = i[b]
                             let tr = br * c - bi * s
                             let ti = br * s + bi * c
-                            r[b] = r[a] - tr; i[b] = i[a] - ti
-                            r[a] = r[a] + tr; i[a] = i[a] + ti
+                            r[b] = r[a] - tr
+                            i[b] = i[a] - ti
+                            r[a] = r[a] + tr
+                            i[a] = i[a] + ti
                         }
                         start += size
                     }

@@ -47,7 +47,10 @@ public struct FFT: Sendable {
         self.stageSin = stageSin
         bitReverse = (0..<n).map { i in
             var r = 0, x = i
-            for _ in 0..<l { r = (r << 1) | (x & 1); x >>= 1 }
+            for _ in 0..<l {
+                r = (r << 1) | (x & 1)
+                x >>= 1
+            }
             return r
         }
     }
@@ -58,8 +61,10 @@ public struct FFT: Sendable {
     /// Iterative radix-2: bit-reversal permutation, a twiddle-free first stage, then
     /// stages of size 4...n reading their twiddles contiguously.
     /// - Complexity: O(n log n); no allocation.
-    public func transform(re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
-                   offset: Int, stride: Int, sign: Double) {
+    public func transform(
+        re: UnsafeMutablePointer<Double>, im: UnsafeMutablePointer<Double>,
+        offset: Int, stride: Int, sign: Double
+    ) {
         let n = self.n
         let r = re + offset, i = im + offset
         bitReverse.withUnsafeBufferPointer { br in
@@ -67,8 +72,12 @@ public struct FFT: Sendable {
                 let b = br[a]
                 if b > a {
                     let pa = a * stride, pb = b * stride
-                    let tr = r[pa]; r[pa] = r[pb]; r[pb] = tr
-                    let ti = i[pa]; i[pa] = i[pb]; i[pb] = ti
+                    let tr = r[pa]
+                    r[pa] = r[pb]
+                    r[pb] = tr
+                    let ti = i[pa]
+                    i[pa] = i[pb]
+                    i[pb] = ti
                 }
             }
         }
@@ -77,8 +86,10 @@ public struct FFT: Sendable {
         while start < n {
             let a = start * stride, b = a + stride
             let tr = r[b], ti = i[b]
-            r[b] = r[a] - tr; i[b] = i[a] - ti
-            r[a] += tr; i[a] += ti
+            r[b] = r[a] - tr
+            i[b] = i[a] - ti
+            r[a] += tr
+            i[a] += ti
             start += 2
         }
         stageCos.withUnsafeBufferPointer { tc in
@@ -96,8 +107,10 @@ public struct FFT: Sendable {
                             let br = r[b], bi = i[b]
                             let tr = br * c - bi * s
                             let ti = br * s + bi * c
-                            r[b] = r[a] - tr; i[b] = i[a] - ti
-                            r[a] += tr; i[a] += ti
+                            r[b] = r[a] - tr
+                            i[b] = i[a] - ti
+                            r[a] += tr
+                            i[a] += ti
                             a += stride
                         }
                         start += size

@@ -9,21 +9,27 @@ import Foundation
 /// at least 0.
 enum BoxFilter {
     /// Filters each of the `h` rows (w samples, contiguous).
-    static func rows(_ a: inout [Float], offset: Int, width w: Int, height h: Int, radius r: Int,
-                     scratch: inout [Float]) {
+    static func rows(
+        _ a: inout [Float], offset: Int, width w: Int, height h: Int, radius r: Int,
+        scratch: inout [Float]
+    ) {
         lines(&a, start: offset, count: h, lineStride: w, length: w, sampleStride: 1, radius: r, scratch: &scratch)
     }
 
     /// Filters each of the `w` columns (h samples, `w` apart).
-    static func columns(_ a: inout [Float], offset: Int, width w: Int, height h: Int, radius r: Int,
-                        scratch: inout [Float]) {
+    static func columns(
+        _ a: inout [Float], offset: Int, width w: Int, height h: Int, radius r: Int,
+        scratch: inout [Float]
+    ) {
         lines(&a, start: offset, count: w, lineStride: 1, length: h, sampleStride: w, radius: r, scratch: &scratch)
     }
 
     /// Filters `count` lines of `length` samples: sample x of line k is
     /// a[start + k * lineStride + x * sampleStride].
-    private static func lines(_ a: inout [Float], start: Int, count: Int, lineStride: Int, length: Int,
-                              sampleStride: Int, radius r: Int, scratch: inout [Float]) {
+    private static func lines(
+        _ a: inout [Float], start: Int, count: Int, lineStride: Int, length: Int,
+        sampleStride: Int, radius r: Int, scratch: inout [Float]
+    ) {
         let inv = 1 / Float(2 * r + 1)
         a.withUnsafeMutableBufferPointer { p in
             scratch.withUnsafeMutableBufferPointer { line in

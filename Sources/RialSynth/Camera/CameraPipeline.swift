@@ -22,8 +22,10 @@ enum CameraPipeline {
     /// `illuminant`: the room light's colour (linear RGB, green 1), which the ISP's
     /// auto white balance partly knows; unused by the minimal pipeline.
     /// With `sensor.isp` set, steps 2 and 5-7 are those of `ImageSignalProcessor`.
-    static func develop(_ radiance: RadianceImage, sensor: SensorParameters, illuminant: Vec3 = Vec3(1, 1, 1),
-                        rng: inout SynthRandom) -> Image8 {
+    static func develop(
+        _ radiance: RadianceImage, sensor: SensorParameters, illuminant: Vec3 = Vec3(1, 1, 1),
+        rng: inout SynthRandom
+    ) -> Image8 {
         if let isp = sensor.isp {
             return ImageSignalProcessor.develop(radiance, sensor: sensor, isp: isp, illuminant: illuminant, rng: &rng)
         }
@@ -50,8 +52,9 @@ enum CameraPipeline {
         }
         let meanG = Float(sumG / Double(max(count, 1)))
         let exposure = min(max(sensor.exposureTarget, 0.01), 0.9) / max(meanG, 1e-6)
-        let (raw, means) = mosaic(base: radiance.base, detail: radiance.detail, width: w, height: h,
-                                  exposure: exposure, vignetting: sensor.vignetting, sensor: sensor, rng: &rng)
+        let (raw, means) = mosaic(
+            base: radiance.base, detail: radiance.detail, width: w, height: h,
+            exposure: exposure, vignetting: sensor.vignetting, sensor: sensor, rng: &rng)
         let (meanR, meanGr, meanB) = means
         let strength = Double(min(max(sensor.whiteBalanceStrength, 0), 1))
         let gainR = Float(pow(meanGr / max(meanR, 1e-6), strength))
@@ -66,9 +69,11 @@ enum CameraPipeline {
     /// Poisson-Gaussian noise and ADC quantisation. Returns the mosaic (full scale 1)
     /// and the means of its R, G and B sites (grey world: G sites are half of the
     /// pixels, R and B a quarter each).
-    static func mosaic(base: [Float], detail: [Float], width w: Int, height h: Int, exposure: Float,
-                       vignetting: Float, sensor: SensorParameters,
-                       rng: inout SynthRandom) -> (raw: [Float], means: (Double, Double, Double)) {
+    static func mosaic(
+        base: [Float], detail: [Float], width w: Int, height h: Int, exposure: Float,
+        vignetting: Float, sensor: SensorParameters,
+        rng: inout SynthRandom
+    ) -> (raw: [Float], means: (Double, Double, Double)) {
         let n = w * h
         let hasDetail = !detail.isEmpty
         // Lens PSF, horizontal pass. Only the columns the CFA needs: R at even x, B at
@@ -90,7 +95,8 @@ enum CameraPipeline {
                         while x < w {
                             if x >= 3 && x < w - 3 {
                                 let p = row + x
-                                dst[p] = k0 * src[p - 3] + k1 * src[p - 2] + k2 * src[p - 1] + k3 * src[p]
+                                dst[p] =
+                                    k0 * src[p - 3] + k1 * src[p - 2] + k2 * src[p - 1] + k3 * src[p]
                                     + k4 * src[p + 1] + k5 * src[p + 2] + k6 * src[p + 3]
                             } else {
                                 var acc: Float = 0
@@ -126,12 +132,13 @@ enum CameraPipeline {
                         let interior = y >= 3 && y < h - 3
                         var rowSum = (Float(0), Float(0), Float(0))
                         for x in 0..<w {
-                            let c = (y & 1) + (x & 1)          // 0 R, 1 G, 2 B
+                            let c = (y & 1) + (x & 1) // 0 R, 1 G, 2 B
                             let plane = c * n
                             var acc: Float
                             if interior {
                                 let p = plane + y * w + x
-                                acc = k0 * src[p - 3 * w] + k1 * src[p - 2 * w] + k2 * src[p - w] + k3 * src[p]
+                                acc =
+                                    k0 * src[p - 3 * w] + k1 * src[p - 2 * w] + k2 * src[p - w] + k3 * src[p]
                                     + k4 * src[p + w] + k5 * src[p + 2 * w] + k6 * src[p + 3 * w]
                             } else {
                                 acc = 0
@@ -155,7 +162,9 @@ enum CameraPipeline {
             }
         }
         rng = generator
-        return (raw, (channelSum.0 / Double(n / 4 + 1), channelSum.1 / Double(n / 2 + 1), channelSum.2 / Double(n / 4 + 1)))
+        return (
+            raw, (channelSum.0 / Double(n / 4 + 1), channelSum.1 / Double(n / 2 + 1), channelSum.2 / Double(n / 4 + 1))
+        )
     }
 
     /// Normalised Gaussian taps for sigma px, radius ceil(3 sigma) (one tap for sigma ~ 0).
@@ -195,9 +204,10 @@ enum CameraPipeline {
                                 if a > 0 {
                                     let xm = max(x - 1, 0), xp = min(x + 1, w - 1)
                                     let c = lum[y0 + x]
-                                    let blur = (lum[ym + xm] + 2 * lum[ym + x] + lum[ym + xp]
-                                        + 2 * lum[y0 + xm] + 4 * c + 2 * lum[y0 + xp]
-                                        + lum[yp + xm] + 2 * lum[yp + x] + lum[yp + xp]) * (1 / 16)
+                                    let blur =
+                                        (lum[ym + xm] + 2 * lum[ym + x] + lum[ym + xp]
+                                            + 2 * lum[y0 + xm] + 4 * c + 2 * lum[y0 + xp]
+                                            + lum[yp + xm] + 2 * lum[yp + x] + lum[yp + xp]) * (1 / 16)
                                     boost = a * (c - blur)
                                 }
                                 let i = y0 + x

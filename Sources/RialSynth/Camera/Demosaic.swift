@@ -6,8 +6,10 @@ import Foundation
 /// mirroring the mosaic by two pixels, which keeps the CFA phase.
 enum Demosaic {
     /// Demosaics with the algorithm `method` names.
-    static func run(_ method: SensorParameters.Demosaic, _ raw: [Float], width w: Int, height h: Int,
-                    gains: (Float, Float, Float)) -> [Float] {
+    static func run(
+        _ method: SensorParameters.Demosaic, _ raw: [Float], width w: Int, height h: Int,
+        gains: (Float, Float, Float)
+    ) -> [Float] {
         switch method {
         case .malvarHeCutler: malvarHeCutler(raw, width: w, height: h, gains: gains)
         case .bilinear: bilinear(raw, width: w, height: h, gains: gains)
@@ -15,8 +17,10 @@ enum Demosaic {
     }
 
     /// Mosaic times gains, padded by 2 px on each side: (w + 4) x (h + 4).
-    private static func padded(_ raw: [Float], width w: Int, height h: Int,
-                               gains: (Float, Float, Float)) -> [Float] {
+    private static func padded(
+        _ raw: [Float], width w: Int, height h: Int,
+        gains: (Float, Float, Float)
+    ) -> [Float] {
         let pw = w + 4, ph = h + 4
         var out = [Float](repeating: 0, count: pw * ph)
         @inline(__always) func mirror(_ i: Int, _ n: Int) -> Int {
@@ -46,8 +50,10 @@ enum Demosaic {
     ///   horizontal d2 -1, vertical d2 +1/2, diagonals -1; the vertical case is the
     ///   transpose.
     /// - B at R (R at B): centre 6, diagonals +2, axial d2 -3/2.
-    static func malvarHeCutler(_ raw: [Float], width w: Int, height h: Int,
-                               gains: (Float, Float, Float)) -> [Float] {
+    static func malvarHeCutler(
+        _ raw: [Float], width w: Int, height h: Int,
+        gains: (Float, Float, Float)
+    ) -> [Float] {
         interpolate(raw, width: w, height: h, gains: gains) { s, i, pw, oy, ox in
             let c = s[i]
             let n1 = s[i - pw], s1 = s[i + pw], e1 = s[i + 1], w1 = s[i - 1]
@@ -55,11 +61,11 @@ enum Demosaic {
             let diag = s[i - pw - 1] + s[i - pw + 1] + s[i + pw - 1] + s[i + pw + 1]
             let axial2 = n2 + s2 + e2 + w2
             var r: Float, g: Float, b: Float
-            if oy == 0 && ox == 0 {          // R site
+            if oy == 0 && ox == 0 { // R site
                 r = c
                 g = (4 * c + 2 * (n1 + s1 + e1 + w1) - axial2) * 0.125
                 b = (6 * c + 2 * diag - 1.5 * axial2) * 0.125
-            } else if oy == 1 && ox == 1 {   // B site
+            } else if oy == 1 && ox == 1 { // B site
                 b = c
                 g = (4 * c + 2 * (n1 + s1 + e1 + w1) - axial2) * 0.125
                 r = (6 * c + 2 * diag - 1.5 * axial2) * 0.125
@@ -67,10 +73,12 @@ enum Demosaic {
                 g = c
                 let horizontal = (5 * c + 4 * (e1 + w1) - (e2 + w2) + 0.5 * (n2 + s2) - diag) * 0.125
                 let vertical = (5 * c + 4 * (n1 + s1) - (n2 + s2) + 0.5 * (e2 + w2) - diag) * 0.125
-                if oy == 0 {                 // G in an R row: R left/right, B above/below
-                    r = horizontal; b = vertical
-                } else {                     // G in a B row
-                    b = horizontal; r = vertical
+                if oy == 0 { // G in an R row: R left/right, B above/below
+                    r = horizontal
+                    b = vertical
+                } else { // G in a B row
+                    b = horizontal
+                    r = vertical
                 }
             }
             return (r, g, b)
@@ -78,8 +86,10 @@ enum Demosaic {
     }
 
     /// Bilinear demosaicing: each missing colour is the mean of its nearest samples.
-    static func bilinear(_ raw: [Float], width w: Int, height h: Int,
-                         gains: (Float, Float, Float)) -> [Float] {
+    static func bilinear(
+        _ raw: [Float], width w: Int, height h: Int,
+        gains: (Float, Float, Float)
+    ) -> [Float] {
         interpolate(raw, width: w, height: h, gains: gains) { s, i, pw, oy, ox in
             let c = s[i]
             let cross = (s[i - pw] + s[i + pw] + s[i - 1] + s[i + 1]) * 0.25
@@ -97,9 +107,12 @@ enum Demosaic {
     /// pixel's index in it, pw its row length and (oy, ox) = (y & 1, x & 1) the CFA
     /// phase, and stores the returned (R, G, B) in planar output.
     @inline(__always)
-    private static func interpolate(_ raw: [Float], width w: Int, height h: Int, gains: (Float, Float, Float),
-                                    _ site: (UnsafeBufferPointer<Float>, Int, Int, Int, Int) -> (Float, Float, Float))
-        -> [Float] {
+    private static func interpolate(
+        _ raw: [Float], width w: Int, height h: Int, gains: (Float, Float, Float),
+        _ site: (UnsafeBufferPointer<Float>, Int, Int, Int, Int) -> (Float, Float, Float)
+    )
+        -> [Float]
+    {
         let p = padded(raw, width: w, height: h, gains: gains)
         let pw = w + 4, n = w * h
         var out = [Float](repeating: 0, count: 3 * n)
@@ -109,7 +122,9 @@ enum Demosaic {
                     for x in 0..<w {
                         let (r, g, b) = site(s, (y + 2) * pw + x + 2, pw, y & 1, x & 1)
                         let j = y * w + x
-                        o[j] = r; o[n + j] = g; o[2 * n + j] = b
+                        o[j] = r
+                        o[n + j] = g
+                        o[2 * n + j] = b
                     }
                 }
             }

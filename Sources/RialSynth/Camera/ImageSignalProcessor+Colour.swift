@@ -8,7 +8,8 @@ extension ImageSignalProcessor {
         var m: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
 
         func apply(_ v: Vec3) -> Vec3 {
-            Vec3(m.0 * v.x + m.1 * v.y + m.2 * v.z, m.3 * v.x + m.4 * v.y + m.5 * v.z, m.6 * v.x + m.7 * v.y + m.8 * v.z)
+            Vec3(
+                m.0 * v.x + m.1 * v.y + m.2 * v.z, m.3 * v.x + m.4 * v.y + m.5 * v.z, m.6 * v.x + m.7 * v.y + m.8 * v.z)
         }
 
         /// Inverse by the adjugate (the crosstalk matrices are well conditioned for x <= 0.3).
@@ -17,9 +18,12 @@ extension ImageSignalProcessor {
             let A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g
             let det = a * A + b * B + c * C
             let s = 1 / det
-            return Matrix3(m: (A * s, -(b * i - c * h) * s, (b * f - c * e) * s,
-                               B * s, (a * i - c * g) * s, -(a * f - c * d) * s,
-                               C * s, -(a * h - b * g) * s, (a * e - b * d) * s))
+            return Matrix3(
+                m: (
+                    A * s, -(b * i - c * h) * s, (b * f - c * e) * s,
+                    B * s, (a * i - c * g) * s, -(a * f - c * d) * s,
+                    C * s, -(a * h - b * g) * s, (a * e - b * d) * s
+                ))
         }
     }
 
@@ -51,9 +55,11 @@ extension ImageSignalProcessor {
     /// encoding, looked up at sqrt(x) of x clipped to 0...1), then BT.601 luma per
     /// pixel and the sums of Cb = B - Y and Cr = R - Y over each 2 x 2 cell.
     /// `rgb`: 3 planes of width x height, camera RGB, clipped at 1 on the way in.
-    static func encode(_ rgb: [Float], width w: Int, height h: Int, colourCorrection ccm: Matrix3,
-                       shadingCorrection: (Float, Float), localTone local: LocalToneMap,
-                       curve: ToneCurve) -> EncodedPlanes {
+    static func encode(
+        _ rgb: [Float], width w: Int, height h: Int, colourCorrection ccm: Matrix3,
+        shadingCorrection: (Float, Float), localTone local: LocalToneMap,
+        curve: ToneCurve
+    ) -> EncodedPlanes {
         let n = w * h
         let (vignetting, shading) = shadingCorrection
         var planes = EncodedPlanes(width: w, height: h)
@@ -74,49 +80,59 @@ extension ImageSignalProcessor {
         }
         var rowGain = [Float](repeating: 0, count: local.columns + 1)
         curve.table.withUnsafeBufferPointer { table in
-        rgb.withUnsafeBufferPointer { src in
-        planes.luma.withUnsafeMutableBufferPointer { lum in
-        planes.chroma.withUnsafeMutableBufferPointer { chr in
-        columnR2.withUnsafeBufferPointer { colR2 in
-        columnCell.withUnsafeBufferPointer { colCell in
-        columnWeight.withUnsafeBufferPointer { colW in
-        rowGain.withUnsafeMutableBufferPointer { rg in
-            let m = ccm.m
-            let last = Float(ToneCurve.size - 1)
-            let cols = local.columns
-            for y in 0..<h {
-                let dy = Float(y) + 0.5 - cy
-                let rowR2 = dy * dy * invR2
-                // Local-tone gains of this row at each cell column (vertical lerp).
-                let v = local.coordinate(y, cells: local.rows, size: h)
-                let j0 = min(Int(v), local.rows - 1), j1 = min(j0 + 1, local.rows - 1)
-                let fv = v - Float(j0)
-                for i in 0..<cols {
-                    rg[i] = local.gain[j0 * cols + i] + (local.gain[j1 * cols + i] - local.gain[j0 * cols + i]) * fv
-                }
-                rg[cols] = rg[cols - 1]
-                let crow = (y / 2) * cw
-                for x in 0..<w {
-                    let i = y * w + x
-                    let r0 = min(src[i], 1), g0 = min(src[n + i], 1), b0 = min(src[2 * n + i], 1)
-                    let r2 = colR2[x] + rowR2
-                    let k = colCell[x]
-                    let lt = rg[k] + (rg[k + 1] - rg[k]) * colW[x]
-                    let gain = (1 - vignetting * r2) / (1 - shading * r2) * lt
-                    let r = (m.0 * r0 + m.1 * g0 + m.2 * b0) * gain
-                    let g = (m.3 * r0 + m.4 * g0 + m.5 * b0) * gain
-                    let b = (m.6 * r0 + m.7 * g0 + m.8 * b0) * gain
-                    let er = table[Int(min(max(r, 0), 1).squareRoot() * last + 0.5)]
-                    let eg = table[Int(min(max(g, 0), 1).squareRoot() * last + 0.5)]
-                    let eb = table[Int(min(max(b, 0), 1).squareRoot() * last + 0.5)]
-                    let yv = 0.299 * er + 0.587 * eg + 0.114 * eb
-                    lum[i] = yv
-                    let c = crow + (x >> 1)
-                    chr[c] += eb - yv
-                    chr[cw * ch + c] += er - yv
+            rgb.withUnsafeBufferPointer { src in
+                planes.luma.withUnsafeMutableBufferPointer { lum in
+                    planes.chroma.withUnsafeMutableBufferPointer { chr in
+                        columnR2.withUnsafeBufferPointer { colR2 in
+                            columnCell.withUnsafeBufferPointer { colCell in
+                                columnWeight.withUnsafeBufferPointer { colW in
+                                    rowGain.withUnsafeMutableBufferPointer { rg in
+                                        let m = ccm.m
+                                        let last = Float(ToneCurve.size - 1)
+                                        let cols = local.columns
+                                        for y in 0..<h {
+                                            let dy = Float(y) + 0.5 - cy
+                                            let rowR2 = dy * dy * invR2
+                                            // Local-tone gains of this row at each cell column (vertical lerp).
+                                            let v = local.coordinate(y, cells: local.rows, size: h)
+                                            let j0 = min(Int(v), local.rows - 1), j1 = min(j0 + 1, local.rows - 1)
+                                            let fv = v - Float(j0)
+                                            for i in 0..<cols {
+                                                rg[i] =
+                                                    local.gain[j0 * cols + i]
+                                                    + (local.gain[j1 * cols + i] - local.gain[j0 * cols + i]) * fv
+                                            }
+                                            rg[cols] = rg[cols - 1]
+                                            let crow = (y / 2) * cw
+                                            for x in 0..<w {
+                                                let i = y * w + x
+                                                let r0 = min(src[i], 1), g0 = min(src[n + i], 1),
+                                                    b0 = min(src[2 * n + i], 1)
+                                                let r2 = colR2[x] + rowR2
+                                                let k = colCell[x]
+                                                let lt = rg[k] + (rg[k + 1] - rg[k]) * colW[x]
+                                                let gain = (1 - vignetting * r2) / (1 - shading * r2) * lt
+                                                let r = (m.0 * r0 + m.1 * g0 + m.2 * b0) * gain
+                                                let g = (m.3 * r0 + m.4 * g0 + m.5 * b0) * gain
+                                                let b = (m.6 * r0 + m.7 * g0 + m.8 * b0) * gain
+                                                let er = table[Int(min(max(r, 0), 1).squareRoot() * last + 0.5)]
+                                                let eg = table[Int(min(max(g, 0), 1).squareRoot() * last + 0.5)]
+                                                let eb = table[Int(min(max(b, 0), 1).squareRoot() * last + 0.5)]
+                                                let yv = 0.299 * er + 0.587 * eg + 0.114 * eb
+                                                lum[i] = yv
+                                                let c = crow + (x >> 1)
+                                                chr[c] += eb - yv
+                                                chr[cw * ch + c] += er - yv
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
             }
-        } } } } } } } }
+        }
         return planes
     }
 }

@@ -48,10 +48,12 @@ extension ImageSignalProcessor {
             var scratch = [Float](repeating: 0, count: max(cw, ch))
             for plane in 0..<2 {
                 for _ in 0..<2 {
-                    BoxFilter.rows(&planes.chroma, offset: plane * cw * ch, width: cw, height: ch, radius: radius,
-                                   scratch: &scratch)
-                    BoxFilter.columns(&planes.chroma, offset: plane * cw * ch, width: cw, height: ch, radius: radius,
-                                      scratch: &scratch)
+                    BoxFilter.rows(
+                        &planes.chroma, offset: plane * cw * ch, width: cw, height: ch, radius: radius,
+                        scratch: &scratch)
+                    BoxFilter.columns(
+                        &planes.chroma, offset: plane * cw * ch, width: cw, height: ch, radius: radius,
+                        scratch: &scratch)
                 }
             }
         }
@@ -74,47 +76,55 @@ extension ImageSignalProcessor {
         for x in 0..<w {
             let fx = min(max((Float(x) - 0.5) * 0.5, 0), Float(cw - 1))
             let i0 = min(Int(fx), cw - 1)
-            chromaCell[2 * x] = i0; chromaCell[2 * x + 1] = min(i0 + 1, cw - 1)
+            chromaCell[2 * x] = i0
+            chromaCell[2 * x + 1] = min(i0 + 1, cw - 1)
             chromaWeight[x] = fx - Float(i0)
         }
         planes.luma.withUnsafeBufferPointer { lum in
-        planes.chroma.withUnsafeBufferPointer { chr in
-        chromaCell.withUnsafeBufferPointer { cc in
-        chromaWeight.withUnsafeBufferPointer { cwt in
-        out.samples.withUnsafeMutableBufferPointer { dst in
-            let crPlane = cw * ch
-            for y in 0..<h {
-                let ym = max(y - 1, 0) * w, y0 = y * w, yp = min(y + 1, h - 1) * w
-                let fy = min(max((Float(y) - 0.5) * 0.5, 0), Float(ch - 1))
-                let j0 = min(Int(fy), ch - 1), j1 = min(j0 + 1, ch - 1)
-                let wy = fy - Float(j0)
-                let r0 = j0 * cw, r1 = j1 * cw
-                for x in 0..<w {
-                    let xm = max(x - 1, 0), xp = min(x + 1, w - 1)
-                    let c = lum[y0 + x]
-                    let blur = (lum[ym + xm] + 2 * lum[ym + x] + lum[ym + xp]
-                        + 2 * lum[y0 + xm] + 4 * c + 2 * lum[y0 + xp]
-                        + lum[yp + xm] + 2 * lum[yp + x] + lum[yp + xp]) * (1 / 16)
-                    let d = blur - c
-                    let d2 = d * d
-                    let yv = c + d * (nr - sharpen * d2) / (tau2 + d2)
-                    let i0 = cc[2 * x], i1 = cc[2 * x + 1]
-                    let wx = cwt[x]
-                    let cbTop = chr[r0 + i0] + (chr[r0 + i1] - chr[r0 + i0]) * wx
-                    let cbBottom = chr[r1 + i0] + (chr[r1 + i1] - chr[r1 + i0]) * wx
-                    let crTop = chr[crPlane + r0 + i0] + (chr[crPlane + r0 + i1] - chr[crPlane + r0 + i0]) * wx
-                    let crBottom = chr[crPlane + r1 + i0] + (chr[crPlane + r1 + i1] - chr[crPlane + r1 + i0]) * wx
-                    let cb = cbTop + (cbBottom - cbTop) * wy
-                    let cr = crTop + (crBottom - crTop) * wy
-                    let r = yv + cr, b = yv + cb
-                    let g = (yv - 0.299 * r - 0.114 * b) * (1 / 0.587)
-                    let o = 3 * (y0 + x)
-                    dst[o] = UInt8(min(max(r, 0), 1) * 255 + 0.5)
-                    dst[o + 1] = UInt8(min(max(g, 0), 1) * 255 + 0.5)
-                    dst[o + 2] = UInt8(min(max(b, 0), 1) * 255 + 0.5)
+            planes.chroma.withUnsafeBufferPointer { chr in
+                chromaCell.withUnsafeBufferPointer { cc in
+                    chromaWeight.withUnsafeBufferPointer { cwt in
+                        out.samples.withUnsafeMutableBufferPointer { dst in
+                            let crPlane = cw * ch
+                            for y in 0..<h {
+                                let ym = max(y - 1, 0) * w, y0 = y * w, yp = min(y + 1, h - 1) * w
+                                let fy = min(max((Float(y) - 0.5) * 0.5, 0), Float(ch - 1))
+                                let j0 = min(Int(fy), ch - 1), j1 = min(j0 + 1, ch - 1)
+                                let wy = fy - Float(j0)
+                                let r0 = j0 * cw, r1 = j1 * cw
+                                for x in 0..<w {
+                                    let xm = max(x - 1, 0), xp = min(x + 1, w - 1)
+                                    let c = lum[y0 + x]
+                                    let blur =
+                                        (lum[ym + xm] + 2 * lum[ym + x] + lum[ym + xp]
+                                            + 2 * lum[y0 + xm] + 4 * c + 2 * lum[y0 + xp]
+                                            + lum[yp + xm] + 2 * lum[yp + x] + lum[yp + xp]) * (1 / 16)
+                                    let d = blur - c
+                                    let d2 = d * d
+                                    let yv = c + d * (nr - sharpen * d2) / (tau2 + d2)
+                                    let i0 = cc[2 * x], i1 = cc[2 * x + 1]
+                                    let wx = cwt[x]
+                                    let cbTop = chr[r0 + i0] + (chr[r0 + i1] - chr[r0 + i0]) * wx
+                                    let cbBottom = chr[r1 + i0] + (chr[r1 + i1] - chr[r1 + i0]) * wx
+                                    let crTop =
+                                        chr[crPlane + r0 + i0] + (chr[crPlane + r0 + i1] - chr[crPlane + r0 + i0]) * wx
+                                    let crBottom =
+                                        chr[crPlane + r1 + i0] + (chr[crPlane + r1 + i1] - chr[crPlane + r1 + i0]) * wx
+                                    let cb = cbTop + (cbBottom - cbTop) * wy
+                                    let cr = crTop + (crBottom - crTop) * wy
+                                    let r = yv + cr, b = yv + cb
+                                    let g = (yv - 0.299 * r - 0.114 * b) * (1 / 0.587)
+                                    let o = 3 * (y0 + x)
+                                    dst[o] = UInt8(min(max(r, 0), 1) * 255 + 0.5)
+                                    dst[o + 1] = UInt8(min(max(g, 0), 1) * 255 + 0.5)
+                                    dst[o + 2] = UInt8(min(max(b, 0), 1) * 255 + 0.5)
+                                }
+                            }
+                        }
+                    }
                 }
             }
-        } } } } }
+        }
         return out
     }
 }

@@ -41,8 +41,10 @@ import RialMedia
 enum ImageSignalProcessor {
     /// Develops `radiance` with the full ISP; see the type's documentation for the
     /// stages, which run here in order.
-    static func develop(_ radiance: RadianceImage, sensor: SensorParameters, isp: ISPParameters,
-                        illuminant: Vec3, rng: inout SynthRandom) -> Image8 {
+    static func develop(
+        _ radiance: RadianceImage, sensor: SensorParameters, isp: ISPParameters,
+        illuminant: Vec3, rng: inout SynthRandom
+    ) -> Image8 {
         let w = radiance.width, h = radiance.height, n = w * h
         // 1. Colour-filter crosstalk.
         let x = min(max(isp.filterCrosstalk, 0), 0.3)
@@ -51,14 +53,16 @@ enum ImageSignalProcessor {
         let detail = radiance.detail.isEmpty ? radiance.detail : mix(radiance.detail, crosstalk, n: n)
 
         // 2. Metering on camera green.
-        let metering = meter(base: base, detail: detail, width: w, height: h,
-                             percentile: min(max(isp.highlightPercentile, 0.5), 0.9999))
+        let metering = meter(
+            base: base, detail: detail, width: w, height: h,
+            percentile: min(max(isp.highlightPercentile, 0.5), 0.9999))
         let exposure = autoExposure(metering: metering, sensor: sensor, isp: isp)
 
         // 3. Raw with the bare lens falloff.
         let shading = min(max(isp.lensShading, 0), 0.8)
-        let (raw, means) = CameraPipeline.mosaic(base: base, detail: detail, width: w, height: h, exposure: exposure,
-                                                vignetting: shading, sensor: sensor, rng: &rng)
+        let (raw, means) = CameraPipeline.mosaic(
+            base: base, detail: detail, width: w, height: h, exposure: exposure,
+            vignetting: shading, sensor: sensor, rng: &rng)
 
         // 4. White balance at the CFA sites, demosaicing.
         let gains = whiteBalanceGains(means: means, light: crosstalk.apply(illuminant), sensor: sensor, isp: isp)
@@ -68,10 +72,12 @@ enum ImageSignalProcessor {
         let ccm = crosstalkMatrix(min(max(x * (1 + isp.ccmError), 0), 0.3)).inverse
         let vignetting = min(max(sensor.vignetting, 0), 0.9)
         let curve = toneCurve(meteredMean: metering.mean, exposure: exposure, isp: isp)
-        let local = LocalToneMap(green: rgb, width: w, height: h, strength: min(max(isp.localToneStrength, 0), 1),
-                                 shadingCorrection: (vignetting, shading))
-        var planes = encode(rgb, width: w, height: h, colourCorrection: ccm, shadingCorrection: (vignetting, shading),
-                            localTone: local, curve: curve)
+        let local = LocalToneMap(
+            green: rgb, width: w, height: h, strength: min(max(isp.localToneStrength, 0), 1),
+            shadingCorrection: (vignetting, shading))
+        var planes = encode(
+            rgb, width: w, height: h, colourCorrection: ccm, shadingCorrection: (vignetting, shading),
+            localTone: local, curve: curve)
         rgb = []
 
         // 8. Chroma noise reduction.
@@ -84,8 +90,10 @@ enum ImageSignalProcessor {
     /// Step 2: exposure E = max(min(E_m, E_h), E_m 2^-max_highlight_reduction_ev) with
     /// E_m = exposure_target / mean and E_h = highlight_target / percentile of the
     /// metered green; targets, mean and percentile are clamped to their working ranges.
-    static func autoExposure(metering: (mean: Float, percentile: Float), sensor: SensorParameters,
-                             isp: ISPParameters) -> Float {
+    static func autoExposure(
+        metering: (mean: Float, percentile: Float), sensor: SensorParameters,
+        isp: ISPParameters
+    ) -> Float {
         let meanTarget = min(max(sensor.exposureTarget, 0.01), 0.9)
         let exposureMean = meanTarget / max(metering.mean, 1e-6)
         let exposureHigh = min(max(isp.highlightTarget, 0.1), 1) / max(metering.percentile, 1e-6)
@@ -97,8 +105,10 @@ enum ImageSignalProcessor {
     /// (1 / e_c)^strength exp(error_c) clamped to 0.25...4, with the estimate
     /// e_c = i_c^(1 - w) g_c^w: `light` the scene illuminant in camera RGB, g the
     /// grey-world means of the mosaic's sites (`means` R, G, B), both relative to green.
-    static func whiteBalanceGains(means: (Double, Double, Double), light: Vec3, sensor: SensorParameters,
-                                  isp: ISPParameters) -> (r: Float, b: Float) {
+    static func whiteBalanceGains(
+        means: (Double, Double, Double), light: Vec3, sensor: SensorParameters,
+        isp: ISPParameters
+    ) -> (r: Float, b: Float) {
         let (meanR, meanG, meanB) = means
         let weight = min(max(isp.awbGreyWorldWeight, 0), 1)
         func estimate(_ lightC: Float, _ light0: Float, _ grey: Double) -> Float {
@@ -120,40 +130,48 @@ enum ImageSignalProcessor {
         let midIn = max(exposure * meteredMean, 0.01)
         let key = pow(max(meteredMean, 1e-4) / 0.18, min(max(isp.keyAdaptation, 0), 1))
         let midOut = min(max(isp.midtoneOutput * key, 0.1), 0.45)
-        return ToneCurve(midIn: midIn, midOut: isp.keyAdaptation > 0 ? midOut : min(max(isp.midtoneOutput, 0.05), 0.5),
-                         contrast: min(max(isp.toneContrast, 0.8), 2), shoulder: min(max(isp.toneShoulder, 0.8), 1))
+        return ToneCurve(
+            midIn: midIn, midOut: isp.keyAdaptation > 0 ? midOut : min(max(isp.midtoneOutput, 0.05), 0.5),
+            contrast: min(max(isp.toneContrast, 0.8), 2), shoulder: min(max(isp.toneShoulder, 0.8), 1))
     }
 
     /// Mean and `percentile` of the green plane (plus detail), every 4th px in x and y,
     /// from a histogram of log2 values in 1/16-stop bins over 2^-16...2^4.
-    static func meter(base: [Float], detail: [Float], width w: Int, height h: Int,
-                      percentile: Float) -> (mean: Float, percentile: Float) {
+    static func meter(
+        base: [Float], detail: [Float], width w: Int, height h: Int,
+        percentile: Float
+    ) -> (mean: Float, percentile: Float) {
         let n = w * h
         let bins = 320, low: Float = -16
         var histogram = [Int](repeating: 0, count: bins)
         var sum: Double = 0, count = 0
         let hasDetail = !detail.isEmpty
         base.withUnsafeBufferPointer { b in
-        detail.withUnsafeBufferPointer { d in
-        histogram.withUnsafeMutableBufferPointer { hist in
-            var y = 1
-            while y < h {
-                var x = 1
-                while x < w {
-                    let i = y * w + x
-                    let v = max(b[n + i] + (hasDetail ? d[n + i] : 0), 0)
-                    sum += Double(v)
-                    count += 1
-                    let k = Int(((v > 0 ? log2(v) : low) - low) * 16)
-                    hist[min(max(k, 0), bins - 1)] += 1
-                    x += 4
+            detail.withUnsafeBufferPointer { d in
+                histogram.withUnsafeMutableBufferPointer { hist in
+                    var y = 1
+                    while y < h {
+                        var x = 1
+                        while x < w {
+                            let i = y * w + x
+                            let v = max(b[n + i] + (hasDetail ? d[n + i] : 0), 0)
+                            sum += Double(v)
+                            count += 1
+                            let k = Int(((v > 0 ? log2(v) : low) - low) * 16)
+                            hist[min(max(k, 0), bins - 1)] += 1
+                            x += 4
+                        }
+                        y += 4
+                    }
                 }
-                y += 4
             }
-        } } }
+        }
         let target = Int((Float(count) * percentile).rounded(.up))
         var cumulative = 0, k = 0
-        while k < bins - 1 && cumulative + histogram[k] < target { cumulative += histogram[k]; k += 1 }
+        while k < bins - 1 && cumulative + histogram[k] < target {
+            cumulative += histogram[k]
+            k += 1
+        }
         return (Float(sum / Double(max(count, 1))), exp2(low + (Float(k) + 0.5) / 16))
     }
 

@@ -52,7 +52,8 @@ struct LocalToneMap {
                     for di in -1...1 {
                         let jj = min(max(j + dj, 0), rws - 1), ii = min(max(i + di, 0), cols - 1)
                         let wt = Float((2 - abs(di)) * (2 - abs(dj)))
-                        acc += wt * logL[jj * cols + ii]; wsum += wt
+                        acc += wt * logL[jj * cols + ii]
+                        wsum += wt
                     }
                 }
                 smooth[j * cols + i] = acc / wsum

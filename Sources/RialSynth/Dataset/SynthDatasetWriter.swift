@@ -19,9 +19,11 @@ public struct SynthDatasetSpec: Sendable, Equatable, Codable {
     public var trainFraction: Double
     public var valFraction: Double
 
-    public init(count: Int, seed: UInt64, classes: [SynthClass] = SynthClass.allCases,
-                width: Int = 1600, height: Int = 1200, secondView: Bool = false,
-                trainFraction: Double = 0.6, valFraction: Double = 0.2) {
+    public init(
+        count: Int, seed: UInt64, classes: [SynthClass] = SynthClass.allCases,
+        width: Int = 1600, height: Int = 1200, secondView: Bool = false,
+        trainFraction: Double = 0.6, valFraction: Double = 0.2
+    ) {
         self.count = count
         self.seed = seed
         self.classes = classes
@@ -38,7 +40,9 @@ public struct SynthDatasetSpec: Sendable, Equatable, Codable {
         if count < 1 { found.append("count must be at least 1, got \(count)") }
         if classes.isEmpty { found.append("at least one class is needed") }
         if width < 64 || height < 48 { found.append("image size must be at least 64x48, got \(width)x\(height)") }
-        if width > 8192 || height > 8192 { found.append("image size must be at most 8192x8192, got \(width)x\(height)") }
+        if width > 8192 || height > 8192 {
+            found.append("image size must be at most 8192x8192, got \(width)x\(height)")
+        }
         if !(0...1).contains(trainFraction) || !(0...1).contains(valFraction) || trainFraction + valFraction > 1 {
             found.append("split fractions must lie in [0, 1] and add up to at most 1")
         }
@@ -89,8 +93,10 @@ public struct SynthDatasetWriter: Sendable {
     ///
     /// - Throws: `MediaError` naming the file that could not be written; the spec's
     ///   problems as `MediaError.invalidArgument`.
-    public func write(to folder: String, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-                      progress: @Sendable (Int) -> Void = { _ in }) throws -> Summary {
+    public func write(
+        to folder: String, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: @Sendable (Int) -> Void = { _ in }
+    ) throws -> Summary {
         if let problem = spec.problems.first {
             throw MediaError(.invalidArgument, source: folder, "synth: \(problem)")
         }
@@ -98,11 +104,13 @@ public struct SynthDatasetWriter: Sendable {
         let root = URL(fileURLWithPath: folder)
         for sub in ["images", "depth"] + (spec.secondView ? ["right"] : []) {
             do {
-                try FileManager.default.createDirectory(at: root.appendingPathComponent(sub),
-                                                        withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    at: root.appendingPathComponent(sub),
+                    withIntermediateDirectories: true)
             } catch {
-                throw MediaError(.writeFailed, source: root.appendingPathComponent(sub).path,
-                                 "cannot create folder: \(error.localizedDescription)")
+                throw MediaError(
+                    .writeFailed, source: root.appendingPathComponent(sub).path,
+                    "cannot create folder: \(error.localizedDescription)")
             }
         }
 
@@ -111,7 +119,11 @@ public struct SynthDatasetWriter: Sendable {
         let finished = Locked(0)
         let results = (0..<spec.count).concurrentMap(workers: jobs) { index in
             let result = Result { try writeSample(index, root: root) }
-            progress(finished.withLock { $0 += 1; return $0 })
+            progress(
+                finished.withLock {
+                    $0 += 1
+                    return $0
+                })
             return result
         }
         let samples = try results.map { try $0.get() }
@@ -119,7 +131,8 @@ public struct SynthDatasetWriter: Sendable {
             name: "synthetic-seed\(spec.seed)-n\(spec.count)",
             description: "Physically based synthetic captures from rial-bench synth "
                 + "(seed \(spec.seed), \(spec.count) captures, \(spec.width)x\(spec.height)). "
-                + (textureSources.isEmpty ? "Procedural textures only." : "Textures: \(textureSources.joined(separator: "; "))."),
+                + (textureSources.isEmpty
+                    ? "Procedural textures only." : "Textures: \(textureSources.joined(separator: "; "))."),
             generator: SynthGeneratorInfo(spec: spec, textureSources: textureSources),
             samples: samples)
         let encoder = JSONEncoder()
@@ -142,9 +155,10 @@ public struct SynthDatasetWriter: Sendable {
     /// Renders capture `index` and writes its files; returns its manifest entry.
     func writeSample(_ index: Int, root: URL) throws -> SynthManifestSample {
         let synthClass = spec.classes[index % spec.classes.count]
-        let capture = SynthGenerator.generate(index: index, seed: spec.seed, class: synthClass,
-                                              width: spec.width, height: spec.height,
-                                              withSecondView: spec.secondView, textures: textures)
+        let capture = SynthGenerator.generate(
+            index: index, seed: spec.seed, class: synthClass,
+            width: spec.width, height: spec.height,
+            withSecondView: spec.secondView, textures: textures)
         let name = String(format: "%06d", index)
         let imagePath = "images/\(name).jpg"
         let depthPath = "depth/\(name).f32.gz"
@@ -161,18 +175,21 @@ public struct SynthDatasetWriter: Sendable {
             let rightJPEG = try JPEGEncoder.encode(right, quality: quality)
             try MediaFile.write(rightJPEG, to: root.appendingPathComponent(rightPath).path)
             hashes["right"] = SHA256Digest.hash(rightJPEG)
-            stereo = .init(right: rightPath, focalPx: Double(capture.parameters.focalPx),
-                           baselineMm: Double(capture.parameters.baselineMm))
+            stereo = .init(
+                right: rightPath, focalPx: Double(capture.parameters.focalPx),
+                baselineMm: Double(capture.parameters.baselineMm))
         }
         let id = "synth/\(name)"
         return SynthManifestSample(
             id: id, image: imagePath, label: capture.label.rawValue,
-            depth: .init(path: depthPath, format: DepthFormat.f32leGzip.rawValue,
-                         width: capture.depth.width, height: capture.depth.height),
+            depth: .init(
+                path: depthPath, format: DepthFormat.f32leGzip.rawValue,
+                width: capture.depth.width, height: capture.depth.height),
             stereo: stereo, platform: "ios", group: id, split: spec.split(of: index),
             tags: Array(Set(["synthetic"] + capture.tags)).sorted(), sha256: hashes,
             source: "rial-bench synth seed=\(spec.seed) index=\(index)",
-            license: textureSources.isEmpty ? "CC0-1.0" : "synthetic; derived from the textures listed in the manifest description",
+            license: textureSources.isEmpty
+                ? "CC0-1.0" : "synthetic; derived from the textures listed in the manifest description",
             synth: capture.parameters)
     }
 }

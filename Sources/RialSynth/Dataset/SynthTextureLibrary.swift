@@ -37,11 +37,15 @@ public enum SynthTextureLibrary {
             if let info {
                 for candidate in [JPEGScale.eighth, .quarter, .half] {
                     let size = info.outputSize(scale: candidate)
-                    if max(size.width, size.height) >= maxSide { scale = candidate; break }
+                    if max(size.width, size.height) >= maxSide {
+                        scale = candidate
+                        break
+                    }
                 }
             }
-            let loaded = try ImageReader.read(data: data, options: .init(applyOrientation: true, jpegScale: scale),
-                                              source: path)
+            let loaded = try ImageReader.read(
+                data: data, options: .init(applyOrientation: true, jpegScale: scale),
+                source: path)
             var image = loaded.image
             let longest = max(image.width, image.height)
             if longest > maxSide {

@@ -47,8 +47,10 @@ enum DepthSensor {
     static let raysPerAxis = 3
 
     /// Measures depth from ray samples (`SceneRenderer.depthSamples`).
-    static func measure(samples: [Float], parameters p: DepthSensorParameters,
-                        rng: inout SynthRandom) -> DepthMap {
+    static func measure(
+        samples: [Float], parameters p: DepthSensorParameters,
+        rng: inout SynthRandom
+    ) -> DepthMap {
         let w = columns, h = rows, n = w * h, sub = raysPerAxis * raysPerAxis
         var z = [Float](repeating: .nan, count: n)
         var edge = [Bool](repeating: false, count: n)
@@ -56,7 +58,12 @@ enum DepthSensor {
             var lo = Float.infinity, hi = -Float.infinity, sum: Float = 0, valid = 0
             for k in 0..<sub {
                 let v = samples[i * sub + k]
-                if v.isFinite { lo = min(lo, v); hi = max(hi, v); sum += v; valid += 1 }
+                if v.isFinite {
+                    lo = min(lo, v)
+                    hi = max(hi, v)
+                    sum += v
+                    valid += 1
+                }
             }
             if valid == 0 { continue }
             z[i] = sum / Float(valid)
@@ -80,10 +87,22 @@ enum DepthSensor {
             // on the scene.
             let uHole = rng.unit(), uDrop = rng.unit(), uRange = rng.unit()
             if !d.isFinite { continue }
-            if d < p.minRangeM { z[i] = .nan; continue }
-            if edge[i] && uHole < p.edgeHoleProbability { z[i] = .nan; continue }
-            if uDrop < p.dropoutRate { z[i] = .nan; continue }
-            if d > p.maxRangeM && uRange < min((d - p.maxRangeM) / 1, 1) { z[i] = .nan; continue }
+            if d < p.minRangeM {
+                z[i] = .nan
+                continue
+            }
+            if edge[i] && uHole < p.edgeHoleProbability {
+                z[i] = .nan
+                continue
+            }
+            if uDrop < p.dropoutRate {
+                z[i] = .nan
+                continue
+            }
+            if d > p.maxRangeM && uRange < min((d - p.maxRangeM) / 1, 1) {
+                z[i] = .nan
+                continue
+            }
             d += p.sigma(atDepth: d) * (wf * fine[i] + wc * coarse[i])
             if q > 0 { d = (d / q).rounded() * q }
             z[i] = d > 0 ? d : .nan
@@ -109,7 +128,7 @@ enum DepthSensor {
             }
         }
         let norm1 = kernel.reduce(0) { $0 + $1 * $1 }
-        let scale = 1 / norm1   // 2D variance is (sum k^2)^2; its square root is sum k^2.
+        let scale = 1 / norm1 // 2D variance is (sum k^2)^2; its square root is sum k^2.
         var out = [Float](repeating: 0, count: w * h)
         for y in 0..<h {
             for x in 0..<w {
@@ -134,9 +153,13 @@ enum DepthSensor {
                     let xx = x + t - r
                     if xx < 0 || xx >= w { continue }
                     let v = z[y * w + xx]
-                    if v.isFinite { a += k[t] * v; b += k[t] }
+                    if v.isFinite {
+                        a += k[t] * v
+                        b += k[t]
+                    }
                 }
-                num[y * w + x] = a; den[y * w + x] = b
+                num[y * w + x] = a
+                den[y * w + x] = b
             }
         }
         var out = z
@@ -146,7 +169,8 @@ enum DepthSensor {
                 for t in 0..<k.count {
                     let yy = y + t - r
                     if yy < 0 || yy >= h { continue }
-                    a += k[t] * num[yy * w + x]; b += k[t] * den[yy * w + x]
+                    a += k[t] * num[yy * w + x]
+                    b += k[t] * den[yy * w + x]
                 }
                 out[y * w + x] = b > 0 ? a / b : .nan
             }

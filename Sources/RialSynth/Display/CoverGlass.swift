@@ -126,9 +126,16 @@ struct CoverGlass: Sendable {
     static func sampleParameters(oled: Bool, rng: inout SynthRandom) -> (CoverGlassParameters, ViewingAngleParameters) {
         let u = rng.unit()
         let f0: Float, blur: Float
-        if u < 0.55 { f0 = rng.uniform(0.04...0.05); blur = rng.uniform(0.05...0.15) }
-        else if u < 0.8 { f0 = rng.uniform(0.005...0.015); blur = rng.uniform(0.05...0.15) }
-        else { f0 = rng.uniform(0.02...0.04); blur = rng.uniform(0.2...0.35) }
+        if u < 0.55 {
+            f0 = rng.uniform(0.04...0.05)
+            blur = rng.uniform(0.05...0.15)
+        } else if u < 0.8 {
+            f0 = rng.uniform(0.005...0.015)
+            blur = rng.uniform(0.05...0.15)
+        } else {
+            f0 = rng.uniform(0.02...0.04)
+            blur = rng.uniform(0.2...0.35)
+        }
         let hasWindow = rng.unit() < 0.5
         let glass = CoverGlassParameters(
             fresnelF0: f0, blurRad: blur, roomRadiance: rng.uniform(0.2...0.6), gradient: rng.uniform(0.2...0.6),
@@ -137,7 +144,8 @@ struct CoverGlass: Sendable {
             photographerDarkening: rng.uniform(0.3...0.8), photographerSizeDeg: rng.uniform(10...25))
         let t: Float = oled ? 0.05 : 0.15
         let viewing = ViewingAngleParameters(
-            blackLeak: oled ? 0 : rng.uniform(0.01...0.04), washout: oled ? rng.uniform(0...0.08) : rng.uniform(0.2...0.6),
+            blackLeak: oled ? 0 : rng.uniform(0.01...0.04),
+            washout: oled ? rng.uniform(0...0.08) : rng.uniform(0.2...0.6),
             tint: [rng.uniform(-t...t), rng.uniform(-t...t) * 0.5, rng.uniform(-t...t)])
         return (glass, viewing)
     }

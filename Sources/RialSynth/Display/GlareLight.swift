@@ -26,8 +26,10 @@ struct GlareLight: Sendable {
 
     /// Places the light so that, from `cameraOrigin`, its centre is mirrored at the
     /// surface point `spot` with normal `surfaceNormal` (facing the camera).
-    init(parameters g: GlareParameters, spot: Vec3, surfaceNormal n: Vec3, cameraOrigin: Vec3,
-         up: Vec3, colour: Vec3) {
+    init(
+        parameters g: GlareParameters, spot: Vec3, surfaceNormal n: Vec3, cameraOrigin: Vec3,
+        up: Vec3, colour: Vec3
+    ) {
         let v = (spot - cameraOrigin).normalized
         let r = (v - n * (2 * v.dot(n))).normalized
         centre = spot + r * max(g.lightDistanceM, 0.1)

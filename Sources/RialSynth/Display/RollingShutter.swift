@@ -29,7 +29,7 @@ enum RollingShutter {
         for y in 0..<rows {
             let x0 = Double(p.phase) + phaseOffset + Double(y) * rowTime * f
             let x1 = x0 + exposure * f
-            let onFraction = (onTime(x1) - onTime(x0)) / (x1 - x0)   // mean of s over the window
+            let onFraction = (onTime(x1) - onTime(x0)) / (x1 - x0) // mean of s over the window
             gains[y] = Float(1 - m + m * onFraction / d)
         }
         return gains

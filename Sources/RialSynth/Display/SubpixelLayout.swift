@@ -30,26 +30,35 @@ struct SubpixelLayout: Sendable {
         layout = p.panelLayout
         switch p.panelLayout {
         case .rgbStripe:
-            cellU = 1; cellV = 1
+            cellU = 1
+            cellV = 1
             fill = Double(min(max(p.fillFactor, 0.05), 1))
             verticalFill = Double(min(max(p.verticalFill, 0.05), 1))
         case .diamondPentile:
-            cellU = 2; cellV = 2
+            cellU = 2
+            cellV = 2
             // Emitters must not overlap: R/B-to-G spacing is sqrt(2)/2.
             fill = Double(min(max(p.fillFactor, 0.05), 0.8))
             verticalFill = 1
         }
     }
 
-    private struct Disc { var cu: Double; var cv: Double; var r: Double }
+    private struct Disc {
+        var cu: Double
+        var cv: Double
+        var r: Double
+    }
 
     private func discs(channel c: Int) -> [Disc] {
         let rb = fill / 2, rg = 0.75 * rb
         switch c {
         case 0: return [Disc(cu: 0.5, cv: 0.5, r: rb * 0.95), Disc(cu: 1.5, cv: 1.5, r: rb * 0.95)]
         case 2: return [Disc(cu: 1.5, cv: 0.5, r: rb * 1.05), Disc(cu: 0.5, cv: 1.5, r: rb * 1.05)]
-        default: return [Disc(cu: 0, cv: 0, r: rg), Disc(cu: 1, cv: 0, r: rg),
-                         Disc(cu: 0, cv: 1, r: rg), Disc(cu: 1, cv: 1, r: rg)]
+        default:
+            return [
+                Disc(cu: 0, cv: 0, r: rg), Disc(cu: 1, cv: 0, r: rg),
+                Disc(cu: 0, cv: 1, r: rg), Disc(cu: 1, cv: 1, r: rg),
+            ]
         }
     }
 
@@ -77,7 +86,9 @@ struct SubpixelLayout: Sendable {
                 let a = Double.pi * d.r * d.r
                 let amp = a * SpecialFunctions.discTransform(radius: d.r, rho: rho)
                 let phase = -2 * Double.pi * (ku * d.cu + kv * d.cv)
-                re += amp * cos(phase); im += amp * sin(phase); dc += a
+                re += amp * cos(phase)
+                im += amp * sin(phase)
+                dc += a
             }
             return (re / dc, im / dc)
         }

@@ -34,12 +34,14 @@ enum ContentFactory {
         let w = max(32, min(maxWidth, 512))
         let h = max(24, Int((Float(w) / max(aspect, 0.2)).rounded()))
         var rng = SynthRandom(seed: seed, stream: 0xC0)
-        var p = SynthParameters(synthClass: .realScene, subjectKind: rng.unit() < 0.5 ? .room : .tabletop,
-                                width: w, height: h, horizontalFovDeg: rng.uniform(60...75))
+        var p = SynthParameters(
+            synthClass: .realScene, subjectKind: rng.unit() < 0.5 ? .room : .tabletop,
+            width: w, height: h, horizontalFovDeg: rng.uniform(60...75))
         p.sceneSeed = rng.next()
-        p.lighting = LightingParameters(colorTemperatureK: rng.uniform(2800...6500), ambient: rng.uniform(0.2...0.6),
-                                        elevationDeg: rng.uniform(20...80), azimuthDeg: rng.uniform(-120...120),
-                                        distanceM: rng.uniform(1...3))
+        p.lighting = LightingParameters(
+            colorTemperatureK: rng.uniform(2800...6500), ambient: rng.uniform(0.2...0.6),
+            elevationDeg: rng.uniform(20...80), azimuthDeg: rng.uniform(-120...120),
+            distanceM: rng.uniform(1...3))
         var builder = SceneBuilder(parameters: p, textures: [], allowPictures: false)
         builder.buildRealScene(tabletop: p.subjectKind == .tabletop)
         let view = CameraView(origin: .zero, width: w, height: h, focal: p.focalPx)
@@ -51,7 +53,11 @@ enum ContentFactory {
         let k = 0.18 / max(mean, 1e-6)
         // White balance the render (grey world) like the phone that took the photo.
         var sums = (Float(0), Float(0), Float(0))
-        for i in 0..<n { sums.0 += radiance.base[i]; sums.1 += radiance.base[n + i]; sums.2 += radiance.base[2 * n + i] }
+        for i in 0..<n {
+            sums.0 += radiance.base[i]
+            sums.1 += radiance.base[n + i]
+            sums.2 += radiance.base[2 * n + i]
+        }
         let gr = sums.1 / max(sums.0, 1e-6), gb = sums.1 / max(sums.2, 1e-6)
         var data = [Float](repeating: 0, count: 3 * n)
         if albedo {

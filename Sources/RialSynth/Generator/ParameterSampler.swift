@@ -4,8 +4,10 @@ import Foundation
 /// `SynthRandom(seed: seed, stream: index)`. The ranges below are the generator's
 /// design ranges; `SynthParameters` documents each field.
 enum ParameterSampler {
-    static func sample(index: Int, seed: UInt64, synthClass: SynthClass, width: Int, height: Int,
-                       contentTextures: [Int]) -> SynthParameters {
+    static func sample(
+        index: Int, seed: UInt64, synthClass: SynthClass, width: Int, height: Int,
+        contentTextures: [Int]
+    ) -> SynthParameters {
         var rng = SynthRandom(seed: seed, stream: UInt64(bitPattern: Int64(index)))
         func logUniform(_ r: ClosedRange<Float>) -> Float {
             exp(rng.uniform(log(r.lowerBound)...log(r.upperBound)))
@@ -13,9 +15,10 @@ enum ParameterSampler {
         func chance(_ p: Float) -> Bool { rng.unit() < p }
 
         let fov = rng.uniform(65...70)
-        var p = SynthParameters(synthClass: synthClass, subjectKind: .room, seed: seed, index: index,
-                                width: width, height: height, horizontalFovDeg: fov,
-                                baselineMm: rng.uniform(10...20), sceneSeed: rng.next(), noiseSeed: rng.next())
+        var p = SynthParameters(
+            synthClass: synthClass, subjectKind: .room, seed: seed, index: index,
+            width: width, height: height, horizontalFovDeg: fov,
+            baselineMm: rng.uniform(10...20), sceneSeed: rng.next(), noiseSeed: rng.next())
         p.sensor = SensorParameters(
             lensBlurSigmaPx: rng.uniform(0.3...0.7), fullWellE: logUniform(1500...10000),
             readNoiseE: rng.uniform(1.5...5), exposureTarget: rng.uniform(0.14...0.24),
@@ -90,7 +93,8 @@ enum ParameterSampler {
                 p.subjectKind = .wall
                 pose(distance: 0.4...3)
                 p.subject.fillFraction = 1
-                p.subject.offsetX = 0; p.subject.offsetY = 0
+                p.subject.offsetX = 0
+                p.subject.offsetY = 0
                 p.subject.placement = .wall
                 orient(lean: 0, rotation: 0)
                 tags.append("flat_subject")
@@ -104,10 +108,11 @@ enum ParameterSampler {
                 let a4: [Float] = portrait ? [0.21, 0.297] : [0.297, 0.21]
                 p.subject.fillFraction = a4[0] / (2 * p.subject.distanceM * tanHalf)
                 p.content = ContentParameters(kind: .text, seed: (rng.next() & ~1) | (chance(0.3) ? 1 : 0))
-                p.print = PrintParameters(process: .solidToner, lpi: 0, periodPx: 0,
-                                          dotGain: 0, paperWhite: rng.uniform(0.85...0.9),
-                                          inkBlack: rng.uniform(0.03...0.06), paperTexture: rng.uniform(0.01...0.05),
-                                          sheetSizeM: a4)
+                p.print = PrintParameters(
+                    process: .solidToner, lpi: 0, periodPx: 0,
+                    dotGain: 0, paperWhite: rng.uniform(0.85...0.9),
+                    inkBlack: rng.uniform(0.03...0.06), paperTexture: rng.uniform(0.01...0.05),
+                    sheetSizeM: a4)
                 tags.append("flat_subject")
             }
         case .lcdScreen, .oledScreen:
@@ -115,15 +120,18 @@ enum ParameterSampler {
             let d = p.subject.distanceM
             let frameWidth = 2 * d * tanHalf
             var panelW = p.subject.fillFraction * frameWidth
-            let kind: SubjectKind = panelW < 0.17 ? .phone : (panelW < 0.32 ? .tablet : (panelW < 0.8 ? .monitor : .television))
+            let kind: SubjectKind =
+                panelW < 0.17 ? .phone : (panelW < 0.32 ? .tablet : (panelW < 0.8 ? .monitor : .television))
             p.subjectKind = kind
             var panelH: Float
             switch kind {
             case .phone:
-                if chance(0.3) {   // portrait: fill refers to the frame height
+                if chance(0.3) { // portrait: fill refers to the frame height
                     panelH = p.subject.fillFraction * frameWidth * aspect
                     panelW = panelH / 2.17
-                } else { panelH = panelW / 2.17 }
+                } else {
+                    panelH = panelW / 2.17
+                }
             case .tablet: panelH = panelW * 0.75
             case .monitor: panelH = panelW / (chance(0.7) ? 16.0 / 9 : 1.6)
             default: panelH = panelW * 9 / 16
@@ -138,7 +146,8 @@ enum ParameterSampler {
                 verticalFill: oled ? 1 : rng.uniform(0.7...0.95), brightness: rng.uniform(0.8...4),
                 gamma: rng.uniform(2.0...2.5), blackLevel: oled ? 0 : rng.uniform(0.001...0.004),
                 viewFalloffExponent: oled ? rng.uniform(0.2...0.5) : rng.uniform(0.5...1.5),
-                bezelMm: kind == .phone ? rng.uniform(1.5...4) : (kind == .tablet ? rng.uniform(5...12) : rng.uniform(4...20)),
+                bezelMm: kind == .phone
+                    ? rng.uniform(1.5...4) : (kind == .tablet ? rng.uniform(5...12) : rng.uniform(4...20)),
                 panelSizeM: [panelW, panelH])
             if chance(oled ? 0.6 : 0.35) {
                 dp.flicker = FlickerParameters(
@@ -148,20 +157,27 @@ enum ParameterSampler {
                 tags.append("pwm_flicker")
             }
             p.display = dp
-            p.subject.placement = (kind == .monitor || kind == .television)
+            p.subject.placement =
+                (kind == .monitor || kind == .television)
                 ? (chance(0.6) ? .desk : .wall) : (chance(0.6) ? .handheld : .desk)
             switch (kind, p.subject.placement) {
-            case (.monitor, .desk), (.television, .desk): orient(lean: rng.uniform(0...8), rotation: rng.uniform(-0.5...0.5))
+            case (.monitor, .desk), (.television, .desk):
+                orient(lean: rng.uniform(0...8), rotation: rng.uniform(-0.5...0.5))
             case (.monitor, _), (.television, _): orient(lean: 0, rotation: rng.uniform(-0.5...0.5))
             case (_, .desk):
                 // A phone or tablet lies on the desk or leans against something on it.
-                if chance(0.5) { orient(lean: 90, rotation: turn(10, 45)) } else { orient(lean: rng.uniform(12...30), rotation: rng.uniform(-2...2)) }
+                if chance(0.5) {
+                    orient(lean: 90, rotation: turn(10, 45))
+                } else {
+                    orient(lean: rng.uniform(12...30), rotation: rng.uniform(-2...2))
+                }
             default: orient(lean: rng.uniform(0...20), rotation: turn(8, 40))
             }
             if chance(0.4) {
                 let glossy = chance(0.6)
                 p.glare = GlareParameters(
-                    radiance: rng.uniform(3...30), fresnelF0: glossy ? rng.uniform(0.03...0.05) : rng.uniform(0.01...0.03),
+                    radiance: rng.uniform(3...30),
+                    fresnelF0: glossy ? rng.uniform(0.03...0.05) : rng.uniform(0.01...0.03),
                     roughnessRad: glossy ? logUniform(0.002...0.01) : logUniform(0.01...0.06),
                     lightSizeM: [rng.uniform(0.3...1.5), rng.uniform(0.3...1.2)], lightDistanceM: rng.uniform(1.5...4),
                     spot: [rng.uniform(0.1...0.9), rng.uniform(0.1...0.9)])
@@ -182,8 +198,10 @@ enum ParameterSampler {
             p.subject.curvaturePerM = chance(0.5) ? rng.uniform(0...2) : 0
             p.print = PrintParameters(
                 process: .cmykHalftone, lpi: 25.4 / periodMm, periodPx: periodPx, screenAnglesDeg: [15, 75, 0, 45],
-                dotGain: rng.uniform(0.06...0.18), paperWhite: rng.uniform(0.85...0.9), inkBlack: rng.uniform(0.03...0.06),
-                paperTexture: rng.uniform(0.01...0.05), grayComponentReplacement: rng.uniform(0.5...1), sheetSizeM: sheet)
+                dotGain: rng.uniform(0.06...0.18), paperWhite: rng.uniform(0.85...0.9),
+                inkBlack: rng.uniform(0.03...0.06),
+                paperTexture: rng.uniform(0.01...0.05), grayComponentReplacement: rng.uniform(0.5...1),
+                sheetSizeM: sheet)
             let u = rng.unit()
             p.subject.placement = u < 0.35 ? .wall : (u < 0.7 ? .desk : .handheld)
             switch p.subject.placement {

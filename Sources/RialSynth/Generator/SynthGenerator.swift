@@ -47,11 +47,14 @@ public enum SynthGenerator {
     ///   0.32 s, OLED 0.33 s, prints 0.40 s (max 0.42 s); the second view adds 0.25-0.33 s.
     ///   rial-synth/3's soft shadows and occlusion add ~12 % (24 captures with second
     ///   view, 2 jobs: 19.7 s user CPU against 17.5 s for rial-synth/2, same load).
-    public static func generate(index: Int, seed: UInt64, class synthClass: SynthClass,
-                                width: Int = 1600, height: Int = 1200, withSecondView: Bool = false,
-                                textures: [PlanarImage] = []) -> SynthCapture {
-        let p = sampleParameters(index: index, seed: seed, class: synthClass, width: width, height: height,
-                                 contentTextures: textures.indices.filter { !SceneBuilder.isMaterialScan(textures[$0]) })
+    public static func generate(
+        index: Int, seed: UInt64, class synthClass: SynthClass,
+        width: Int = 1600, height: Int = 1200, withSecondView: Bool = false,
+        textures: [PlanarImage] = []
+    ) -> SynthCapture {
+        let p = sampleParameters(
+            index: index, seed: seed, class: synthClass, width: width, height: height,
+            contentTextures: textures.indices.filter { !SceneBuilder.isMaterialScan(textures[$0]) })
         return render(p, withSecondView: withSecondView, textures: textures)
     }
 
@@ -60,25 +63,32 @@ public enum SynthGenerator {
     /// - Parameter contentTextures: indices of the textures a screen or print may show
     ///   (photographs and scanned pages; `generate` leaves out the tileable material scans,
     ///   which nobody puts on a screen or prints).
-    public static func sampleParameters(index: Int, seed: UInt64, class synthClass: SynthClass,
-                                        width: Int = 1600, height: Int = 1200,
-                                        contentTextures: [Int] = []) -> SynthParameters {
+    public static func sampleParameters(
+        index: Int, seed: UInt64, class synthClass: SynthClass,
+        width: Int = 1600, height: Int = 1200,
+        contentTextures: [Int] = []
+    ) -> SynthParameters {
         precondition(width >= 32 && height >= 32, "SynthGenerator: width and height must be at least 32 px")
-        return ParameterSampler.sample(index: index, seed: seed, synthClass: synthClass, width: width, height: height,
-                                       contentTextures: contentTextures)
+        return ParameterSampler.sample(
+            index: index, seed: seed, synthClass: synthClass, width: width, height: height,
+            contentTextures: contentTextures)
     }
 
     /// Renders a capture from explicit parameters (e.g. a dataset's `"synth"` block).
     /// `textures` must be the list the parameters were drawn with when any
     /// `texture_index` refers to it; out-of-range indices fall back to rendered content.
-    public static func render(_ parameters: SynthParameters, withSecondView: Bool = false,
-                              textures: [PlanarImage] = []) -> SynthCapture {
+    public static func render(
+        _ parameters: SynthParameters, withSecondView: Bool = false,
+        textures: [PlanarImage] = []
+    ) -> SynthCapture {
         renderDetailed(parameters, withSecondView: withSecondView, textures: textures).capture
     }
 
     /// `render` plus the left view's scene radiance (for tests and diagnostics).
-    static func renderDetailed(_ p: SynthParameters, withSecondView: Bool,
-                               textures: [PlanarImage]) -> (capture: SynthCapture, radiance: RadianceImage) {
+    static func renderDetailed(
+        _ p: SynthParameters, withSecondView: Bool,
+        textures: [PlanarImage]
+    ) -> (capture: SynthCapture, radiance: RadianceImage) {
         precondition(p.width >= 32 && p.height >= 32, "SynthGenerator: width and height must be at least 32 px")
         let scene = buildScene(p, textures: textures)
         var noise = SynthRandom(seed: p.noiseSeed, stream: 1)
@@ -92,8 +102,9 @@ public enum SynthGenerator {
         let light = ColorScience.illuminant(kelvin: p.lighting.colorTemperatureK)
         let illuminant = Vec3(light.0, light.1, light.2)
         let image = CameraPipeline.develop(radiance, sensor: p.sensor, illuminant: illuminant, rng: &noise)
-        let samples = leftRenderer.depthSamples(columns: DepthSensor.columns, rows: DepthSensor.rows,
-                                                sub: DepthSensor.raysPerAxis)
+        let samples = leftRenderer.depthSamples(
+            columns: DepthSensor.columns, rows: DepthSensor.rows,
+            sub: DepthSensor.raysPerAxis)
         let depth = DepthSensor.measure(samples: samples, parameters: p.depthSensor, rng: &depthNoise)
 
         var right: Image8? = nil
@@ -101,12 +112,14 @@ public enum SynthGenerator {
             // The second module starts its exposure at an unrelated time.
             let offset = Double(rightNoise.unit())
             let rightGains = p.display?.flicker.map { RollingShutter.rowGains($0, rows: p.height, phaseOffset: offset) }
-            let view = CameraView(origin: Vec3(p.baselineMm * 1e-3, 0, 0), width: p.width, height: p.height, focal: p.focalPx)
+            let view = CameraView(
+                origin: Vec3(p.baselineMm * 1e-3, 0, 0), width: p.width, height: p.height, focal: p.focalPx)
             let rightRadiance = SceneRenderer(scene: scene, view: view, rowGains: rightGains).render()
             right = CameraPipeline.develop(rightRadiance, sensor: p.sensor, illuminant: illuminant, rng: &rightNoise)
         }
-        let capture = SynthCapture(label: p.synthClass, image: image, depth: depth, right: right,
-                                   parameters: p, tags: p.tags)
+        let capture = SynthCapture(
+            label: p.synthClass, image: image, depth: depth, right: right,
+            parameters: p, tags: p.tags)
         return (capture, radiance)
     }
 
@@ -117,24 +130,27 @@ public enum SynthGenerator {
             switch p.subjectKind {
             case .wall: builder.buildWall()
             case .document:
-                let content = ContentFactory.make(p.content ?? ContentParameters(kind: .text), aspect: 0.707,
-                                                  maxWidth: 512, textures: textures)
+                let content = ContentFactory.make(
+                    p.content ?? ContentParameters(kind: .text), aspect: 0.707,
+                    maxWidth: 512, textures: textures)
                 builder.buildSheet(content: content)
             default: builder.buildRealScene(tabletop: p.subjectKind == .tabletop)
             }
         case .lcdScreen, .oledScreen:
             let size = p.display?.panelSizeM ?? [1, 1]
             let res = p.display?.resolution ?? [512, 384]
-            let content = ContentFactory.make(p.content ?? ContentParameters(kind: .scene), aspect: size[0] / max(size[1], 1e-3),
-                                              maxWidth: res[0], textures: textures)
+            let content = ContentFactory.make(
+                p.content ?? ContentParameters(kind: .scene), aspect: size[0] / max(size[1], 1e-3),
+                maxWidth: res[0], textures: textures)
             builder.buildDisplay(content: content)
         case .printedPaper:
             let size = p.print?.sheetSizeM ?? [0.297, 0.21]
             // A halftone cannot reproduce detail finer than its cell: content needs
             // about one texel per cell across the sheet (sheet px / period px).
             let cells = Float(p.width) * p.subject.fillFraction / max(p.print?.periodPx ?? 2, 1)
-            let content = ContentFactory.make(p.content ?? ContentParameters(kind: .scene), aspect: size[0] / max(size[1], 1e-3),
-                                              maxWidth: Int(min(max(cells, 64), 512)), textures: textures)
+            let content = ContentFactory.make(
+                p.content ?? ContentParameters(kind: .scene), aspect: size[0] / max(size[1], 1e-3),
+                maxWidth: Int(min(max(cells, 64), 512)), textures: textures)
             builder.buildSheet(content: content)
         }
         return builder.scene

@@ -105,7 +105,8 @@ struct Primitive: Sendable {
                 let inv = 1 / d
                 var t1 = (-h - o) * inv, t2 = (h - o) * inv
                 if t1 > t2 { swap(&t1, &t2) }
-                tNear = max(tNear, t1); tFar = min(tFar, t2)
+                tNear = max(tNear, t1)
+                tFar = min(tFar, t2)
                 return tNear <= tFar
             }
             if !slab(ou, du, half.x) || !slab(ov, dv, half.y) || !slab(ow, dw, half.z) { return .infinity }
@@ -122,8 +123,11 @@ struct Primitive: Sendable {
                 if disc >= 0 {
                     let s = disc.squareRoot()
                     let t1 = (-b - s) / a, t2 = (-b + s) / a
-                    if t1 > Primitive.tMin && abs(ov + t1 * dv) <= half.y { best = t1 }
-                    else if t2 > Primitive.tMin && abs(ov + t2 * dv) <= half.y { best = t2 }
+                    if t1 > Primitive.tMin && abs(ov + t1 * dv) <= half.y {
+                        best = t1
+                    } else if t2 > Primitive.tMin && abs(ov + t2 * dv) <= half.y {
+                        best = t2
+                    }
                 }
             }
             if abs(dv) > 1e-12 {
@@ -155,7 +159,9 @@ struct Primitive: Sendable {
             roots = (min(t1, t2), max(t1, t2))
             var t = roots.0
             for _ in 0..<2 {
-                if t > Primitive.tMin && t < tMax && abs(ou + t * du) <= half.x && abs(ov + t * dv) <= half.y { return t }
+                if t > Primitive.tMin && t < tMax && abs(ou + t * du) <= half.x && abs(ov + t * dv) <= half.y {
+                    return t
+                }
                 t = roots.1
             }
             return .infinity

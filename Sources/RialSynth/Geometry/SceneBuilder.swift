@@ -59,9 +59,11 @@ struct SceneBuilder {
     /// A textured Lambertian material: a caller material scan (a third of the time, when
     /// any and `scans`) or a procedural one from `kinds`, tinted for its role, scaled to
     /// `repeatM` metres per tile.
-    private mutating func surface(_ kinds: [ProceduralTextures.Kind], repeatM: ClosedRange<Float>,
-                                  tint: Vec3? = nil, specular: Float = 0, role: Role = .object,
-                                  scans: Bool = true, outdoorWall: Bool = false) -> Int {
+    private mutating func surface(
+        _ kinds: [ProceduralTextures.Kind], repeatM: ClosedRange<Float>,
+        tint: Vec3? = nil, specular: Float = 0, role: Role = .object,
+        scans: Bool = true, outdoorWall: Bool = false
+    ) -> Int {
         var m = Material()
         let tex: MipTexture
         var repeatRange = repeatM
@@ -70,9 +72,12 @@ struct SceneBuilder {
         // Material scans in library order: brick first, gravel last (grass between is
         // never used: indoors it reads as a shaggy rug). Brick may be any wall, gravel
         // (pebble-dash) only a bona fide wall subject.
-        let scanChoices: [Int] = !scans || materialImages.isEmpty || role != .wall ? []
-            : (outdoorWall && materialImages.count > 1 ? [materialImages[0], materialImages[materialImages.count - 1]]
-               : [materialImages[0]])
+        let scanChoices: [Int] =
+            !scans || materialImages.isEmpty || role != .wall
+            ? []
+            : (outdoorWall && materialImages.count > 1
+                ? [materialImages[0], materialImages[materialImages.count - 1]]
+                : [materialImages[0]])
         if !scanChoices.isEmpty && rng.unit() < (outdoorWall ? 0.35 : 0.2) {
             let scan = scanChoices[Int(rng.next() % UInt64(scanChoices.count))]
             tex = userAlbedo(scan)
@@ -105,8 +110,10 @@ struct SceneBuilder {
         case .wall: angle = courseAngle
         case .floor, .desk: angle = rng.unit() < 0.5 ? 0 : Float.pi / 2
         }
-        m.rotationCos = cos(angle); m.rotationSin = sin(angle)
-        m.offsetU = rng.unit(); m.offsetV = rng.unit()
+        m.rotationCos = cos(angle)
+        m.rotationSin = sin(angle)
+        m.offsetU = rng.unit()
+        m.offsetV = rng.unit()
         m.specular = specular
         return scene.addMaterial(m)
     }
@@ -242,21 +249,25 @@ struct SceneBuilder {
         let textured = rng.unit() < 0.4
         let material: Int
         if textured {
-            material = surface([.woodPlanks, .fabric, .stone, .plaster], repeatM: (scale * 0.5)...(scale * 2),
-                               role: .object, scans: false)
+            material = surface(
+                [.woodPlanks, .fabric, .stone, .plaster], repeatM: (scale * 0.5)...(scale * 2),
+                role: .object, scans: false)
         } else {
-            material = plain(randomColour(), specular: rng.unit() < 0.4 ? rng.uniform(0.1...0.5) : 0,
-                             shininess: rng.uniform(10...80))
+            material = plain(
+                randomColour(), specular: rng.unit() < 0.4 ? rng.uniform(0.1...0.5) : 0,
+                shininess: rng.uniform(10...80))
         }
         if kind < 0.35 {
-            let hx = scale * rng.uniform(0.3...0.8), hy = scale * rng.uniform(0.25...0.6), hz = scale * rng.uniform(0.3...0.8)
+            let hx = scale * rng.uniform(0.3...0.8), hy = scale * rng.uniform(0.25...0.6),
+                hz = scale * rng.uniform(0.3...0.8)
             let f = Frame(origin: base + up * hy, u: side, v: up, w: fwd)
             scene.add(Primitive(shape: .box, frame: f, half: Vec3(hx, hy, hz), material: material, castsShadow: true))
         } else if kind < 0.55 {
             // A book or a stack of two: flat boxes.
             var h: Float = 0
             for _ in 0..<(rng.unit() < 0.4 ? 2 : 1) {
-                let hx = scale * rng.uniform(0.55...0.8), hz = scale * rng.uniform(0.4...0.55), hy = scale * rng.uniform(0.06...0.15)
+                let hx = scale * rng.uniform(0.55...0.8), hz = scale * rng.uniform(0.4...0.55),
+                    hy = scale * rng.uniform(0.06...0.15)
                 let s2 = side.rotated(about: up, by: rng.uniform(-0.3...0.3))
                 let f = Frame(origin: base + up * (h + hy), u: s2, v: up, w: s2.cross(up).normalized)
                 let mat = plain(randomColour(), specular: rng.uniform(0...0.2), shininess: 30)
@@ -270,7 +281,8 @@ struct SceneBuilder {
         } else {
             let r = scale * rng.uniform(0.15...0.35), hh = scale * rng.uniform(0.3...0.8)
             let f = Frame(origin: base + up * hh, u: side, v: up, w: fwd)
-            scene.add(Primitive(shape: .cylinder, frame: f, half: Vec3(r, hh, r), material: material, castsShadow: true))
+            scene.add(
+                Primitive(shape: .cylinder, frame: f, half: Vec3(r, hh, r), material: material, castsShadow: true))
         }
         return true
     }
@@ -293,8 +305,10 @@ struct SceneBuilder {
 
     /// Scatters `count` objects on the support plane at image points outside the
     /// normalised image rectangle `avoid` (x0, y0, x1, y1), sized relative to distance.
-    private mutating func scatterObjects(count: Int, support: Vec3, up: Vec3, avoid: (Float, Float, Float, Float)?,
-                                         size: ClosedRange<Float>, maxDistance: Float) {
+    private mutating func scatterObjects(
+        count: Int, support: Vec3, up: Vec3, avoid: (Float, Float, Float, Float)?,
+        size: ClosedRange<Float>, maxDistance: Float
+    ) {
         var placed = 0, attempts = 0
         while placed < count && attempts < count * 12 {
             attempts += 1
@@ -308,16 +322,19 @@ struct SceneBuilder {
     /// Scatters `count` objects on a finite top (a desk or table: centre of its top
     /// face, axes `side` and `fwd` in it, half sizes), so nothing overhangs or floats,
     /// keeping clear of the image rectangle `avoid`.
-    private mutating func scatterOnTop(count: Int, centre: Vec3, side: Vec3, fwd: Vec3, up: Vec3,
-                                       halfW: Float, halfD: Float, avoid: (Float, Float, Float, Float)?,
-                                       size: ClosedRange<Float>) {
+    private mutating func scatterOnTop(
+        count: Int, centre: Vec3, side: Vec3, fwd: Vec3, up: Vec3,
+        halfW: Float, halfD: Float, avoid: (Float, Float, Float, Float)?,
+        size: ClosedRange<Float>
+    ) {
         var placed = 0, attempts = 0
         while placed < count && attempts < count * 15 {
             attempts += 1
             let scale = rng.uniform(size)
             let margin = scale * 1.2
             guard halfW > margin, halfD > margin else { continue }
-            let p = centre + side * rng.uniform(-(halfW - margin)...(halfW - margin))
+            let p =
+                centre + side * rng.uniform(-(halfW - margin)...(halfW - margin))
                 + fwd * rng.uniform(-(halfD - margin)...(halfD - margin))
             guard let q = project(p) else { continue }
             if let a = avoid, q.0 > a.0 - 0.1, q.0 < a.2 + 0.1, q.1 > a.1 - 0.1, q.1 < a.3 + 0.1 { continue }
@@ -344,7 +361,10 @@ struct SceneBuilder {
             let p = f.point(a, b, 0)
             guard p.z > 0.01 else { return (-2, -2, 2, 2) }
             let nx = p.x / p.z / tanHalf, ny = p.y / p.z / (tanHalf * aspect)
-            x0 = min(x0, nx); x1 = max(x1, nx); y0 = min(y0, ny); y1 = max(y1, ny)
+            x0 = min(x0, nx)
+            x1 = max(x1, nx)
+            y0 = min(y0, ny)
+            y1 = max(y1, ny)
         }
         return (x0, y0, x1, y1)
     }
@@ -358,19 +378,25 @@ struct SceneBuilder {
     /// A table: a top box (top face through `topCentre`) on four legs down to the floor
     /// `height` m below. Returns its material.
     @discardableResult
-    private mutating func addTable(topCentre: Vec3, side: Vec3, fwd: Vec3, up: Vec3, halfW: Float, halfD: Float,
-                                   height: Float, material: Int? = nil) -> Int {
+    private mutating func addTable(
+        topCentre: Vec3, side: Vec3, fwd: Vec3, up: Vec3, halfW: Float, halfD: Float,
+        height: Float, material: Int? = nil
+    ) -> Int {
         let mat = material ?? deskMaterial()
         let thick: Float = rng.uniform(0.015...0.025)
-        scene.add(Primitive(shape: .box, frame: Frame(origin: topCentre - up * thick, u: side, v: up, w: fwd),
-                            half: Vec3(halfW, thick, halfD), material: mat, castsShadow: true))
+        scene.add(
+            Primitive(
+                shape: .box, frame: Frame(origin: topCentre - up * thick, u: side, v: up, w: fwd),
+                half: Vec3(halfW, thick, halfD), material: mat, castsShadow: true))
         let legH = (height - 2 * thick) / 2
         if legH > 0.02 {
             let leg: Float = 0.02
             for (a, b): (Float, Float) in [(-1, -1), (1, -1), (-1, 1), (1, 1)] {
                 let c = topCentre + side * (a * (halfW - 0.05)) + fwd * (b * (halfD - 0.05)) - up * (2 * thick + legH)
-                scene.add(Primitive(shape: .box, frame: Frame(origin: c, u: side, v: up, w: fwd),
-                                    half: Vec3(leg, legH, leg), material: mat, castsShadow: true))
+                scene.add(
+                    Primitive(
+                        shape: .box, frame: Frame(origin: c, u: side, v: up, w: fwd),
+                        half: Vec3(leg, legH, leg), material: mat, castsShadow: true))
             }
         }
         return mat
@@ -381,11 +407,13 @@ struct SceneBuilder {
     private mutating func deskMaterial() -> Int {
         if rng.unit() < 0.4 {
             let laminates = [Vec3(0.75, 0.74, 0.7), Vec3(0.06, 0.06, 0.06), Vec3(0.4, 0.4, 0.39), Vec3(0.6, 0.5, 0.38)]
-            return plain(laminates[Int(rng.next() % 4)] * rng.uniform(0.9...1.05), specular: rng.uniform(0.02...0.15),
-                         shininess: rng.uniform(20...60))
+            return plain(
+                laminates[Int(rng.next() % 4)] * rng.uniform(0.9...1.05), specular: rng.uniform(0.02...0.15),
+                shininess: rng.uniform(20...60))
         }
-        return surface([.woodPlanks, .woodPlanks, .woodPlanks, .fabric], repeatM: 0.4...1.5,
-                       specular: rng.uniform(0...0.15), role: .desk, scans: false)
+        return surface(
+            [.woodPlanks, .woodPlanks, .woodPlanks, .fabric], repeatM: 0.4...1.5,
+            specular: rng.uniform(0...0.15), role: .desk, scans: false)
     }
 
     /// A skirting board along the foot of a wall (wall point at floor level, in-plane
@@ -394,8 +422,10 @@ struct SceneBuilder {
         let h = rng.uniform(0.04...0.09)
         let c = rng.unit() < 0.6 ? Vec3(0.8, 0.8, 0.78) : Vec3(0.35, 0.22, 0.12)
         let mat = plain(c, specular: 0.1, shininess: 30)
-        scene.add(Primitive(shape: .box, frame: Frame(origin: floorOnWall + up * h + normal * 0.008, u: along, v: up, w: normal),
-                            half: Vec3(30, h, 0.008), material: mat, castsShadow: false))
+        scene.add(
+            Primitive(
+                shape: .box, frame: Frame(origin: floorOnWall + up * h + normal * 0.008, u: along, v: up, w: normal),
+                half: Vec3(30, h, 0.008), material: mat, castsShadow: false))
     }
 
     /// The image a framed picture shows: a caller photo (or the text page), else a
@@ -411,9 +441,11 @@ struct SceneBuilder {
     /// `along` pointing right as seen from the camera, `normal` toward the camera):
     /// centres at `along` offsets in `lateral`, heights above `origin` in `heights`,
     /// widths in `widths`, clear of the image rectangle `avoid` and of each other.
-    private mutating func hangPictures(count: Int, origin: Vec3, along: Vec3, normal: Vec3, up: Vec3,
-                                       lateral: ClosedRange<Float>, heights: ClosedRange<Float>,
-                                       widths: ClosedRange<Float>, avoid: (Float, Float, Float, Float)?) {
+    private mutating func hangPictures(
+        count: Int, origin: Vec3, along: Vec3, normal: Vec3, up: Vec3,
+        lateral: ClosedRange<Float>, heights: ClosedRange<Float>,
+        widths: ClosedRange<Float>, avoid: (Float, Float, Float, Float)?
+    ) {
         guard allowPictures else { return }
         var rects: [(Float, Float, Float, Float)] = []
         var placed = 0, attempts = 0
@@ -433,16 +465,22 @@ struct SceneBuilder {
             if r.2 < -1 || r.0 > 1 || r.3 < -1 || r.1 > 1 { continue }
             rects.append(r)
             placed += 1
-            let frameColour: Vec3 = [Vec3(0.03, 0.03, 0.03), Vec3(0.8, 0.8, 0.78), Vec3(0.3, 0.18, 0.08),
-                                     Vec3(0.55, 0.45, 0.25)][Int(rng.next() % 4)]
+            let frameColour: Vec3 = [
+                Vec3(0.03, 0.03, 0.03), Vec3(0.8, 0.8, 0.78), Vec3(0.3, 0.18, 0.08),
+                Vec3(0.55, 0.45, 0.25),
+            ][Int(rng.next() % 4)]
             let frameMat = plain(frameColour, specular: rng.uniform(0.05...0.3), shininess: 40)
-            scene.add(Primitive(shape: .box, frame: Frame(origin: centre + normal * 0.012, u: along, v: -up, w: normal),
-                                half: Vec3(hu + matBorder + border, hv + matBorder + border, 0.012),
-                                material: frameMat, castsShadow: true))
+            scene.add(
+                Primitive(
+                    shape: .box, frame: Frame(origin: centre + normal * 0.012, u: along, v: -up, w: normal),
+                    half: Vec3(hu + matBorder + border, hv + matBorder + border, 0.012),
+                    material: frameMat, castsShadow: true))
             if matBorder > 0 {
                 let m = plain(Vec3(0.85, 0.84, 0.8))
-                scene.add(Primitive(shape: .rectangle, frame: Frame(origin: centre + normal * 0.0245, u: along, v: -up, w: normal),
-                                    half: Vec3(hu + matBorder, hv + matBorder, 0), material: m, castsShadow: false))
+                scene.add(
+                    Primitive(
+                        shape: .rectangle, frame: Frame(origin: centre + normal * 0.0245, u: along, v: -up, w: normal),
+                        half: Vec3(hu + matBorder, hv + matBorder, 0), material: m, castsShadow: false))
             }
             var m = Material()
             m.texture = scene.addTexture(tex)
@@ -455,8 +493,10 @@ struct SceneBuilder {
             scene.materials[index].texelsPerMetreV = Float(tex.height) / (2 * hv)
             scene.materials[index].offsetU = Float(tex.width) / 2
             scene.materials[index].offsetV = Float(tex.height) / 2
-            scene.add(Primitive(shape: .rectangle, frame: Frame(origin: centre + normal * 0.025, u: along, v: -up, w: normal),
-                                half: Vec3(hu, hv, 0), material: index, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .rectangle, frame: Frame(origin: centre + normal * 0.025, u: along, v: -up, w: normal),
+                    half: Vec3(hu, hv, 0), material: index, castsShadow: false))
         }
     }
 
@@ -471,8 +511,10 @@ struct SceneBuilder {
     /// `deskGap` m below the subject's lowest point (a monitor's stand height; 0 when
     /// it rests on the desk); a subject lying flat (up . w > 0.85) lies on it, one
     /// leaning back gets a support behind it.
-    private mutating func addSurroundings(subject f: Frame, up: Vec3, hu: Float, hv: Float, thickness: Float,
-                                          placement: SubjectPlacement.Placement, deskGap: Float = 0) {
+    private mutating func addSurroundings(
+        subject f: Frame, up: Vec3, hu: Float, hv: Float, thickness: Float,
+        placement: SubjectPlacement.Placement, deskGap: Float = 0
+    ) {
         let avoid = imageRect(of: f, hu: hu, hv: hv)
         let d = f.origin.z
         switch placement {
@@ -481,26 +523,34 @@ struct SceneBuilder {
             let wallMat = surface(Self.wallKinds, repeatM: 0.6...2.5, role: .wall)
             let wallPoint = f.origin - f.w * (thickness + rng.uniform(0.001...0.03))
             let along = up.cross(f.w).normalized
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: along, v: -up, w: f.w),
-                                half: Vec3(0, 0, 0), material: wallMat, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .plane, frame: Frame(origin: wallPoint, u: along, v: -up, w: f.w),
+                    half: Vec3(0, 0, 0), material: wallMat, castsShadow: false))
             let floorDrop = hv + rng.uniform(0.3...1.2)
             let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor, scans: false)
             let floorPoint = f.origin - up * floorDrop
             let fwd = up.cross(along).normalized
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: along, v: fwd, w: up),
-                                half: .zero, material: floorMat, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .plane, frame: Frame(origin: floorPoint, u: along, v: fwd, w: up),
+                    half: .zero, material: floorMat, castsShadow: false))
             addSkirting(at: wallPoint - up * floorDrop, along: along, normal: f.w, up: up)
             let fw = frameWidth(at: d)
-            hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along, normal: f.w, up: up,
-                         lateral: (-fw)...fw, heights: (-hv)...(hv + 0.3), widths: (0.15 * fw)...(0.3 * fw), avoid: avoid)
-            scatterObjects(count: Int(rng.uniform(0...3)), support: floorPoint, up: up, avoid: avoid,
-                           size: 0.08...0.4, maxDistance: d + 3)
+            hangPictures(
+                count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along, normal: f.w, up: up,
+                lateral: (-fw)...fw, heights: (-hv)...(hv + 0.3), widths: (0.15 * fw)...(0.3 * fw), avoid: avoid)
+            scatterObjects(
+                count: Int(rng.uniform(0...3)), support: floorPoint, up: up, avoid: avoid,
+                size: 0.08...0.4, maxDistance: d + 3)
         case .desk:
             // On a desk: a desk-top box under the subject (a display stands on it, a
             // sheet lies on it), a wall behind, the floor 0.7-0.8 m below the desk top.
             let lying = up.dot(f.w) > 0.85
             let lowest = Self.lowestCorner(of: f, hu: hu, hv: hv, thickness: thickness, along: up)
-            let top = lying ? f.origin - up * 0.0003
+            let top =
+                lying
+                ? f.origin - up * 0.0003
                 : f.origin - up * (f.origin.dot(up) - lowest + max(deskGap, 0.0005))
             var towardCamera = -f.origin - up * (-f.origin).dot(up)
             if towardCamera.length < 1e-3 { towardCamera = f.v }
@@ -521,11 +571,14 @@ struct SceneBuilder {
             halfD = (front + back) / 2
             let deskCentre = top + towardCamera * ((front - back) / 2)
             let deskHeight = rng.uniform(0.7...0.8)
-            addTable(topCentre: deskCentre, side: side, fwd: towardCamera, up: up, halfW: halfW, halfD: halfD,
-                     height: deskHeight)
+            addTable(
+                topCentre: deskCentre, side: side, fwd: towardCamera, up: up, halfW: halfW, halfD: halfD,
+                height: deskHeight)
             let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor, scans: false)
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: top - up * deskHeight, u: side, v: towardCamera, w: up),
-                                half: .zero, material: floorMat, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .plane, frame: Frame(origin: top - up * deskHeight, u: side, v: towardCamera, w: up),
+                    half: .zero, material: floorMat, castsShadow: false))
             let wallMat = surface([.plaster, .plaster, .bricks], repeatM: 0.8...3, role: .wall)
             // The wall stands behind the desk's back edge and behind every corner of the
             // subject (a screen tilted back can reach past the desk).
@@ -535,8 +588,10 @@ struct SceneBuilder {
             }
             let wallPoint = deskCentre - towardCamera * (reach + rng.uniform(0...0.4))
             let along = up.cross(towardCamera).normalized
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: along, v: -up, w: towardCamera),
-                                half: .zero, material: wallMat, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .plane, frame: Frame(origin: wallPoint, u: along, v: -up, w: towardCamera),
+                    half: .zero, material: wallMat, castsShadow: false))
             addSkirting(at: wallPoint - up * deskHeight, along: -side, normal: towardCamera, up: up)
             if !lying && deskGap < 0.01 && up.dot(f.w) > 0.1 {
                 // Leaning back: a block (books, a box) behind, touching the back face
@@ -551,7 +606,8 @@ struct SceneBuilder {
                 // depth square to it, toward the camera's side.
                 var depthAxis = along2.cross(up).normalized
                 if depthAxis.dot(towardCamera) < 0 { depthAxis = depthAxis * -1 }
-                var c = contact - up * (contact.dot(up) - top.dot(up)) + up * (height / 2) - depthAxis * (blockDepth / 2)
+                var c =
+                    contact - up * (contact.dot(up) - top.dot(up)) + up * (height / 2) - depthAxis * (blockDepth / 2)
                 let mat = plain(randomColour(), specular: rng.uniform(0...0.2), shininess: 30)
                 let half = Vec3(hu * rng.uniform(0.5...0.9), height / 2, blockDepth / 2)
                 // Behind the panel's back face everywhere: push the block back until its
@@ -563,14 +619,18 @@ struct SceneBuilder {
                 }
                 let approach = max(depthAxis.dot(f.w), 0.1)
                 if penetration > 0 { c = c - depthAxis * (penetration / approach + 0.001) }
-                scene.add(Primitive(shape: .box, frame: Frame(origin: c, u: along2, v: up, w: depthAxis),
-                                    half: half, material: mat, castsShadow: true))
+                scene.add(
+                    Primitive(
+                        shape: .box, frame: Frame(origin: c, u: along2, v: up, w: depthAxis),
+                        half: half, material: mat, castsShadow: true))
             }
-            hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along,
-                         normal: towardCamera, up: up, lateral: (-1.2)...1.2, heights: 0.25...0.8,
-                         widths: 0.2...0.6, avoid: avoid)
-            scatterOnTop(count: Int(rng.uniform(1...6)), centre: deskCentre, side: side, fwd: towardCamera, up: up,
-                         halfW: halfW, halfD: halfD, avoid: avoid, size: 0.03...0.1)
+            hangPictures(
+                count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along,
+                normal: towardCamera, up: up, lateral: (-1.2)...1.2, heights: 0.25...0.8,
+                widths: 0.2...0.6, avoid: avoid)
+            scatterOnTop(
+                count: Int(rng.uniform(1...6)), centre: deskCentre, side: side, fwd: towardCamera, up: up,
+                halfW: halfW, halfD: halfD, avoid: avoid, size: 0.03...0.1)
         case .handheld:
             // Free in a room: a wall 1-4 m behind, a floor below.
             let wallMat = surface(Self.wallKinds, repeatM: 0.8...3, role: .wall)
@@ -579,16 +639,21 @@ struct SceneBuilder {
             let back = facing.rotated(about: up, by: rng.uniform(-0.4...0.4))
             let wallPoint = f.origin - back * rng.uniform(1...4)
             let along = up.cross(back).normalized
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: wallPoint, u: up.cross(back).normalized, v: -up, w: back),
-                                half: .zero, material: wallMat, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .plane, frame: Frame(origin: wallPoint, u: up.cross(back).normalized, v: -up, w: back),
+                    half: .zero, material: wallMat, castsShadow: false))
             let floorDrop = rng.uniform(0.8...1.5)
             let floorPoint = f.origin - up * floorDrop
             let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor, scans: false)
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: along, v: up.cross(along).normalized, w: up),
-                                half: .zero, material: floorMat, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .plane, frame: Frame(origin: floorPoint, u: along, v: up.cross(along).normalized, w: up),
+                    half: .zero, material: floorMat, castsShadow: false))
             addSkirting(at: wallPoint - up * floorDrop, along: along, normal: back, up: up)
-            hangPictures(count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along, normal: back, up: up,
-                         lateral: (-2)...2, heights: 0...0.6, widths: 0.3...0.8, avoid: avoid)
+            hangPictures(
+                count: Int(rng.uniform(0...2.5)), origin: wallPoint, along: along, normal: back, up: up,
+                lateral: (-2)...2, heights: 0...0.6, widths: 0.3...0.8, avoid: avoid)
             if rng.unit() < 0.6 {
                 // A table or sideboard in the room.
                 let tableFwd = back
@@ -596,15 +661,20 @@ struct SceneBuilder {
                 let tableHeight = rng.uniform(0.45...0.8)
                 let c = wallPoint + back * (tHalfD + rng.uniform(0...0.6)) + along * rng.uniform(-1.5...1.5)
                 let topCentre = c - up * floorDrop + up * tableHeight
-                if let q = project(topCentre), !(q.0 > avoid.0 - 0.2 && q.0 < avoid.2 + 0.2 && q.1 > avoid.1 - 0.2 && q.1 < avoid.3 + 0.2) {
-                    addTable(topCentre: topCentre, side: along, fwd: tableFwd, up: up, halfW: tHalfW, halfD: tHalfD,
-                             height: tableHeight)
-                    scatterOnTop(count: Int(rng.uniform(1...4)), centre: topCentre, side: along, fwd: tableFwd, up: up,
-                                 halfW: tHalfW, halfD: tHalfD, avoid: avoid, size: 0.05...0.15)
+                if let q = project(topCentre),
+                    !(q.0 > avoid.0 - 0.2 && q.0 < avoid.2 + 0.2 && q.1 > avoid.1 - 0.2 && q.1 < avoid.3 + 0.2)
+                {
+                    addTable(
+                        topCentre: topCentre, side: along, fwd: tableFwd, up: up, halfW: tHalfW, halfD: tHalfD,
+                        height: tableHeight)
+                    scatterOnTop(
+                        count: Int(rng.uniform(1...4)), centre: topCentre, side: along, fwd: tableFwd, up: up,
+                        halfW: tHalfW, halfD: tHalfD, avoid: avoid, size: 0.05...0.15)
                 }
             }
-            scatterObjects(count: Int(rng.uniform(0...3)), support: floorPoint, up: up, avoid: avoid,
-                           size: 0.1...0.4, maxDistance: d + 5)
+            scatterObjects(
+                count: Int(rng.uniform(0...3)), support: floorPoint, up: up, avoid: avoid,
+                size: 0.1...0.4, maxDistance: d + 5)
         }
         placeLight(target: f.origin, up: up)
     }
@@ -631,19 +701,25 @@ struct SceneBuilder {
         let yaw = rng.uniform(-0.5...0.5)
         let backNormal = (-forward).rotated(about: up, by: yaw)
         let backOrigin = forward * backDistance
-        scene.add(Primitive(shape: .plane, frame: Frame(origin: backOrigin, u: right, v: -up, w: backNormal),
-                            half: .zero, material: wallMat, castsShadow: false))
+        scene.add(
+            Primitive(
+                shape: .plane, frame: Frame(origin: backOrigin, u: right, v: -up, w: backNormal),
+                half: .zero, material: wallMat, castsShadow: false))
         let backAlong = up.cross(backNormal).normalized
         let sideMat = rng.unit() < 0.6 ? wallMat : surface([.plaster, .bricks, .tiles], repeatM: 0.8...3, role: .wall)
         let sideOffset = rng.uniform(1.2...3) * (rng.unit() < 0.5 ? -1 : 1)
         let sideNormal = right * (sideOffset > 0 ? -1 : 1)
-        scene.add(Primitive(shape: .plane, frame: Frame(origin: right * sideOffset, u: forward, v: -up, w: sideNormal),
-                            half: .zero, material: sideMat, castsShadow: false))
+        scene.add(
+            Primitive(
+                shape: .plane, frame: Frame(origin: right * sideOffset, u: forward, v: -up, w: sideNormal),
+                half: .zero, material: sideMat, castsShadow: false))
         let roomFloor = tabletop ? floorPoint - up * 0.75 : floorPoint
         let floorHeight = tabletop ? height + 0.75 : height
         let floorMat = surface(Self.floorKinds, repeatM: 0.6...2.5, role: .floor, scans: false)
-        scene.add(Primitive(shape: .plane, frame: Frame(origin: roomFloor, u: right, v: forward, w: up),
-                            half: .zero, material: floorMat, castsShadow: false))
+        scene.add(
+            Primitive(
+                shape: .plane, frame: Frame(origin: roomFloor, u: right, v: forward, w: up),
+                half: .zero, material: floorMat, castsShadow: false))
         // The back wall meets the floor where the floor plane crosses it.
         let backFoot = backOrigin - up * floorHeight
         addSkirting(at: backFoot, along: backAlong, normal: backNormal, up: up)
@@ -653,19 +729,23 @@ struct SceneBuilder {
             let ceiling = surface([.plaster], repeatM: 1...3, tint: Vec3(0.85, 0.85, 0.83), role: .wall, scans: false)
             let h = rng.uniform(0.9...1.3)
             ceilingHeight = h
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: up * h, u: right, v: forward, w: -up),
-                                half: .zero, material: ceiling, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .plane, frame: Frame(origin: up * h, u: right, v: forward, w: -up),
+                    half: .zero, material: ceiling, castsShadow: false))
         }
         // Pictures at eye height on the back wall.
-        hangPictures(count: Int(rng.uniform(0...3.5)), origin: backFoot, along: backAlong, normal: backNormal, up: up,
-                     lateral: (-2.5)...2.5, heights: 1.2...1.8, widths: 0.25...0.9, avoid: nil)
+        hangPictures(
+            count: Int(rng.uniform(0...3.5)), origin: backFoot, along: backAlong, normal: backNormal, up: up,
+            lateral: (-2.5)...2.5, heights: 1.2...1.8, widths: 0.25...0.9, avoid: nil)
         if tabletop {
             // A table filling the lower frame, objects on it.
             let halfW = rng.uniform(0.5...1.0), halfD = rng.uniform(0.4...0.7)
             let centre = floorPoint + forward * (height / tan(pitch) * rng.uniform(0.8...1.4))
             addTable(topCentre: centre, side: right, fwd: forward, up: up, halfW: halfW, halfD: halfD, height: 0.75)
-            scatterOnTop(count: Int(rng.uniform(3...8.99)), centre: centre, side: right, fwd: forward, up: up,
-                         halfW: halfW, halfD: halfD, avoid: nil, size: 0.04...0.12)
+            scatterOnTop(
+                count: Int(rng.uniform(3...8.99)), centre: centre, side: right, fwd: forward, up: up,
+                halfW: halfW, halfD: halfD, avoid: nil, size: 0.04...0.12)
         } else {
             // Furniture: a table with things on it, maybe a sideboard against the wall,
             // and a few larger objects on the floor.
@@ -678,20 +758,25 @@ struct SceneBuilder {
             let tableDist = rng.uniform(lo...max(min(lo + 1.5, farthest), lo + 0.1))
             let tableHeight = rng.uniform(0.45...0.8)
             let tableCentre = floorPoint + forward * tableDist + right * rng.uniform(-0.8...0.8) + up * tableHeight
-            addTable(topCentre: tableCentre, side: right, fwd: forward, up: up, halfW: tHalfW, halfD: tHalfD,
-                     height: tableHeight)
-            scatterOnTop(count: Int(rng.uniform(2...6.99)), centre: tableCentre, side: right, fwd: forward, up: up,
-                         halfW: tHalfW, halfD: tHalfD, avoid: nil, size: 0.04...0.12)
+            addTable(
+                topCentre: tableCentre, side: right, fwd: forward, up: up, halfW: tHalfW, halfD: tHalfD,
+                height: tableHeight)
+            scatterOnTop(
+                count: Int(rng.uniform(2...6.99)), centre: tableCentre, side: right, fwd: forward, up: up,
+                halfW: tHalfW, halfD: tHalfD, avoid: nil, size: 0.04...0.12)
             footprints.append((tableCentre - up * tableHeight, max(tHalfW, tHalfD) * 1.3))
             if rng.unit() < 0.6 {
                 let sHalfW = rng.uniform(0.4...1.0), sHalfD = rng.uniform(0.2...0.3), sHalfH = rng.uniform(0.2...0.45)
                 let c = backFoot + backNormal * (sHalfD + 0.01) + backAlong * rng.uniform(-1.5...1.5)
                 let mat = surface([.woodPlanks, .plaster], repeatM: 0.4...1.2, role: .desk, scans: false)
-                scene.add(Primitive(shape: .box, frame: Frame(origin: c + up * sHalfH, u: backAlong, v: up, w: backNormal),
-                                    half: Vec3(sHalfW, sHalfH, sHalfD), material: mat, castsShadow: true))
+                scene.add(
+                    Primitive(
+                        shape: .box, frame: Frame(origin: c + up * sHalfH, u: backAlong, v: up, w: backNormal),
+                        half: Vec3(sHalfW, sHalfH, sHalfD), material: mat, castsShadow: true))
                 footprints.append((c, max(sHalfW, sHalfD) * 1.2))
-                scatterOnTop(count: Int(rng.uniform(1...3.99)), centre: c + up * (2 * sHalfH), side: backAlong,
-                             fwd: backNormal, up: up, halfW: sHalfW, halfD: sHalfD, avoid: nil, size: 0.04...0.12)
+                scatterOnTop(
+                    count: Int(rng.uniform(1...3.99)), centre: c + up * (2 * sHalfH), side: backAlong,
+                    fwd: backNormal, up: up, halfW: sHalfW, halfD: sHalfD, avoid: nil, size: 0.04...0.12)
             }
             let count = Int(rng.uniform(1...4.99))
             var placed = 0, attempts = 0
@@ -723,23 +808,29 @@ struct SceneBuilder {
         let (f, up) = subjectPose()
         let wallMat = surface([.bricks, .plaster, .stone, .tiles], repeatM: 0.5...2.5, role: .wall, outdoorWall: true)
         let along = up.cross(f.w).normalized
-        scene.add(Primitive(shape: .plane, frame: Frame(origin: f.origin, u: along, v: -up, w: f.w), half: .zero,
-                            material: wallMat, castsShadow: false))
+        scene.add(
+            Primitive(
+                shape: .plane, frame: Frame(origin: f.origin, u: along, v: -up, w: f.w), half: .zero,
+                material: wallMat, castsShadow: false))
         if rng.unit() < 0.4 {
             let fw = frameWidth(at: f.origin.z)
             let floorMat = surface(Self.floorKinds, repeatM: 0.5...2, role: .floor, scans: false)
             let floorPoint = f.origin - up * (fw * aspect * rng.uniform(0.35...0.7))
-            scene.add(Primitive(shape: .plane, frame: Frame(origin: floorPoint, u: along, v: up.cross(along).normalized, w: up),
-                                half: .zero, material: floorMat, castsShadow: false))
+            scene.add(
+                Primitive(
+                    shape: .plane, frame: Frame(origin: floorPoint, u: along, v: up.cross(along).normalized, w: up),
+                    half: .zero, material: floorMat, castsShadow: false))
         }
         if rng.unit() < 0.3 {
             // A switch plate or a small shelf: a thin box on the wall.
             let fw = frameWidth(at: f.origin.z)
             let p = f.point(rng.uniform(-0.4...0.4) * fw, rng.uniform(-0.3...0.3) * fw * aspect, 0.004)
             let s = fw * rng.uniform(0.03...0.08)
-            scene.add(Primitive(shape: .box, frame: Frame(origin: p, u: along, v: -up, w: f.w),
-                                half: Vec3(s, s * 1.5, 0.004), material: plain(Vec3(0.8, 0.8, 0.78), specular: 0.2),
-                                castsShadow: true))
+            scene.add(
+                Primitive(
+                    shape: .box, frame: Frame(origin: p, u: along, v: -up, w: f.w),
+                    half: Vec3(s, s * 1.5, 0.004), material: plain(Vec3(0.8, 0.8, 0.78), specular: 0.2),
+                    castsShadow: true))
         }
         placeLight(target: f.origin, up: up)
     }
@@ -750,10 +841,13 @@ struct SceneBuilder {
         if abs(k) > 1e-4 {
             // The centre line rests on the support plane; the side edges curl up toward
             // the camera by k hu^2 / 2.
-            return scene.add(Primitive(shape: .sheet, frame: f, half: Vec3(hu, hv, 0), curvature: abs(k),
-                                       material: material, castsShadow: false))
+            return scene.add(
+                Primitive(
+                    shape: .sheet, frame: f, half: Vec3(hu, hv, 0), curvature: abs(k),
+                    material: material, castsShadow: false))
         }
-        return scene.add(Primitive(shape: .rectangle, frame: f, half: Vec3(hu, hv, 0), material: material, castsShadow: false))
+        return scene.add(
+            Primitive(shape: .rectangle, frame: f, half: Vec3(hu, hv, 0), material: material, castsShadow: false))
     }
 
     // MARK: Prints and documents
@@ -763,13 +857,15 @@ struct SceneBuilder {
         guard let pp = parameters.print else { return }
         let (f, up) = subjectPose()
         let hu = pp.sheetSizeM[0] / 2, hv = pp.sheetSizeM[1] / 2
-        var m = Material(); m.kind = .print
+        var m = Material()
+        m.kind = .print
         let mat = scene.addMaterial(m)
         let index = addSheet(frame: f, hu: hu, hv: hv, material: mat)
         let period = pp.periodPx * f.origin.z / parameters.focalPx
-        scene.print = PrintSurface(primitive: index, parameters: pp, content: content,
-                                   sheetSize: (pp.sheetSizeM[0], pp.sheetSizeM[1]), periodM: period,
-                                   fibres: ProceduralTextures.bank[.paperFibres])
+        scene.print = PrintSurface(
+            primitive: index, parameters: pp, content: content,
+            sheetSize: (pp.sheetSizeM[0], pp.sheetSizeM[1]), periodM: period,
+            fibres: ProceduralTextures.bank[.paperFibres])
         let placement = parameters.subject.placement
         addSurroundings(subject: f, up: up, hu: hu, hv: hv, thickness: 0.0002, placement: placement)
         addGlare(frame: f, hu: hu, hv: hv)
@@ -791,17 +887,24 @@ struct SceneBuilder {
         default: thickness = rng.uniform(0.015...0.05)
         }
         let bodyGrey = rng.uniform(0.02...0.12)
-        let bodyMat = plain(Vec3(bodyGrey, bodyGrey, bodyGrey * 1.05), specular: rng.uniform(0.05...0.4), shininess: rng.uniform(20...120))
+        let bodyMat = plain(
+            Vec3(bodyGrey, bodyGrey, bodyGrey * 1.05), specular: rng.uniform(0.05...0.4),
+            shininess: rng.uniform(20...120))
         let bodyCentre = f.origin - f.w * (thickness / 2 + 0.0005)
-        scene.add(Primitive(shape: .box, frame: Frame(origin: bodyCentre, u: f.u, v: f.v, w: f.w),
-                            half: Vec3(hu + bezel, hv + bezel, thickness / 2), material: bodyMat, castsShadow: true))
-        var m = Material(); m.kind = .display
+        scene.add(
+            Primitive(
+                shape: .box, frame: Frame(origin: bodyCentre, u: f.u, v: f.v, w: f.w),
+                half: Vec3(hu + bezel, hv + bezel, thickness / 2), material: bodyMat, castsShadow: true))
+        var m = Material()
+        m.kind = .display
         let mat = scene.addMaterial(m)
-        let index = scene.add(Primitive(shape: .rectangle, frame: f, half: Vec3(hu, hv, 0), material: mat, castsShadow: false))
+        let index = scene.add(
+            Primitive(shape: .rectangle, frame: f, half: Vec3(hu, hv, 0), material: mat, castsShadow: false))
         let pitch = dp.pixelPitchMm * 1e-3
-        scene.display = DisplaySurface(primitive: index, pitchM: pitch, columns: dp.resolution[0], rows: dp.resolution[1],
-                                       content: content, parameters: dp, lensSigma: parameters.sensor.lensBlurSigmaPx,
-                                       nominalPitchPx: dp.pixelPitchPx)
+        scene.display = DisplaySurface(
+            primitive: index, pitchM: pitch, columns: dp.resolution[0], rows: dp.resolution[1],
+            content: content, parameters: dp, lensSigma: parameters.sensor.lensBlurSigmaPx,
+            nominalPitchPx: dp.pixelPitchPx)
         let placement = parameters.subject.placement
         var deskGap: Float = 0
         if placement == .desk, parameters.subjectKind == .monitor || parameters.subjectKind == .television {
@@ -816,17 +919,22 @@ struct SceneBuilder {
             let neckHeight = neckTop.dot(up) - deskLevel
             let neckBottom = neckTop - up * neckHeight
             let neckHalfWidth = min(rng.uniform(0.025...0.05), hu * 0.3)
-            scene.add(Primitive(shape: .box, frame: Frame(origin: neckTop - up * (neckHeight / 2), u: across, v: up, w: depthAxis),
-                                half: Vec3(neckHalfWidth, neckHeight / 2, 0.012), material: bodyMat, castsShadow: true))
+            scene.add(
+                Primitive(
+                    shape: .box, frame: Frame(origin: neckTop - up * (neckHeight / 2), u: across, v: up, w: depthAxis),
+                    half: Vec3(neckHalfWidth, neckHeight / 2, 0.012), material: bodyMat, castsShadow: true))
             let footHalf = Vec3(min(hu * 0.45, rng.uniform(0.1...0.2)), 0.008, rng.uniform(0.07...0.12))
             // The foot reaches forward under the screen.
             let footCentre = neckBottom + up * footHalf.y + f.w * (footHalf.z * 0.5 - thickness / 2)
             let footOrigin = footCentre - up * (footCentre.dot(up) - deskLevel - footHalf.y)
-            scene.add(Primitive(shape: .box, frame: Frame(origin: footOrigin, u: across, v: up, w: depthAxis),
-                                half: footHalf, material: bodyMat, castsShadow: true))
+            scene.add(
+                Primitive(
+                    shape: .box, frame: Frame(origin: footOrigin, u: across, v: up, w: depthAxis),
+                    half: footHalf, material: bodyMat, castsShadow: true))
         }
-        addSurroundings(subject: f, up: up, hu: hu + bezel, hv: hv + bezel, thickness: thickness, placement: placement,
-                        deskGap: deskGap)
+        addSurroundings(
+            subject: f, up: up, hu: hu + bezel, hv: hv + bezel, thickness: thickness, placement: placement,
+            deskGap: deskGap)
         addGlare(frame: f, hu: hu, hv: hv)
     }
 
@@ -835,7 +943,8 @@ struct SceneBuilder {
         let sx = (g.spot.first ?? 0.5) - 0.5, sy = (g.spot.count > 1 ? g.spot[1] : 0.5) - 0.5
         let spot = f.point(sx * 2 * hu, sy * 2 * hv, 0)
         let c = ColorScience.illuminant(kelvin: rng.uniform(4500...6500))
-        scene.glare = GlareLight(parameters: g, spot: spot, surfaceNormal: f.w, cameraOrigin: .zero,
-                                 up: subjectPose().up, colour: Vec3(c.0, c.1, c.2))
+        scene.glare = GlareLight(
+            parameters: g, spot: spot, surfaceNormal: f.w, cameraOrigin: .zero,
+            up: subjectPose().up, colour: Vec3(c.0, c.1, c.2))
     }
 }

@@ -35,11 +35,14 @@ enum ColorScience {
                 let s = x < mu ? s1 : s2
                 return exp(-0.5 * pow((x - mu) / s, 2))
             }
-            let xb = 1.056 * g(lambda, 599.8, 37.9, 31.0) + 0.362 * g(lambda, 442.0, 16.0, 26.7)
+            let xb =
+                1.056 * g(lambda, 599.8, 37.9, 31.0) + 0.362 * g(lambda, 442.0, 16.0, 26.7)
                 - 0.065 * g(lambda, 501.1, 20.4, 26.2)
             let yb = 0.821 * g(lambda, 568.8, 46.9, 40.5) + 0.286 * g(lambda, 530.9, 16.3, 31.1)
             let zb = 1.217 * g(lambda, 437.0, 11.8, 36.0) + 0.681 * g(lambda, 459.0, 26.0, 13.8)
-            X += planck * xb; Y += planck * yb; Z += planck * zb
+            X += planck * xb
+            Y += planck * yb
+            Z += planck * zb
             lambda += 5
         }
         let r = 3.2406 * X - 1.5372 * Y - 0.4986 * Z

@@ -17,15 +17,23 @@ enum SpecialFunctions {
         let ax = abs(x)
         if ax < 8 {
             let y = x * x
-            let n = x * (72362614232.0 + y * (-7895059235.0 + y * (242396853.1
-                + y * (-2972611.439 + y * (15704.48260 + y * (-30.16036606))))))
-            let d = 144725228442.0 + y * (2300535178.0 + y * (18583304.74
-                + y * (99447.43394 + y * (376.9991397 + y))))
+            let n =
+                x
+                * (72362614232.0 + y
+                    * (-7895059235.0 + y
+                        * (242396853.1
+                            + y * (-2972611.439 + y * (15704.48260 + y * (-30.16036606))))))
+            let d =
+                144725228442.0 + y
+                * (2300535178.0 + y
+                    * (18583304.74
+                        + y * (99447.43394 + y * (376.9991397 + y))))
             return n / d
         }
         let z = 8 / ax, y = z * z, xx = ax - 2.356194491
         let p = 1 + y * (0.183105e-2 + y * (-0.3516396496e-4 + y * (0.2457520174e-5 + y * (-0.240337019e-6))))
-        let q = 0.04687499995 + y * (-0.2002690873e-3 + y * (0.8449199096e-5 + y * (-0.88228987e-6 + y * 0.105787412e-6)))
+        let q =
+            0.04687499995 + y * (-0.2002690873e-3 + y * (0.8449199096e-5 + y * (-0.88228987e-6 + y * 0.105787412e-6)))
         let r = (0.636619772 / ax).squareRoot() * (cos(xx) * p - z * sin(xx) * q)
         return x < 0 ? -r : r
     }
@@ -56,7 +64,7 @@ enum FastMath {
     @inline(__always) static func log2(_ x: Float) -> Float {
         let bits = max(x, 1e-30).bitPattern
         let e = Float(Int((bits >> 23) & 0xFF) - 127)
-        let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)   // [1, 2)
+        let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000) // [1, 2)
         return e + (-0.34484843 * m + 2.02466578) * m - 1.67487759
     }
 
@@ -64,11 +72,14 @@ enum FastMath {
     /// polynomial (max error (pi/2)^10 / 10! = 2.5e-5 at the quarter period, plus the
     /// Float reduction of x).
     @inline(__always) static func cos2pi(_ x: Float) -> Float {
-        var t = x - floor(x)                  // [0,1)
-        if t > 0.5 { t = 1 - t }              // cos symmetric about 0.5
+        var t = x - floor(x) // [0,1)
+        if t > 0.5 { t = 1 - t } // cos symmetric about 0.5
         // cos(2 pi t) on [0, 0.5]; reflect to [0, 0.25] with sign flip.
         var sign: Float = 1
-        if t > 0.25 { t = 0.5 - t; sign = -1 }
+        if t > 0.25 {
+            t = 0.5 - t
+            sign = -1
+        }
         let a = 2 * Float.pi * t
         let a2 = a * a
         let c = 1 + a2 * (-0.5 + a2 * (1.0 / 24 + a2 * (-1.0 / 720 + a2 * (1.0 / 40320))))
@@ -99,7 +110,8 @@ enum FastMath {
     /// 16-bit uniforms, rescaled to unit variance. Tails are truncated at +-3.46 sigma,
     /// which is irrelevant for sensor noise and ~40x cheaper than Box-Muller.
     @inline(__always) static func normal(fromBits b: UInt64) -> Float {
-        let s = Float(b & 0xFFFF) + Float((b >> 16) & 0xFFFF)
+        let s =
+            Float(b & 0xFFFF) + Float((b >> 16) & 0xFFFF)
             + Float((b >> 32) & 0xFFFF) + Float(b >> 48)
         // Sum of 4 U(0,65536): mean 131070, variance 4 * 65536^2 / 12.
         return (s - 131070) * (1.7320508 / 65536)

@@ -8,7 +8,9 @@ struct Vec3: Sendable, Equatable {
     var z: Float
 
     @inline(__always) init(_ x: Float, _ y: Float, _ z: Float) {
-        self.x = x; self.y = y; self.z = z
+        self.x = x
+        self.y = y
+        self.z = z
     }
 
     static let zero = Vec3(0, 0, 0)

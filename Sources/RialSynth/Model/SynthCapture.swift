@@ -19,8 +19,10 @@ public struct SynthCapture: Sendable, Equatable {
     /// Dataset tags (`flat_subject`, `synthetic`, ...); same as `parameters.tags`.
     public var tags: [String]
 
-    public init(label: SynthClass, image: Image8, depth: DepthMap, right: Image8?,
-                parameters: SynthParameters, tags: [String]) {
+    public init(
+        label: SynthClass, image: Image8, depth: DepthMap, right: Image8?,
+        parameters: SynthParameters, tags: [String]
+    ) {
         self.label = label
         self.image = image
         self.depth = depth

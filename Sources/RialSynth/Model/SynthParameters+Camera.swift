@@ -31,10 +31,12 @@ public struct SensorParameters: Codable, Sendable, Equatable {
         case bilinear
     }
 
-    public init(lensBlurSigmaPx: Float = 0.45, fullWellE: Float = 4000, readNoiseE: Float = 3,
-                exposureTarget: Float = 0.18, vignetting: Float = 0.1, whiteBalanceStrength: Float = 0.85,
-                sharpenAmount: Float = 0.3, adcBits: Int = 12, demosaic: Demosaic = .malvarHeCutler,
-                isp: ISPParameters? = nil) {
+    public init(
+        lensBlurSigmaPx: Float = 0.45, fullWellE: Float = 4000, readNoiseE: Float = 3,
+        exposureTarget: Float = 0.18, vignetting: Float = 0.1, whiteBalanceStrength: Float = 0.85,
+        sharpenAmount: Float = 0.3, adcBits: Int = 12, demosaic: Demosaic = .malvarHeCutler,
+        isp: ISPParameters? = nil
+    ) {
         self.lensBlurSigmaPx = lensBlurSigmaPx
         self.fullWellE = fullWellE
         self.readNoiseE = readNoiseE
@@ -112,12 +114,14 @@ public struct ISPParameters: Codable, Sendable, Equatable {
     /// radiance relative to a white Lambertian surface under the room light.
     public var keyAdaptation: Float
 
-    public init(lensShading: Float = 0.4, filterCrosstalk: Float = 0.15, ccmError: Float = 0,
-                awbGreyWorldWeight: Float = 0.4, awbErrorR: Float = 0, awbErrorB: Float = 0,
-                highlightPercentile: Float = 0.985, highlightTarget: Float = 0.9,
-                maxHighlightReductionEv: Float = 1.2, toneContrast: Float = 1.25, toneShoulder: Float = 0.95,
-                midtoneOutput: Float = 0.2, localToneStrength: Float = 0.2, chromaDenoiseRadiusPx: Float = 3,
-                lumaDenoise: Float = 0.4, lumaDenoiseThreshold: Float = 0.02, keyAdaptation: Float = 0) {
+    public init(
+        lensShading: Float = 0.4, filterCrosstalk: Float = 0.15, ccmError: Float = 0,
+        awbGreyWorldWeight: Float = 0.4, awbErrorR: Float = 0, awbErrorB: Float = 0,
+        highlightPercentile: Float = 0.985, highlightTarget: Float = 0.9,
+        maxHighlightReductionEv: Float = 1.2, toneContrast: Float = 1.25, toneShoulder: Float = 0.95,
+        midtoneOutput: Float = 0.2, localToneStrength: Float = 0.2, chromaDenoiseRadiusPx: Float = 3,
+        lumaDenoise: Float = 0.4, lumaDenoiseThreshold: Float = 0.02, keyAdaptation: Float = 0
+    ) {
         self.lensShading = lensShading
         self.filterCrosstalk = filterCrosstalk
         self.ccmError = ccmError

@@ -24,10 +24,12 @@ public struct DepthSensorParameters: Codable, Sendable, Equatable {
     /// (ARKit reports nothing closer than ~0.1 m).
     public var minRangeM: Float
 
-    public init(noiseAMm: Float = 0.6, noiseBMmPerM2: Float = 1.0, coarseFraction: Float = 0.7,
-                fineCorrelationPx: Float = 1.0, coarseCorrelationPx: Float = 10, smoothingPx: Float = 0.8,
-                edgeHoleProbability: Float = 0.15, dropoutRate: Float = 0.001, maxRangeM: Float = 5,
-                quantisationMm: Float = 1, minRangeM: Float = 0.1) {
+    public init(
+        noiseAMm: Float = 0.6, noiseBMmPerM2: Float = 1.0, coarseFraction: Float = 0.7,
+        fineCorrelationPx: Float = 1.0, coarseCorrelationPx: Float = 10, smoothingPx: Float = 0.8,
+        edgeHoleProbability: Float = 0.15, dropoutRate: Float = 0.001, maxRangeM: Float = 5,
+        quantisationMm: Float = 1, minRangeM: Float = 0.1
+    ) {
         self.noiseAMm = noiseAMm
         self.noiseBMmPerM2 = noiseBMmPerM2
         self.coarseFraction = coarseFraction

@@ -45,12 +45,14 @@ public struct DisplayParameters: Codable, Sendable, Equatable {
         case diamondPentile = "diamond_pentile"
     }
 
-    public init(panelLayout: PanelLayout, pixelPitchPx: Float, pixelPitchMm: Float = 0,
-                resolution: [Int] = [0, 0], fillFactor: Float = 0.8, verticalFill: Float = 0.85,
-                brightness: Float = 1.5, gamma: Float = 2.2, blackLevel: Float = 0.002,
-                viewFalloffExponent: Float = 1, bezelMm: Float = 8, panelSizeM: [Float] = [0, 0],
-                flicker: FlickerParameters? = nil, coverGlass: CoverGlassParameters? = nil,
-                viewingAngle: ViewingAngleParameters? = nil) {
+    public init(
+        panelLayout: PanelLayout, pixelPitchPx: Float, pixelPitchMm: Float = 0,
+        resolution: [Int] = [0, 0], fillFactor: Float = 0.8, verticalFill: Float = 0.85,
+        brightness: Float = 1.5, gamma: Float = 2.2, blackLevel: Float = 0.002,
+        viewFalloffExponent: Float = 1, bezelMm: Float = 8, panelSizeM: [Float] = [0, 0],
+        flicker: FlickerParameters? = nil, coverGlass: CoverGlassParameters? = nil,
+        viewingAngle: ViewingAngleParameters? = nil
+    ) {
         self.panelLayout = panelLayout
         self.pixelPitchPx = pixelPitchPx
         self.pixelPitchMm = pixelPitchMm
@@ -106,8 +108,10 @@ public struct FlickerParameters: Codable, Sendable, Equatable {
     /// Start of row 0's exposure within the modulation period, in periods (0-1).
     public var phase: Float
 
-    public init(hz: Float, dutyCycle: Float = 0.5, modulationDepth: Float = 1,
-                rowTimeUs: Float = 15, exposureMs: Float = 4, phase: Float = 0) {
+    public init(
+        hz: Float, dutyCycle: Float = 0.5, modulationDepth: Float = 1,
+        rowTimeUs: Float = 15, exposureMs: Float = 4, phase: Float = 0
+    ) {
         self.hz = hz
         self.dutyCycle = dutyCycle
         self.modulationDepth = modulationDepth
@@ -157,9 +161,11 @@ public struct CoverGlassParameters: Codable, Sendable, Equatable {
     public var photographerDarkening: Float
     public var photographerSizeDeg: Float
 
-    public init(fresnelF0: Float = 0.04, blurRad: Float = 0.1, roomRadiance: Float = 0.35, gradient: Float = 0.4,
-                windowRadiance: Float = 0, windowAzimuthDeg: Float = 0, windowElevationDeg: Float = 10,
-                windowSizeDeg: [Float] = [40, 40], photographerDarkening: Float = 0.5, photographerSizeDeg: Float = 18) {
+    public init(
+        fresnelF0: Float = 0.04, blurRad: Float = 0.1, roomRadiance: Float = 0.35, gradient: Float = 0.4,
+        windowRadiance: Float = 0, windowAzimuthDeg: Float = 0, windowElevationDeg: Float = 10,
+        windowSizeDeg: [Float] = [40, 40], photographerDarkening: Float = 0.5, photographerSizeDeg: Float = 18
+    ) {
         self.fresnelF0 = fresnelF0
         self.blurRad = blurRad
         self.roomRadiance = roomRadiance

@@ -32,10 +32,12 @@ public struct LightingParameters: Codable, Sendable, Equatable {
     /// image pixels and upsampled bilaterally (same surface, similar depth).
     public var lightingCellPx: Int
 
-    public init(colorTemperatureK: Float = 4000, ambient: Float = 0.3, elevationDeg: Float = 50,
-                azimuthDeg: Float = 30, distanceM: Float = 2, lightSizeM: [Float] = [0.4, 0.4],
-                shadowSamples: Int = 3, aoRadiusM: Float = 0.4, aoSamples: Int = 12, bounce: Float = 0.35,
-                lightingCellPx: Int = 6) {
+    public init(
+        colorTemperatureK: Float = 4000, ambient: Float = 0.3, elevationDeg: Float = 50,
+        azimuthDeg: Float = 30, distanceM: Float = 2, lightSizeM: [Float] = [0.4, 0.4],
+        shadowSamples: Int = 3, aoRadiusM: Float = 0.4, aoSamples: Int = 12, bounce: Float = 0.35,
+        lightingCellPx: Int = 6
+    ) {
         self.colorTemperatureK = colorTemperatureK
         self.ambient = ambient
         self.elevationDeg = elevationDeg
@@ -84,8 +86,10 @@ public struct GlareParameters: Codable, Sendable, Equatable {
     /// coordinates 0...1 (x, y).
     public var spot: [Float]
 
-    public init(radiance: Float = 10, fresnelF0: Float = 0.04, roughnessRad: Float = 0.01,
-                lightSizeM: [Float] = [0.8, 0.5], lightDistanceM: Float = 2.5, spot: [Float] = [0.6, 0.4]) {
+    public init(
+        radiance: Float = 10, fresnelF0: Float = 0.04, roughnessRad: Float = 0.01,
+        lightSizeM: [Float] = [0.8, 0.5], lightDistanceM: Float = 2.5, spot: [Float] = [0.6, 0.4]
+    ) {
         self.radiance = radiance
         self.fresnelF0 = fresnelF0
         self.roughnessRad = roughnessRad

@@ -42,11 +42,13 @@ public struct PrintParameters: Codable, Sendable, Equatable {
         case solidToner = "solid_toner"
     }
 
-    public init(process: Process = .cmykHalftone, lpi: Float = 0, periodPx: Float = 4,
-                screenAnglesDeg: [Float] = [15, 75, 0, 45], dotGain: Float = 0.15,
-                paperWhite: Float = 0.87, inkBlack: Float = 0.12, paperTexture: Float = 0.03,
-                grayComponentReplacement: Float = 0.7, sheetSizeM: [Float] = [0.297, 0.21],
-                paperTint: [Float]? = nil) {
+    public init(
+        process: Process = .cmykHalftone, lpi: Float = 0, periodPx: Float = 4,
+        screenAnglesDeg: [Float] = [15, 75, 0, 45], dotGain: Float = 0.15,
+        paperWhite: Float = 0.87, inkBlack: Float = 0.12, paperTexture: Float = 0.03,
+        grayComponentReplacement: Float = 0.7, sheetSizeM: [Float] = [0.297, 0.21],
+        paperTint: [Float]? = nil
+    ) {
         self.process = process
         self.lpi = lpi
         self.periodPx = periodPx

@@ -42,10 +42,12 @@ public struct SubjectPlacement: Codable, Sendable, Equatable {
         case desk, wall, handheld
     }
 
-    public init(distanceM: Float = 0.5, tiltDeg: Float = 0, tiltAxisDeg: Float = 0,
-                rotationDeg: Float = 0, fillFraction: Float = 0.8, offsetX: Float = 0,
-                offsetY: Float = 0, placement: Placement = .wall, curvaturePerM: Float = 0,
-                cameraRollDeg: Float = 0, leanDeg: Float = 0) {
+    public init(
+        distanceM: Float = 0.5, tiltDeg: Float = 0, tiltAxisDeg: Float = 0,
+        rotationDeg: Float = 0, fillFraction: Float = 0.8, offsetX: Float = 0,
+        offsetY: Float = 0, placement: Placement = .wall, curvaturePerM: Float = 0,
+        cameraRollDeg: Float = 0, leanDeg: Float = 0
+    ) {
         self.distanceM = distanceM
         self.tiltDeg = tiltDeg
         self.tiltAxisDeg = tiltAxisDeg

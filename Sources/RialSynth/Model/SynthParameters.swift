@@ -49,17 +49,19 @@ public struct SynthParameters: Codable, Sendable, Equatable {
     /// `pwm_flicker`, `glare`, `curved`, the subject kind.
     public var tags: [String]
 
-    public init(generator: String = SynthGenerator.version, synthClass: SynthClass,
-                subjectKind: SubjectKind, seed: UInt64 = 0, index: Int = 0,
-                width: Int, height: Int, horizontalFovDeg: Float = 67,
-                baselineMm: Float = 15, sceneSeed: UInt64 = 1, noiseSeed: UInt64 = 2,
-                subject: SubjectPlacement = SubjectPlacement(),
-                lighting: LightingParameters = LightingParameters(),
-                content: ContentParameters? = nil, display: DisplayParameters? = nil,
-                print: PrintParameters? = nil, glare: GlareParameters? = nil,
-                sensor: SensorParameters = SensorParameters(),
-                depthSensor: DepthSensorParameters = DepthSensorParameters(),
-                jpegQuality: Int = 90, tags: [String] = ["synthetic"]) {
+    public init(
+        generator: String = SynthGenerator.version, synthClass: SynthClass,
+        subjectKind: SubjectKind, seed: UInt64 = 0, index: Int = 0,
+        width: Int, height: Int, horizontalFovDeg: Float = 67,
+        baselineMm: Float = 15, sceneSeed: UInt64 = 1, noiseSeed: UInt64 = 2,
+        subject: SubjectPlacement = SubjectPlacement(),
+        lighting: LightingParameters = LightingParameters(),
+        content: ContentParameters? = nil, display: DisplayParameters? = nil,
+        print: PrintParameters? = nil, glare: GlareParameters? = nil,
+        sensor: SensorParameters = SensorParameters(),
+        depthSensor: DepthSensorParameters = DepthSensorParameters(),
+        jpegQuality: Int = 90, tags: [String] = ["synthetic"]
+    ) {
         self.generator = generator
         self.synthClass = synthClass
         self.subjectKind = subjectKind

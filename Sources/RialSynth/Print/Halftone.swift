@@ -46,7 +46,10 @@ struct HalftonePrinter: Sendable {
         let k = min(max(p.inkBlack / max(p.paperWhite, 0.01), 0.01), 1)
         ink = [Vec3(0.03, 0.40, 0.85), Vec3(0.92, 0.06, 0.32), Vec3(0.98, 0.88, 0.05), Vec3(k, k, k)]
         let one = Vec3(1, 1, 1)
-        absorptionC = one - ink[0]; absorptionM = one - ink[1]; absorptionY = one - ink[2]; absorptionK = one - ink[3]
+        absorptionC = one - ink[0]
+        absorptionM = one - ink[1]
+        absorptionY = one - ink[2]
+        absorptionK = one - ink[3]
         cs = (cosAngle[0], cosAngle[1], cosAngle[2], cosAngle[3])
         sn = (sinAngle[0], sinAngle[1], sinAngle[2], sinAngle[3])
     }
@@ -58,7 +61,9 @@ struct HalftonePrinter: Sendable {
 
     /// Fills `out` (tileStride values) for the Jacobian J = d(s, t) / d(x, y) in metres
     /// per sensor px.
-    func prepareTile(jacobian j: (Float, Float, Float, Float), into out: UnsafeMutableBufferPointer<Float>, at base: Int) {
+    func prepareTile(
+        jacobian j: (Float, Float, Float, Float), into out: UnsafeMutableBufferPointer<Float>, at base: Int
+    ) {
         let s = subsamples
         var idx = base
         for i in 0..<4 {
@@ -68,8 +73,10 @@ struct HalftonePrinter: Sendable {
                     let ds = j.0 * dx + j.1 * dy, dt = j.2 * dx + j.3 * dy
                     let da = (cosAngle[i] * ds + sinAngle[i] * dt) * invPeriod
                     let db = (-sinAngle[i] * ds + cosAngle[i] * dt) * invPeriod
-                    out[idx] = FastMath.cos2pi(da); out[idx + 1] = FastMath.cos2pi(da - 0.25)
-                    out[idx + 2] = FastMath.cos2pi(db); out[idx + 3] = FastMath.cos2pi(db - 0.25)
+                    out[idx] = FastMath.cos2pi(da)
+                    out[idx + 1] = FastMath.cos2pi(da - 0.25)
+                    out[idx + 2] = FastMath.cos2pi(db)
+                    out[idx + 3] = FastMath.cos2pi(db - 0.25)
                     idx += 4
                 }
             }
@@ -81,11 +88,15 @@ struct HalftonePrinter: Sendable {
     /// Reflectance relative to paper (linear RGB) at sheet coordinates (s, t), metres,
     /// for sRGB-encoded content colour `e`.
     @inline(__always)
-    func reflectance(s: Float, t: Float, content e: (Float, Float, Float),
-                     tile: UnsafeBufferPointer<Float>, at base: Int) -> Vec3 {
+    func reflectance(
+        s: Float, t: Float, content e: (Float, Float, Float),
+        tile: UnsafeBufferPointer<Float>, at base: Int
+    ) -> Vec3 {
         var c = 1 - min(max(e.0, 0), 1), m = 1 - min(max(e.1, 0), 1), y = 1 - min(max(e.2, 0), 1)
         let k = gcr * min(c, min(m, y))
-        c -= k; m -= k; y -= k
+        c -= k
+        m -= k
+        y -= k
         let n = subsamples * subsamples
         let invW = tile[base + 4 * n * 4]
         let inkC = inkState(tone: c, cos: cs.0, sin: sn.0, s: s, t: t, invW: invW)
@@ -200,14 +211,18 @@ enum HalftoneSpot {
         for t in 0...bins {
             let target = Double(t) / Double(bins) * total
             while qIndex < bins && Double(cumulative + count[qIndex]) < target {
-                cumulative += count[qIndex]; qIndex += 1
+                cumulative += count[qIndex]
+                qIndex += 1
             }
             let k = min(qIndex, bins - 1)
             let within = count[k] > 0 ? (target - Double(cumulative)) / Double(count[k]) : 0
             threshold[t] = Float((Double(k) + min(max(within, 0), 1)) / Double(bins))
             // Mean gradient around the contour (+-2 bins to smooth the histogram).
             var gs = 0.0, gc = 0
-            for kk in max(k - 2, 0)...min(k + 2, bins - 1) { gs += gradSum[kk]; gc += count[kk] }
+            for kk in max(k - 2, 0)...min(k + 2, bins - 1) {
+                gs += gradSum[kk]
+                gc += count[kk]
+            }
             gradient[t] = Float(max(gc > 0 ? gs / Double(gc) : 1, 0.05))
         }
         threshold[0] = -0.01
@@ -219,7 +234,10 @@ enum HalftoneSpot {
     nonisolated(unsafe) private static let table: UnsafePointer<Float> = {
         let t = tables
         let p = UnsafeMutablePointer<Float>.allocate(capacity: 2 * (bins + 1))
-        for k in 0...bins { p[2 * k] = t.threshold[k]; p[2 * k + 1] = t.gradient[k] }
+        for k in 0...bins {
+            p[2 * k] = t.threshold[k]
+            p[2 * k + 1] = t.gradient[k]
+        }
         return UnsafePointer(p)
     }()
 

@@ -37,7 +37,9 @@ final class Scene {
 
     func addMaterial(_ m: Material) -> Int {
         var m = m
-        if m.texture >= 0 { m.finalise(textureWidth: textures[m.texture].width, textureHeight: textures[m.texture].height) }
+        if m.texture >= 0 {
+            m.finalise(textureWidth: textures[m.texture].width, textureHeight: textures[m.texture].height)
+        }
         materials.append(m)
         return materials.count - 1
     }
@@ -87,8 +89,10 @@ final class DisplaySurface {
     /// brightness.
     let white: Vec3
 
-    init(primitive: Int, pitchM: Float, columns: Int, rows: Int, content: MipTexture,
-         parameters: DisplayParameters, lensSigma: Float, nominalPitchPx: Float) {
+    init(
+        primitive: Int, pitchM: Float, columns: Int, rows: Int, content: MipTexture,
+        parameters: DisplayParameters, lensSigma: Float, nominalPitchPx: Float
+    ) {
         self.primitive = primitive
         self.pitchM = pitchM
         self.columns = columns
@@ -119,8 +123,10 @@ final class PrintSurface {
     /// Paper white (linear RGB reflectance).
     let paper: Vec3
 
-    init(primitive: Int, parameters: PrintParameters, content: MipTexture, sheetSize: (Float, Float),
-         periodM: Float, fibres: MipTexture) {
+    init(
+        primitive: Int, parameters: PrintParameters, content: MipTexture, sheetSize: (Float, Float),
+        periodM: Float, fibres: MipTexture
+    ) {
         self.primitive = primitive
         self.parameters = parameters
         self.content = content

@@ -10,8 +10,10 @@ extension SceneRenderer {
     @inline(__always)
     static func hash2(_ seed: UInt32) -> (Float, Float) {
         var x = seed
-        x ^= x >> 16; x = x &* 0x7FEB_352D
-        x ^= x >> 15; x = x &* 0x846C_A68B
+        x ^= x >> 16
+        x = x &* 0x7FEB_352D
+        x ^= x >> 15
+        x = x &* 0x846C_A68B
         x ^= x >> 16
         return (Float(x & 0xFFFF) * (1 / 65536), Float(x >> 16) * (1 / 65536))
     }
@@ -19,8 +21,10 @@ extension SceneRenderer {
     /// Whether the segment from `origin` to `origin + direction` meets any of `list`
     /// other than primitive `skip` (the surface the segment starts on).
     @inline(__always)
-    static func blocked(_ c: Context, by list: UnsafeBufferPointer<Int32>, skip: Int, origin o: Vec3,
-                                direction d: Vec3) -> Bool {
+    static func blocked(
+        _ c: Context, by list: UnsafeBufferPointer<Int32>, skip: Int, origin o: Vec3,
+        direction d: Vec3
+    ) -> Bool {
         for ci in list where Int(ci) != skip {
             if c.prims[Int(ci)].occludes(origin: o, direction: d) { return true }
         }
@@ -31,8 +35,10 @@ extension SceneRenderer {
     /// points (one jittered point per stratum of the light rectangle) in front of the
     /// surface whose segment from P hits no caster.
     @inline(__always)
-    func lightVisibility(_ c: Context, casters: UnsafeBufferPointer<Int32>, from p: Vec3, normal n: Vec3,
-                                 depth: Float, skip: Int, seed: UInt32) -> Float {
+    func lightVisibility(
+        _ c: Context, casters: UnsafeBufferPointer<Int32>, from p: Vec3, normal n: Vec3,
+        depth: Float, skip: Int, seed: UInt32
+    ) -> Float {
         let o = p + n * (2e-4 * max(depth, 1))
         let s = shadowSamples
         let inv = 2 / Float(s)
@@ -40,7 +46,9 @@ extension SceneRenderer {
         for b in 0..<s {
             for a in 0..<s {
                 let j = SceneRenderer.hash2(seed &* 0x9E37_79B9 &+ UInt32(b * s + a))
-                let q = lightPosition + lightHalfU * ((Float(a) + j.0) * inv - 1) + lightHalfV * ((Float(b) + j.1) * inv - 1)
+                let q =
+                    lightPosition + lightHalfU * ((Float(a) + j.0) * inv - 1) + lightHalfV
+                    * ((Float(b) + j.1) * inv - 1)
                 let d = q - o
                 if n.dot(d) <= 0 { continue }
                 if !Self.blocked(c, by: casters, skip: skip, origin: o, direction: d) { lit += 1 }
@@ -53,8 +61,10 @@ extension SceneRenderer {
     /// cosine-weighted directions (stratified in cos^2 theta, jittered azimuth) not
     /// blocked by an occluder within `aoRadius`.
     @inline(__always)
-    func ambientOpenness(_ c: Context, occluders: UnsafeBufferPointer<Int32>, from p: Vec3, normal n: Vec3,
-                                 depth: Float, skip: Int, seed: UInt32) -> Float {
+    func ambientOpenness(
+        _ c: Context, occluders: UnsafeBufferPointer<Int32>, from p: Vec3, normal n: Vec3,
+        depth: Float, skip: Int, seed: UInt32
+    ) -> Float {
         let m = aoSamples
         if m == 0 || occluders.isEmpty { return 1 }
         let o = p + n * (2e-4 * max(depth, 1))
@@ -103,7 +113,10 @@ extension SceneRenderer {
         let len2 = max(seg.dot(seg), 1e-12)
         for ci in shadowCasters {
             let p = prims[Int(ci)]
-            if !p.boundRadius.isFinite { out.append(ci); continue }
+            if !p.boundRadius.isFinite {
+                out.append(ci)
+                continue
+            }
             let q = p.boundCentre - centre
             let s = min(max(q.dot(seg) / len2, 0), 1)
             let dist = (q - seg * s).length
@@ -122,7 +135,10 @@ extension SceneRenderer {
                 if abs((centre - p.frame.origin).dot(p.frame.w)) < reach { out.append(ci) }
                 continue
             }
-            if !p.boundRadius.isFinite { out.append(ci); continue }
+            if !p.boundRadius.isFinite {
+                out.append(ci)
+                continue
+            }
             if (p.boundCentre - centre).length < p.boundRadius + reach { out.append(ci) }
         }
     }
@@ -147,10 +163,13 @@ extension SceneRenderer {
         /// Calls `body` with buffer views of the lists, valid during the call.
         func withLists<R>(_ body: (TileOccluderLists) -> R) -> R {
             casters.withUnsafeBufferPointer { allCasters in
-            occluders.withUnsafeBufferPointer { allOccluders in
-                body(TileOccluderLists(casterStart: casterStart, occluderStart: occluderStart, allCasters: allCasters,
-                                       allOccluders: allOccluders))
-            } }
+                occluders.withUnsafeBufferPointer { allOccluders in
+                    body(
+                        TileOccluderLists(
+                            casterStart: casterStart, occluderStart: occluderStart, allCasters: allCasters,
+                            allOccluders: allOccluders))
+                }
+            }
         }
     }
 
@@ -164,8 +183,10 @@ extension SceneRenderer {
         /// The shadow casters and the ambient occluders of `tile`.
         @inline(__always)
         func lists(_ tile: Int) -> (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<Int32>) {
-            (UnsafeBufferPointer(rebasing: allCasters[casterStart[tile]..<casterStart[tile + 1]]),
-             UnsafeBufferPointer(rebasing: allOccluders[occluderStart[tile]..<occluderStart[tile + 1]]))
+            (
+                UnsafeBufferPointer(rebasing: allCasters[casterStart[tile]..<casterStart[tile + 1]]),
+                UnsafeBufferPointer(rebasing: allOccluders[occluderStart[tile]..<occluderStart[tile + 1]])
+            )
         }
     }
 
@@ -200,7 +221,8 @@ extension SceneRenderer {
         @inline(__always) func compatible(_ k: Int, index: Int, t: Float, normal: Vec3?) -> Bool {
             guard Int(self.index[k]) == index && abs(depth[k] - t) <= 0.05 * t else { return false }
             guard let normal else { return true }
-            return self.normal[3 * k] * normal.x + self.normal[3 * k + 1] * normal.y + self.normal[3 * k + 2] * normal.z > 0.9
+            return self.normal[3 * k] * normal.x + self.normal[3 * k + 1] * normal.y + self.normal[3 * k + 2] * normal.z
+                > 0.9
         }
 
         /// Two [1 2 1] x [1 2 1] passes of V and A over compatible cells (together
@@ -221,10 +243,13 @@ extension SceneRenderer {
                                 let q = b * columns + a
                                 guard compatible(q, index: index, t: depth[k], normal: nk) else { continue }
                                 let wt: Float = (a == i ? 2 : 1) * (b == j ? 2 : 1)
-                                sv += wt * inV[q]; sa += wt * inA[q]; sw += wt
+                                sv += wt * inV[q]
+                                sa += wt * inA[q]
+                                sw += wt
                             }
                         }
-                        visibility[k] = sv / sw; openness[k] = sa / sw
+                        visibility[k] = sv / sw
+                        openness[k] = sa / sw
                     }
                 }
             }
@@ -245,15 +270,19 @@ extension SceneRenderer {
     /// V and A computed at the hit point itself, with the lists of the tile holding
     /// (x, y); (1, 1) on a display.
     @inline(__always)
-    func directLighting(_ c: Context, lists: TileOccluderLists, x: Float, y: Float, t: Float, index: Int,
-                        seed: UInt32) -> (Float, Float) {
+    func directLighting(
+        _ c: Context, lists: TileOccluderLists, x: Float, y: Float, t: Float, index: Int,
+        seed: UInt32
+    ) -> (Float, Float) {
         if c.materials[c.prims[index].material].kind == .display { return (1, 1) }
         let ts = SceneRenderer.tileSize
         let tile = min(Int(y) / ts, tilesY - 1) * tilesX + min(Int(x) / ts, tilesX - 1)
         let (pc, po) = lists.lists(tile)
         let (p, nrm) = surfacePoint(c, x: x, y: y, t: t, index: index)
-        return (lightVisibility(c, casters: pc, from: p, normal: nrm, depth: t, skip: index, seed: seed),
-                ambientOpenness(c, occluders: po, from: p, normal: nrm, depth: t, skip: index, seed: seed))
+        return (
+            lightVisibility(c, casters: pc, from: p, normal: nrm, depth: t, skip: index, seed: seed),
+            ambientOpenness(c, occluders: po, from: p, normal: nrm, depth: t, skip: index, seed: seed)
+        )
     }
 
     /// Step 2: V and A at the centre pixel of every lighting cell (seeded by the cell
@@ -270,11 +299,16 @@ extension SceneRenderer {
                 guard index >= 0 else { continue }
                 let t = primary.depth[y * w + x]
                 let (_, nrm) = surfacePoint(c, x: Float(x) + 0.5, y: Float(y) + 0.5, t: t, index: index)
-                let l = directLighting(c, lists: lists, x: Float(x) + 0.5, y: Float(y) + 0.5, t: t, index: index,
-                                       seed: UInt32(truncatingIfNeeded: k))
-                cells.index[k] = Int32(index); cells.depth[k] = t
-                cells.normal[3 * k] = nrm.x; cells.normal[3 * k + 1] = nrm.y; cells.normal[3 * k + 2] = nrm.z
-                cells.visibility[k] = l.0; cells.openness[k] = l.1
+                let l = directLighting(
+                    c, lists: lists, x: Float(x) + 0.5, y: Float(y) + 0.5, t: t, index: index,
+                    seed: UInt32(truncatingIfNeeded: k))
+                cells.index[k] = Int32(index)
+                cells.depth[k] = t
+                cells.normal[3 * k] = nrm.x
+                cells.normal[3 * k + 1] = nrm.y
+                cells.normal[3 * k + 2] = nrm.z
+                cells.visibility[k] = l.0
+                cells.openness[k] = l.1
             }
         }
         cells.smooth()
@@ -285,8 +319,10 @@ extension SceneRenderer {
     /// bilinear mix of the 4 nearest compatible cells (weights + 1e-4), else computed
     /// directly (`seed`). Displays only scatter a little unshadowed room light: (1, 1).
     @inline(__always)
-    func lighting(_ c: Context, cells: LightingCells, lists: TileOccluderLists, x: Float, y: Float, t: Float,
-                  index: Int, seed: UInt32) -> (Float, Float) {
+    func lighting(
+        _ c: Context, cells: LightingCells, lists: TileOccluderLists, x: Float, y: Float, t: Float,
+        index: Int, seed: UInt32
+    ) -> (Float, Float) {
         if c.materials[c.prims[index].material].kind == .display { return (1, 1) }
         let cs = cells.size, cw = cells.columns, ch = cells.rows
         let shape = c.prims[index].shape
@@ -305,7 +341,9 @@ extension SceneRenderer {
                 let q = cy * cw + cx
                 guard cells.compatible(q, index: index, t: t, normal: nrm) else { continue }
                 let wt = (a == 0 ? 1 - wx : wx) * (b == 0 ? 1 - wy : wy) + 1e-4
-                sv += wt * cells.visibility[q]; sa += wt * cells.openness[q]; sw += wt
+                sv += wt * cells.visibility[q]
+                sa += wt * cells.openness[q]
+                sw += wt
             }
         }
         if sw > 0 { return (sv / sw, sa / sw) }

@@ -10,12 +10,17 @@ extension SceneRenderer {
         var falloff: Float, black: Float, white: Vec3
         var glass: CoverGlass?
         init(_ d: DisplaySurface, scene: Scene) {
-            pitchM = d.pitchM; contentScaleU = d.contentScaleU; contentScaleV = d.contentScaleV
+            pitchM = d.pitchM
+            contentScaleU = d.contentScaleU
+            contentScaleV = d.contentScaleV
             content = d.content.view
-            falloff = d.parameters.viewFalloffExponent; black = d.parameters.blackLevel; white = d.white
+            falloff = d.parameters.viewFalloffExponent
+            black = d.parameters.blackLevel
+            white = d.white
             let a = scene.ambient
-            glass = CoverGlass(parameters: d.parameters, normal: scene.primitives[d.primitive].frame.w, up: scene.up,
-                               roomColour: a.y > 0 ? a * (1 / a.y) : Vec3(1, 1, 1))
+            glass = CoverGlass(
+                parameters: d.parameters, normal: scene.primitives[d.primitive].frame.w, up: scene.up,
+                roomColour: a.y > 0 ? a * (1 / a.y) : Vec3(1, 1, 1))
         }
     }
 
@@ -26,10 +31,13 @@ extension SceneRenderer {
         var fibreScale: Float, paperTexture: Float, paper: Vec3, tonerBlack: Float
         var halftone: HalftonePrinter?
         init(_ p: PrintSurface) {
-            contentScaleU = p.contentScaleU; contentScaleV = p.contentScaleV
-            content = p.content.view; fibres = p.fibres.view
+            contentScaleU = p.contentScaleU
+            contentScaleV = p.contentScaleV
+            content = p.content.view
+            fibres = p.fibres.view
             fibreScale = Float(p.fibres.width) / p.fibreTileM
-            paperTexture = p.parameters.paperTexture; paper = p.paper
+            paperTexture = p.parameters.paperTexture
+            paper = p.paper
             tonerBlack = p.parameters.inkBlack / max(p.parameters.paperWhite, 0.01)
             halftone = p.halftone
         }
@@ -61,8 +69,10 @@ extension SceneRenderer {
 
     /// Radiance of the hit (t, index) of the ray through image point (x, y).
     @inline(__always)
-    func shade(_ c: Context, x: Float, y: Float, row: Int, tile: Int, t: Float, index: Int,
-               visibility: Float, openness: Float) -> Sample {
+    func shade(
+        _ c: Context, x: Float, y: Float, row: Int, tile: Int, t: Float, index: Int,
+        visibility: Float, openness: Float
+    ) -> Sample {
         if index < 0 { return Sample() }
         let o = view.origin
         let d = view.direction(x: x, y: y)
@@ -73,8 +83,9 @@ extension SceneRenderer {
         let dLen = d.length
         var cosine = n.dot(d) / dLen
         if cosine > 0 { n = -n } else { cosine = -cosine }
-        let hit = SurfaceHit(direction: d, directionLength: dLen, depth: t, point: p, normal: n, cosine: cosine,
-                             s: surf.s, t: surf.t)
+        let hit = SurfaceHit(
+            direction: d, directionLength: dLen, depth: t, point: p, normal: n, cosine: cosine,
+            s: surf.s, t: surf.t)
         let material = c.materials[prim.material]
         let out: Sample?
         switch material.kind {
@@ -94,19 +105,24 @@ extension SceneRenderer {
     /// pixel footprint) times irradiance, plus on glossy materials a Blinn-Phong
     /// highlight of the area light and the mirrored glare light.
     @inline(__always)
-    func shadeDiffuse(_ c: Context, _ hit: SurfaceHit, material: Material, visibility: Float,
-                      openness: Float) -> Sample {
+    func shadeDiffuse(
+        _ c: Context, _ hit: SurfaceHit, material: Material, visibility: Float,
+        openness: Float
+    ) -> Sample {
         let p = hit.point, n = hit.normal, d = hit.direction, dLen = hit.directionLength
         var albedo = material.tint
         if material.texture >= 0 {
             let tex = c.textures[material.texture]
             // Texels per metre along each axis; the rotation is folded in.
-            let kx = material.rotationCos * material.texelsPerMetreU, ky = material.rotationSin * material.texelsPerMetreU
-            let kx2 = material.rotationSin * material.texelsPerMetreV, ky2 = material.rotationCos * material.texelsPerMetreV
+            let kx = material.rotationCos * material.texelsPerMetreU,
+                ky = material.rotationSin * material.texelsPerMetreU
+            let kx2 = material.rotationSin * material.texelsPerMetreV,
+                ky2 = material.rotationCos * material.texelsPerMetreV
             let su = hit.s * kx - hit.t * ky + material.offsetU
             let sv = hit.s * kx2 + hit.t * ky2 + material.offsetV
             // Footprint t |d| / (f sqrt(cos)) in texels, as a level of detail.
-            let lod = FastMath.log2(hit.depth * dLen * material.texelsPerMetreU / view.focal)
+            let lod =
+                FastMath.log2(hit.depth * dLen * material.texelsPerMetreU / view.focal)
                 - 0.5 * FastMath.log2(max(hit.cosine, 0.02))
             let s = tex.sample(u: su, v: sv, lod: lod, wrap: true)
             albedo = albedo.scaled(by: Vec3(s.0, s.1, s.2))
@@ -120,7 +136,8 @@ extension SceneRenderer {
                 let h = (l * invL - d * (1 / dLen)).normalized
                 let nh = max(n.dot(h), 0)
                 let nl = max(n.dot(l) * invL, 0)
-                radiance = radiance + lightColour * (visibility * material.specular * pow(nh, material.shininess) * nl / d2)
+                radiance =
+                    radiance + lightColour * (visibility * material.specular * pow(nh, material.shininess) * nl / d2)
             }
             if let g = glare {
                 radiance = radiance + g.reflected(at: p, normal: n, cameraOrigin: view.origin) * material.specular
@@ -148,21 +165,31 @@ extension SceneRenderer {
         let black = disp.black
         let em: Vec3
         if let glass = disp.glass {
-            em = glass.emitted(Vec3(lookupEOTF(c, e.0), lookupEOTF(c, e.1), lookupEOTF(c, e.2)), black: black,
-                               cosine: cosine).scaled(by: disp.white) * gain
+            em =
+                glass.emitted(
+                    Vec3(lookupEOTF(c, e.0), lookupEOTF(c, e.1), lookupEOTF(c, e.2)), black: black,
+                    cosine: cosine
+                ).scaled(by: disp.white) * gain
         } else {
-            em = Vec3(black + (1 - black) * lookupEOTF(c, e.0), black + (1 - black) * lookupEOTF(c, e.1),
-                      black + (1 - black) * lookupEOTF(c, e.2)).scaled(by: disp.white) * gain
+            em =
+                Vec3(
+                    black + (1 - black) * lookupEOTF(c, e.0), black + (1 - black) * lookupEOTF(c, e.1),
+                    black + (1 - black) * lookupEOTF(c, e.2)
+                ).scaled(by: disp.white) * gain
         }
         // Matte glass scatters a little room light; glare adds the mirrored light.
         var radiance = em + irradiance(at: p, normal: n, visibility: 1, openness: 1) * 0.012
-        if let glass = disp.glass { radiance = radiance + glass.reflected(view: hit.direction * (1 / hit.directionLength), normal: n) }
+        if let glass = disp.glass {
+            radiance = radiance + glass.reflected(view: hit.direction * (1 / hit.directionLength), normal: n)
+        }
         if let g = glare { radiance = radiance + g.reflected(at: p, normal: n, cameraOrigin: view.origin) }
         var out = Sample(r: radiance.x, g: radiance.y, b: radiance.z)
         let table = displayTiles.table.isEmpty ? -1 : Int(displayTiles.table[tile])
         if table >= 0 {
             let det = patternDetail(c, table: table, u: u, v: v)
-            out.dr = em.x * det.0; out.dg = em.y * det.1; out.db = em.z * det.2
+            out.dr = em.x * det.0
+            out.dg = em.y * det.1
+            out.db = em.z * det.2
         }
         return out
     }
@@ -171,8 +198,10 @@ extension SceneRenderer {
     /// paper) times paper colour, fibre texture and irradiance, plus glare. nil without
     /// print constants.
     @inline(__always)
-    func shadePrint(_ c: Context, _ hit: SurfaceHit, primitive prim: Primitive, tile: Int, visibility: Float,
-                    openness: Float) -> Sample? {
+    func shadePrint(
+        _ c: Context, _ hit: SurfaceHit, primitive prim: Primitive, tile: Int, visibility: Float,
+        openness: Float
+    ) -> Sample? {
         guard let pr = printConstants else { return nil }
         let p = hit.point, n = hit.normal
         let s = hit.s + prim.half.x, tt = hit.t + prim.half.y
@@ -180,21 +209,27 @@ extension SceneRenderer {
         let e = pr.content.sample(u: s * pr.contentScaleU, v: tt * pr.contentScaleV, lod: lod, wrap: false)
         var rho: Vec3
         if let h = pr.halftone {
-            rho = h.reflectance(s: s, t: tt, content: h.separation((e.0, e.1, e.2)), tile: c.printTile,
-                                at: tile * HalftonePrinter.tileStride)
+            rho = h.reflectance(
+                s: s, t: tt, content: h.separation((e.0, e.1, e.2)), tile: c.printTile,
+                at: tile * HalftonePrinter.tileStride)
         } else {
             // Solid toner: reflectance between toner black and paper, linear in coverage.
             let k = pr.tonerBlack
-            rho = Vec3(k + (1 - k) * ColorScience.srgbToLinear(min(max(e.0, 0), 1)),
-                       k + (1 - k) * ColorScience.srgbToLinear(min(max(e.1, 0), 1)),
-                       k + (1 - k) * ColorScience.srgbToLinear(min(max(e.2, 0), 1)))
+            rho = Vec3(
+                k + (1 - k) * ColorScience.srgbToLinear(min(max(e.0, 0), 1)),
+                k + (1 - k) * ColorScience.srgbToLinear(min(max(e.1, 0), 1)),
+                k + (1 - k) * ColorScience.srgbToLinear(min(max(e.2, 0), 1)))
         }
         // Fibres: one mip level per tile (their 1-5 % contrast hides level steps).
-        let f = pr.fibres.sample(u: s * pr.fibreScale, v: tt * pr.fibreScale,
-                                 level: printTiles.fibreLod.isEmpty ? 0 : Int(printTiles.fibreLod[tile] + 0.5), wrap: true)
+        let f = pr.fibres.sample(
+            u: s * pr.fibreScale, v: tt * pr.fibreScale,
+            level: printTiles.fibreLod.isEmpty ? 0 : Int(printTiles.fibreLod[tile] + 0.5), wrap: true)
         let fibre = 1 + pr.paperTexture * (f.0 - 0.5) * 4
-        var radiance = rho.scaled(by: pr.paper).scaled(by: irradiance(at: p, normal: n, visibility: visibility,
-                                                                      openness: openness)) * fibre
+        var radiance =
+            rho.scaled(by: pr.paper).scaled(
+                by: irradiance(
+                    at: p, normal: n, visibility: visibility,
+                    openness: openness)) * fibre
         if let g = glare { radiance = radiance + g.reflected(at: p, normal: n, cameraOrigin: view.origin) }
         return Sample(r: radiance.x, g: radiance.y, b: radiance.z)
     }
@@ -222,8 +257,10 @@ extension SceneRenderer {
         let i01 = base + (y1 * n + x0) * 3, i11 = base + (y1 * n + x1) * 3
         let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
         let l = c.lut
-        return (w00 * l[i00] + w10 * l[i10] + w01 * l[i01] + w11 * l[i11],
-                w00 * l[i00 + 1] + w10 * l[i10 + 1] + w01 * l[i01 + 1] + w11 * l[i11 + 1],
-                w00 * l[i00 + 2] + w10 * l[i10 + 2] + w01 * l[i01 + 2] + w11 * l[i11 + 2])
+        return (
+            w00 * l[i00] + w10 * l[i10] + w01 * l[i01] + w11 * l[i11],
+            w00 * l[i00 + 1] + w10 * l[i10 + 1] + w01 * l[i01 + 1] + w11 * l[i11 + 1],
+            w00 * l[i00 + 2] + w10 * l[i10 + 2] + w01 * l[i01 + 2] + w11 * l[i11 + 2]
+        )
     }
 }

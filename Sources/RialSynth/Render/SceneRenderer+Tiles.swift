@@ -14,8 +14,11 @@ extension SceneRenderer {
         let yMin = min((c.y - r) / zn, (c.y - r) / zf), yMax = max((c.y + r) / zn, (c.y + r) / zf)
         let w2 = Float(view.width) / 2, h2 = Float(view.height) / 2
         func clampInt(_ v: Float) -> Int { Int(min(max(v, -1e6), 1e6)) }
-        return (clampInt((xMin * view.focal + w2).rounded(.down)) - 1, clampInt((yMin * view.focal + h2).rounded(.down)) - 1,
-                clampInt((xMax * view.focal + w2).rounded(.up)) + 1, clampInt((yMax * view.focal + h2).rounded(.up)) + 1)
+        return (
+            clampInt((xMin * view.focal + w2).rounded(.down)) - 1,
+            clampInt((yMin * view.focal + h2).rounded(.down)) - 1,
+            clampInt((xMax * view.focal + w2).rounded(.up)) + 1, clampInt((yMax * view.focal + h2).rounded(.up)) + 1
+        )
     }
 
     /// Which primitives the rays of each screen tile of `view` can hit, and every
@@ -52,7 +55,10 @@ extension SceneRenderer {
                             let x = Float(min((tx + (corner & 1)) * ts, view.width))
                             let y = Float(min((ty + (corner >> 1)) * ts, view.height))
                             let dn = p.frame.w.dot(view.direction(x: x, y: y))
-                            if dn != 0 && (dn > 0) == (num > 0) { hits += 1; tLow = min(tLow, num / dn) }
+                            if dn != 0 && (dn > 0) == (num > 0) {
+                                hits += 1
+                                tLow = min(tLow, num / dn)
+                            }
                         }
                         if hits == 0 { continue }
                         lists[ty * tilesX + tx].append((Int32(i), hits == 4 ? tLow * 0.999 : 0))
@@ -64,11 +70,15 @@ extension SceneRenderer {
         }
         var start = [0], list = [Int32](), bounds = [Float]()
         for l in lists {
-            for e in l.sorted(by: { $0.1 < $1.1 }) { list.append(e.0); bounds.append(e.1) }
+            for e in l.sorted(by: { $0.1 < $1.1 }) {
+                list.append(e.0)
+                bounds.append(e.1)
+            }
             start.append(list.count)
         }
-        return TileTable(view: view, tilesX: tilesX, tilesY: tilesY, start: start, list: list, bound: bounds,
-                         casters: casters)
+        return TileTable(
+            view: view, tilesX: tilesX, tilesY: tilesY, start: start, list: list, bound: bounds,
+            casters: casters)
     }
 
     /// The screen tiles of one view and the primitives their rays can hit: tile t's
@@ -88,8 +98,10 @@ extension SceneRenderer {
         /// row-major order, with the Jacobian (`planeJacobian`) of that primitive's
         /// plane at the tile's centre, clamped to the last pixel centre of the image;
         /// tiles where the plane is not in front of the camera are skipped.
-        func forEachTile(listing primitive: Int, of primitives: [Primitive],
-                         _ body: (Int, (Float, Float, Float, Float)) -> Void) {
+        func forEachTile(
+            listing primitive: Int, of primitives: [Primitive],
+            _ body: (Int, (Float, Float, Float, Float)) -> Void
+        ) {
             func tileContains(_ tile: Int) -> Bool {
                 for k in start[tile]..<start[tile + 1] where Int(list[k]) == primitive { return true }
                 return false
@@ -111,7 +123,9 @@ extension SceneRenderer {
 
     /// Jacobian d(s, t) / d(x, y) (surface metres per px) of the plane of `p` at pixel
     /// position (x, y) by central differences; nil if the plane is not in front.
-    static func planeJacobian(_ p: Primitive, view: CameraView, x: Float, y: Float) -> (s: Float, t: Float, j: (Float, Float, Float, Float))? {
+    static func planeJacobian(_ p: Primitive, view: CameraView, x: Float, y: Float) -> (
+        s: Float, t: Float, j: (Float, Float, Float, Float)
+    )? {
         func hit(_ x: Float, _ y: Float) -> (Float, Float)? {
             let d = view.direction(x: x, y: y)
             let dw = d.dot(p.frame.w)
@@ -122,7 +136,8 @@ extension SceneRenderer {
             return (q.dot(p.frame.u), q.dot(p.frame.v))
         }
         guard let c = hit(x, y), let ex = hit(x + 0.5, y), let wx = hit(x - 0.5, y),
-              let sy = hit(x, y + 0.5), let ny = hit(x, y - 0.5) else { return nil }
+            let sy = hit(x, y + 0.5), let ny = hit(x, y - 0.5)
+        else { return nil }
         return (c.0, c.1, (ex.0 - wx.0, sy.0 - ny.0, ex.1 - wx.1, sy.1 - ny.1))
     }
 
@@ -162,7 +177,8 @@ extension SceneRenderer {
             for tb in d.patterns.tables {
                 lutOffset.append(lutData.count)
                 lutSize.append(tb.n)
-                lutScale.append(tb.scaleU); lutScale.append(tb.scaleV)
+                lutScale.append(tb.scaleU)
+                lutScale.append(tb.scaleV)
                 lutData.append(contentsOf: tb.values)
             }
             let g = d.parameters.gamma

@@ -119,8 +119,10 @@ final class SceneRenderer {
         aoSamples = min(max(scene.aoSamples, 0), 64)
         aoRadius = max(scene.aoRadius, 0.01)
         cell = min(max(scene.lightingCell, 1), 32)
-        aoCasters = scene.primitives.indices.filter { scene.primitives[$0].castsShadow || scene.primitives[$0].shape == .plane }
-            .map { Int32($0) }
+        aoCasters = scene.primitives.indices.filter {
+            scene.primitives[$0].castsShadow || scene.primitives[$0].shape == .plane
+        }
+        .map { Int32($0) }
         up = scene.up
         glare = scene.glare
         displayConstants = scene.display.map { DisplayConstants($0, scene: scene) }
@@ -135,7 +137,8 @@ final class SceneRenderer {
         tileList = tiles.list
         tileBound = tiles.bound
         shadowCasters = tiles.casters
-        displayTiles = scene.display.map { DisplayTiles($0, primitives: scene.primitives, tiles: tiles) } ?? DisplayTiles()
+        displayTiles =
+            scene.display.map { DisplayTiles($0, primitives: scene.primitives, tiles: tiles) } ?? DisplayTiles()
         printTiles = scene.print.map { PrintTiles($0, primitives: scene.primitives, tiles: tiles) } ?? PrintTiles()
     }
 
@@ -158,18 +161,30 @@ final class SceneRenderer {
     @inline(__always)
     func withContext<R>(_ body: (Context) -> R) -> R {
         prims.withUnsafeBufferPointer { p in
-        materials.withUnsafeBufferPointer { m in
-        textureViews.withUnsafeBufferPointer { tv in
-        tileStart.withUnsafeBufferPointer { ts in
-        tileList.withUnsafeBufferPointer { tl in
-        tileBound.withUnsafeBufferPointer { tb in
-        printTiles.halftone.withUnsafeBufferPointer { pt in
-        displayTiles.lutData.withUnsafeBufferPointer { lut in
-        displayTiles.eotf.withUnsafeBufferPointer { e in
-        rowGains.withUnsafeBufferPointer { rg in
-            body(Context(prims: p, materials: m, textures: tv, tileStart: ts, tileList: tl, tileBound: tb, printTile: pt,
-                         lut: lut, eotf: e, rowGains: rg))
-        } } } } } } } } } }
+            materials.withUnsafeBufferPointer { m in
+                textureViews.withUnsafeBufferPointer { tv in
+                    tileStart.withUnsafeBufferPointer { ts in
+                        tileList.withUnsafeBufferPointer { tl in
+                            tileBound.withUnsafeBufferPointer { tb in
+                                printTiles.halftone.withUnsafeBufferPointer { pt in
+                                    displayTiles.lutData.withUnsafeBufferPointer { lut in
+                                        displayTiles.eotf.withUnsafeBufferPointer { e in
+                                            rowGains.withUnsafeBufferPointer { rg in
+                                                body(
+                                                    Context(
+                                                        prims: p, materials: m, textures: tv, tileStart: ts,
+                                                        tileList: tl, tileBound: tb, printTile: pt,
+                                                        lut: lut, eotf: e, rowGains: rg))
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Nearest hit along o + t d among the tile's primitives: (t, index) or (inf, -1).
@@ -180,7 +195,10 @@ final class SceneRenderer {
             if c.tileBound[k] >= best { break }
             let i = Int(c.tileList[k])
             let t = c.prims[i].intersect(origin: o, direction: d, tMax: best)
-            if t < best { best = t; index = i }
+            if t < best {
+                best = t
+                index = i
+            }
         }
         return (best, index)
     }
@@ -226,68 +244,83 @@ final class SceneRenderer {
         var lists = TileOccluders(tileCount: tilesX * tilesY)
         var local = [Int32]()
         depth.withUnsafeMutableBufferPointer { z in
-        hits.withUnsafeMutableBufferPointer { hit in
-            for ty in 0..<tilesY {
-                for tx in 0..<tilesX {
-                    let tile = ty * tilesX + tx
-                    let y0 = ty * ts, y1 = min(y0 + ts, h), x0 = tx * ts, x1 = min(x0 + ts, w)
-                    var lo = Vec3(.infinity, .infinity, .infinity), hi = -lo
-                    for y in y0..<y1 {
-                        for x in x0..<x1 {
-                            let d = view.direction(x: Float(x) + 0.5, y: Float(y) + 0.5)
-                            let (t, index) = nearest(c, tile: tile, origin: view.origin, direction: d)
-                            hit[y * w + x] = Int32(index)
-                            z[y * w + x] = t
-                            if index >= 0 {
-                                let p = view.origin + d * t
-                                lo = Vec3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
-                                hi = Vec3(max(hi.x, p.x), max(hi.y, p.y), max(hi.z, p.z))
+            hits.withUnsafeMutableBufferPointer { hit in
+                for ty in 0..<tilesY {
+                    for tx in 0..<tilesX {
+                        let tile = ty * tilesX + tx
+                        let y0 = ty * ts, y1 = min(y0 + ts, h), x0 = tx * ts, x1 = min(x0 + ts, w)
+                        var lo = Vec3(.infinity, .infinity, .infinity), hi = -lo
+                        for y in y0..<y1 {
+                            for x in x0..<x1 {
+                                let d = view.direction(x: Float(x) + 0.5, y: Float(y) + 0.5)
+                                let (t, index) = nearest(c, tile: tile, origin: view.origin, direction: d)
+                                hit[y * w + x] = Int32(index)
+                                z[y * w + x] = t
+                                if index >= 0 {
+                                    let p = view.origin + d * t
+                                    lo = Vec3(min(lo.x, p.x), min(lo.y, p.y), min(lo.z, p.z))
+                                    hi = Vec3(max(hi.x, p.x), max(hi.y, p.y), max(hi.z, p.z))
+                                }
                             }
                         }
+                        if lo.x.isFinite {
+                            let centre = (lo + hi) * 0.5, radius = (hi - lo).length * 0.55 + 0.01
+                            casters(near: centre, radius: radius, into: &local)
+                            lists.casters.append(contentsOf: local)
+                            occluders(near: centre, radius: radius, into: &local)
+                            lists.occluders.append(contentsOf: local)
+                        }
+                        lists.casterStart[tile + 1] = lists.casters.count
+                        lists.occluderStart[tile + 1] = lists.occluders.count
                     }
-                    if lo.x.isFinite {
-                        let centre = (lo + hi) * 0.5, radius = (hi - lo).length * 0.55 + 0.01
-                        casters(near: centre, radius: radius, into: &local)
-                        lists.casters.append(contentsOf: local)
-                        occluders(near: centre, radius: radius, into: &local)
-                        lists.occluders.append(contentsOf: local)
-                    }
-                    lists.casterStart[tile + 1] = lists.casters.count
-                    lists.occluderStart[tile + 1] = lists.occluders.count
                 }
             }
-        } }
+        }
         return PrimaryHits(index: hits, depth: depth, occluders: lists)
     }
 
     /// Step 3: shades every pixel centre into `base` and `detail` (3 planes each;
     /// `detail` is empty without a display). Returns each pixel's surface key: the
     /// primitive shaded, -1 for none.
-    func shadePixels(_ c: Context, primary: PrimaryHits, cells: LightingCells, lists: TileOccluderLists,
-                     base: inout [Float], detail: inout [Float]) -> [Int32] {
+    func shadePixels(
+        _ c: Context, primary: PrimaryHits, cells: LightingCells, lists: TileOccluderLists,
+        base: inout [Float], detail: inout [Float]
+    ) -> [Int32] {
         let w = view.width, h = view.height, n = w * h
         let ts = SceneRenderer.tileSize
         let hasDetail = scene.display != nil
         var keys = [Int32](repeating: -1, count: n)
         base.withUnsafeMutableBufferPointer { b in
-        detail.withUnsafeMutableBufferPointer { dt in
-        keys.withUnsafeMutableBufferPointer { key in
-            for y in 0..<h {
-                for x in 0..<w {
-                    let i = y * w + x
-                    let index = Int(primary.index[i])
-                    let tile = (y / ts) * tilesX + x / ts
-                    let px = Float(x) + 0.5, py = Float(y) + 0.5
-                    let l = index >= 0 ? lighting(c, cells: cells, lists: lists, x: px, y: py, t: primary.depth[i],
-                                                  index: index, seed: 0x8000_0000 | UInt32(truncatingIfNeeded: i)) : (1, 1)
-                    let s = shade(c, x: px, y: py, row: y, tile: tile, t: primary.depth[i], index: index,
-                                  visibility: l.0, openness: l.1)
-                    b[i] = s.r; b[n + i] = s.g; b[2 * n + i] = s.b
-                    if hasDetail { dt[i] = s.dr; dt[n + i] = s.dg; dt[2 * n + i] = s.db }
-                    key[i] = s.key
+            detail.withUnsafeMutableBufferPointer { dt in
+                keys.withUnsafeMutableBufferPointer { key in
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let i = y * w + x
+                            let index = Int(primary.index[i])
+                            let tile = (y / ts) * tilesX + x / ts
+                            let px = Float(x) + 0.5, py = Float(y) + 0.5
+                            let l =
+                                index >= 0
+                                ? lighting(
+                                    c, cells: cells, lists: lists, x: px, y: py, t: primary.depth[i],
+                                    index: index, seed: 0x8000_0000 | UInt32(truncatingIfNeeded: i)) : (1, 1)
+                            let s = shade(
+                                c, x: px, y: py, row: y, tile: tile, t: primary.depth[i], index: index,
+                                visibility: l.0, openness: l.1)
+                            b[i] = s.r
+                            b[n + i] = s.g
+                            b[2 * n + i] = s.b
+                            if hasDetail {
+                                dt[i] = s.dr
+                                dt[n + i] = s.dg
+                                dt[2 * n + i] = s.db
+                            }
+                            key[i] = s.key
+                        }
+                    }
                 }
             }
-        } } }
+        }
         return keys
     }
 
@@ -298,52 +331,73 @@ final class SceneRenderer {
         let w = view.width, h = view.height
         var edge = [Bool](repeating: false, count: w * h)
         keys.withUnsafeBufferPointer { key in
-        depth.withUnsafeBufferPointer { z in
-            for y in 0..<h {
-                for x in 0..<w {
-                    let i = y * w + x
-                    if x + 1 < w && (key[i] != key[i + 1] || abs(z[i] - z[i + 1]) > 0.02 * min(z[i], z[i + 1])) {
-                        edge[i] = true; edge[i + 1] = true
-                    }
-                    if y + 1 < h && (key[i] != key[i + w] || abs(z[i] - z[i + w]) > 0.02 * min(z[i], z[i + w])) {
-                        edge[i] = true; edge[i + w] = true
+            depth.withUnsafeBufferPointer { z in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        let i = y * w + x
+                        if x + 1 < w && (key[i] != key[i + 1] || abs(z[i] - z[i + 1]) > 0.02 * min(z[i], z[i + 1])) {
+                            edge[i] = true
+                            edge[i + 1] = true
+                        }
+                        if y + 1 < h && (key[i] != key[i + w] || abs(z[i] - z[i + w]) > 0.02 * min(z[i], z[i + w])) {
+                            edge[i] = true
+                            edge[i + w] = true
+                        }
                     }
                 }
             }
-        } }
+        }
         return edge
     }
 
     /// Step 4: re-renders each pixel marked in `edges` as the mean of 4 rotated-grid
     /// sub-samples (offsets (-1/8, -3/8), (3/8, -1/8), (1/8, 3/8), (-3/8, 1/8) px),
     /// each traced, lit and shaded on its own.
-    func supersampleEdges(_ c: Context, edges: [Bool], cells: LightingCells, lists: TileOccluderLists,
-                          base: inout [Float], detail: inout [Float]) {
+    func supersampleEdges(
+        _ c: Context, edges: [Bool], cells: LightingCells, lists: TileOccluderLists,
+        base: inout [Float], detail: inout [Float]
+    ) {
         let w = view.width, h = view.height, n = w * h
         let ts = SceneRenderer.tileSize
         let hasDetail = scene.display != nil
         let offsets: [(Float, Float)] = [(-0.125, -0.375), (0.375, -0.125), (0.125, 0.375), (-0.375, 0.125)]
         base.withUnsafeMutableBufferPointer { b in
-        detail.withUnsafeMutableBufferPointer { dt in
-            for y in 0..<h {
-                for x in 0..<w where edges[y * w + x] {
-                    let i = y * w + x
-                    let tile = (y / ts) * tilesX + x / ts
-                    var acc = Sample()
-                    for (m, o) in offsets.enumerated() {
-                        let px = Float(x) + 0.5 + o.0, py = Float(y) + 0.5 + o.1
-                        let (t, index) = nearest(c, tile: tile, origin: view.origin, direction: view.direction(x: px, y: py))
-                        let l = index >= 0 ? lighting(c, cells: cells, lists: lists, x: px, y: py, t: t, index: index,
-                                                      seed: 0x4000_0000 ^ UInt32(truncatingIfNeeded: i * 4 + m)) : (1, 1)
-                        let s = shade(c, x: px, y: py, row: y, tile: tile, t: t, index: index, visibility: l.0, openness: l.1)
-                        acc.r += s.r; acc.g += s.g; acc.b += s.b
-                        acc.dr += s.dr; acc.dg += s.dg; acc.db += s.db
+            detail.withUnsafeMutableBufferPointer { dt in
+                for y in 0..<h {
+                    for x in 0..<w where edges[y * w + x] {
+                        let i = y * w + x
+                        let tile = (y / ts) * tilesX + x / ts
+                        var acc = Sample()
+                        for (m, o) in offsets.enumerated() {
+                            let px = Float(x) + 0.5 + o.0, py = Float(y) + 0.5 + o.1
+                            let (t, index) = nearest(
+                                c, tile: tile, origin: view.origin, direction: view.direction(x: px, y: py))
+                            let l =
+                                index >= 0
+                                ? lighting(
+                                    c, cells: cells, lists: lists, x: px, y: py, t: t, index: index,
+                                    seed: 0x4000_0000 ^ UInt32(truncatingIfNeeded: i * 4 + m)) : (1, 1)
+                            let s = shade(
+                                c, x: px, y: py, row: y, tile: tile, t: t, index: index, visibility: l.0, openness: l.1)
+                            acc.r += s.r
+                            acc.g += s.g
+                            acc.b += s.b
+                            acc.dr += s.dr
+                            acc.dg += s.dg
+                            acc.db += s.db
+                        }
+                        b[i] = acc.r * 0.25
+                        b[n + i] = acc.g * 0.25
+                        b[2 * n + i] = acc.b * 0.25
+                        if hasDetail {
+                            dt[i] = acc.dr * 0.25
+                            dt[n + i] = acc.dg * 0.25
+                            dt[2 * n + i] = acc.db * 0.25
+                        }
                     }
-                    b[i] = acc.r * 0.25; b[n + i] = acc.g * 0.25; b[2 * n + i] = acc.b * 0.25
-                    if hasDetail { dt[i] = acc.dr * 0.25; dt[n + i] = acc.dg * 0.25; dt[2 * n + i] = acc.db * 0.25 }
                 }
             }
-        } }
+        }
     }
 
     // MARK: Depth
@@ -363,7 +417,11 @@ final class SceneRenderer {
                             let x = (Float(i) + (Float(a) + 0.5) / Float(sub)) * sx
                             let y = (Float(j) + (Float(b) + 0.5) / Float(sub)) * sy
                             let tx = min(Int(x) / ts, tilesX - 1), ty = min(Int(y) / ts, tilesY - 1)
-                            out[k] = nearest(c, tile: ty * tilesX + tx, origin: view.origin, direction: view.direction(x: x, y: y)).0
+                            out[k] =
+                                nearest(
+                                    c, tile: ty * tilesX + tx, origin: view.origin,
+                                    direction: view.direction(x: x, y: y)
+                                ).0
                             k += 1
                         }
                     }

@@ -40,19 +40,26 @@ final class MipTexture: @unchecked Sendable {
                         let y0 = min(2 * y, h - 1), y1 = min(2 * y + 1, h - 1)
                         for x in 0..<nw {
                             let x0 = min(2 * x, w - 1), x1 = min(2 * x + 1, w - 1)
-                            s[dst + y * nw + x] = 0.25 * (s[src + y0 * w + x0] + s[src + y0 * w + x1]
-                                + s[src + y1 * w + x0] + s[src + y1 * w + x1])
+                            s[dst + y * nw + x] =
+                                0.25
+                                * (s[src + y0 * w + x0] + s[src + y0 * w + x1]
+                                    + s[src + y1 * w + x0] + s[src + y1 * w + x1])
                         }
                     }
                 }
             }
-            widths.append(nw); heights.append(nh); offsets.append(newOffset)
-            w = nw; h = nh; offset = newOffset
+            widths.append(nw)
+            heights.append(nh)
+            offsets.append(newOffset)
+            w = nw
+            h = nh
+            offset = newOffset
         }
         levelWidth = widths
         levelHeight = heights
         levelOffset = offsets
-        view = TextureView(levelWidth: widths, levelHeight: heights, levelOffset: offsets, data: storage, channels: channels)
+        view = TextureView(
+            levelWidth: widths, levelHeight: heights, levelOffset: offsets, data: storage, channels: channels)
         let last = offsets[offsets.count - 1]
         if channels == 3 {
             mean = (storage[last], storage[last + 1], storage[last + 2])
@@ -121,7 +128,9 @@ struct TextureView: @unchecked Sendable {
     init(levelWidth: [Int], levelHeight: [Int], levelOffset: [Int], data: [Float], channels: Int) {
         let meta = UnsafeMutablePointer<Int>.allocate(capacity: 3 * levelWidth.count)
         for l in levelWidth.indices {
-            meta[3 * l] = levelWidth[l]; meta[3 * l + 1] = levelHeight[l]; meta[3 * l + 2] = levelOffset[l]
+            meta[3 * l] = levelWidth[l]
+            meta[3 * l + 1] = levelHeight[l]
+            meta[3 * l + 2] = levelOffset[l]
         }
         // Interleave the channels of each level (one cache line holds a texel's RGB).
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: max(data.count, 1))
@@ -134,8 +143,12 @@ struct TextureView: @unchecked Sendable {
         let scales = UnsafeMutablePointer<Float>.allocate(capacity: 6 * levelWidth.count)
         for l in levelWidth.indices {
             let w = Float(levelWidth[l]), h = Float(levelHeight[l])
-            scales[6 * l] = w / Float(levelWidth[0]); scales[6 * l + 1] = h / Float(levelHeight[0])
-            scales[6 * l + 2] = w; scales[6 * l + 3] = h; scales[6 * l + 4] = 1 / w; scales[6 * l + 5] = 1 / h
+            scales[6 * l] = w / Float(levelWidth[0])
+            scales[6 * l + 1] = h / Float(levelHeight[0])
+            scales[6 * l + 2] = w
+            scales[6 * l + 3] = h
+            scales[6 * l + 4] = 1 / w
+            scales[6 * l + 5] = 1 / h
         }
         self.meta = UnsafePointer(meta)
         self.scales = UnsafePointer(scales)
@@ -192,8 +205,10 @@ struct TextureView: @unchecked Sendable {
             x1 = x0 + 1 == w ? 0 : x0 + 1
             y1 = y0 + 1 == h ? 0 : y0 + 1
         } else {
-            x0 = min(max(x0, 0), w - 1); x1 = min(max(x1, 0), w - 1)
-            y0 = min(max(y0, 0), h - 1); y1 = min(max(y1, 0), h - 1)
+            x0 = min(max(x0, 0), w - 1)
+            x1 = min(max(x1, 0), w - 1)
+            y0 = min(max(y0, 0), h - 1)
+            y1 = min(max(y1, 0), h - 1)
         }
         let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
         let d = data + base
@@ -202,8 +217,10 @@ struct TextureView: @unchecked Sendable {
             return (r, r, r)
         }
         let a = d + (y0 * w + x0) * 3, b = d + (y0 * w + x1) * 3, c = d + (y1 * w + x0) * 3, e = d + (y1 * w + x1) * 3
-        return (w00 * a[0] + w10 * b[0] + w01 * c[0] + w11 * e[0],
-                w00 * a[1] + w10 * b[1] + w01 * c[1] + w11 * e[1],
-                w00 * a[2] + w10 * b[2] + w01 * c[2] + w11 * e[2])
+        return (
+            w00 * a[0] + w10 * b[0] + w01 * c[0] + w11 * e[0],
+            w00 * a[1] + w10 * b[1] + w01 * c[1] + w11 * e[1],
+            w00 * a[2] + w10 * b[2] + w01 * c[2] + w11 * e[2]
+        )
     }
 }

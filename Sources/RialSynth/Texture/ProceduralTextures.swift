@@ -99,7 +99,11 @@ enum ProceduralTextures {
         var slopes: [Float] = []
         for _ in 0..<(rows * cols) {
             let k = rng.uniform(0.6...1.25)
-            colours.append((0.42 * k * rng.uniform(0.9...1.1), 0.16 * k * rng.uniform(0.75...1.25), 0.10 * k * rng.uniform(0.8...1.3)))
+            colours.append(
+                (
+                    0.42 * k * rng.uniform(0.9...1.1), 0.16 * k * rng.uniform(0.75...1.25),
+                    0.10 * k * rng.uniform(0.8...1.3)
+                ))
             slopes.append(rng.uniform(-0.15...0.15))
         }
         var heights: [Float] = []
@@ -126,7 +130,9 @@ enum ProceduralTextures {
             if rx < joint(k) { brick = k - 1 } else if rx > joint(k + 1) { brick = k + 1 }
             let left = joint(brick), right = joint(brick + 1)
             let grain = n.fbm(x * 32, y * 32, octaves: 4, periodScale: 32) - 0.5
-            let bedJoint = (0.13 + 0.08 * (n.fbm(x * 16 + 7.3, y * 16, octaves: 2, periodScale: 16) - 0.5)) / (courseHeight * Float(rows))
+            let bedJoint =
+                (0.13 + 0.08 * (n.fbm(x * 16 + 7.3, y * 16, octaves: 2, periodScale: 16) - 0.5))
+                / (courseHeight * Float(rows))
             let headJoint: Float = 0.03
             if rx - left < headJoint || right - rx < headJoint || fy < bedJoint {
                 let m = 0.55 + 0.25 * grain
@@ -241,10 +247,12 @@ struct ValueNoise {
         var fx = x - xf, fy = y - yf
         fx = fx * fx * fx * (fx * (fx * 6 - 15) + 10)
         fy = fy * fy * fy * (fy * (fy * 6 - 15) + 10)
-        var x0 = Int(xf) % p; if x0 < 0 { x0 += p }
-        var y0 = Int(yf) % p; if y0 < 0 { y0 += p }
+        var x0 = Int(xf) % p
+        if x0 < 0 { x0 += p }
+        var y0 = Int(yf) % p
+        if y0 < 0 { y0 += p }
         let x1 = (x0 + 1) % p, y1 = (y0 + 1) % p
-        let ox = offset % (size - p + 1), oy = (offset * 7) % (size - p + 1)   // size >= 2p
+        let ox = offset % (size - p + 1), oy = (offset * 7) % (size - p + 1) // size >= 2p
         let a = lattice[(y0 + oy) * size + x0 + ox], b = lattice[(y0 + oy) * size + x1 + ox]
         let c = lattice[(y1 + oy) * size + x0 + ox], d = lattice[(y1 + oy) * size + x1 + ox]
         return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy

@@ -6,7 +6,10 @@ import Foundation
 /// line-pitch periodicity, sharp glyph edges) without any font data.
 enum TextPage {
     /// A glyph: a 6 x 12 bitmap (x-height rows 3...8, ascender rows 0-2, descender 9-11).
-    private struct Glyph { var bits: [Bool]; var width: Int }
+    private struct Glyph {
+        var bits: [Bool]
+        var width: Int
+    }
 
     private static func makeGlyphs(rng: inout SynthRandom) -> [Glyph] {
         var glyphs: [Glyph] = []
@@ -24,10 +27,20 @@ enum TextPage {
                 for x in 0..<width { set(x, 3) }
                 for y in 3...8 { set(width - 1, y) }
             case 2: // o/c-like: bowl
-                for x in 1..<(width - 1) { set(x, 3); set(x, 8) }
-                for y in 4...7 { set(0, y); if rng.unit() < 0.8 { set(width - 1, y) } }
+                for x in 1..<(width - 1) {
+                    set(x, 3)
+                    set(x, 8)
+                }
+                for y in 4...7 {
+                    set(0, y)
+                    if rng.unit() < 0.8 { set(width - 1, y) }
+                }
             case 3: // e/a-like: bowl with bar
-                for x in 0..<width { set(x, 3); set(x, 5); set(x, 8) }
+                for x in 0..<width {
+                    set(x, 3)
+                    set(x, 5)
+                    set(x, 8)
+                }
                 for y in 3...8 { set(0, y) }
                 for y in 3...5 { set(width - 1, y) }
             case 4: // t/f/l-like: stem with cross bar
@@ -52,22 +65,31 @@ enum TextPage {
         let n = width * height
         var page = [Float](repeating: 1, count: 3 * n)
         let paper: (Float, Float, Float) = (0.97, 0.97, 0.95)
-        for i in 0..<n { page[i] = paper.0; page[n + i] = paper.1; page[2 * n + i] = paper.2 }
+        for i in 0..<n {
+            page[i] = paper.0
+            page[n + i] = paper.1
+            page[2 * n + i] = paper.2
+        }
         func plot(_ x: Int, _ y: Int, _ c: (Float, Float, Float)) {
             guard x >= 0, x < width, y >= 0, y < height else { return }
-            page[y * width + x] = c.0; page[n + y * width + x] = c.1; page[2 * n + y * width + x] = c.2
+            page[y * width + x] = c.0
+            page[n + y * width + x] = c.1
+            page[2 * n + y * width + x] = c.2
         }
         let margin = width / 10
         var y = margin
         // Heading: larger glyphs (scale 2).
-        let headingColour: (Float, Float, Float) = colour
+        let headingColour: (Float, Float, Float) =
+            colour
             ? (rng.uniform(0...0.6), rng.uniform(0...0.4), rng.uniform(0.2...0.8)) : (0.05, 0.05, 0.05)
         var x = margin
         for _ in 0..<Int(rng.uniform(8...18)) {
             let g = glyphs[Int(rng.next() % UInt64(glyphs.count))]
-            for gy in 0..<12 { for gx in 0..<6 where g.bits[gy * 6 + gx] {
-                for sy in 0..<2 { for sx in 0..<2 { plot(x + gx * 2 + sx, y + gy * 2 + sy, headingColour) } }
-            } }
+            for gy in 0..<12 {
+                for gx in 0..<6 where g.bits[gy * 6 + gx] {
+                    for sy in 0..<2 { for sx in 0..<2 { plot(x + gx * 2 + sx, y + gy * 2 + sy, headingColour) } }
+                }
+            }
             x += (g.width + 1) * 2
             if rng.unit() < 0.18 { x += 8 }
         }
@@ -75,16 +97,24 @@ enum TextPage {
         // Optional figure block.
         var figure: (Int, Int, Int, Int)? = nil
         if colour {
-            let fw = Int(Float(width - 2 * margin) * rng.uniform(0.4...0.9)), fh = Int(Float(height) * rng.uniform(0.12...0.25))
+            let fw = Int(Float(width - 2 * margin) * rng.uniform(0.4...0.9)),
+                fh = Int(Float(height) * rng.uniform(0.12...0.25))
             let fx = margin + (rng.unit() < 0.5 ? 0 : width - 2 * margin - fw)
             figure = (fx, y, fw, fh)
             let c0 = (rng.unit(), rng.unit(), rng.unit()), c1 = (rng.unit(), rng.unit(), rng.unit())
-            for yy in 0..<fh { for xx in 0..<fw {
-                let t = Float(xx + yy) / Float(fw + fh)
-                let wave = 0.5 + 0.5 * FastMath.cos2pi(Float(xx) / 37 + Float(yy) / 53)
-                plot(fx + xx, y + yy, (c0.0 + (c1.0 - c0.0) * t * wave, c0.1 + (c1.1 - c0.1) * t, c0.2 + (c1.2 - c0.2) * wave))
-            } }
-            if fw > (width - 2 * margin) * 2 / 3 { y += fh + 20; figure = nil }
+            for yy in 0..<fh {
+                for xx in 0..<fw {
+                    let t = Float(xx + yy) / Float(fw + fh)
+                    let wave = 0.5 + 0.5 * FastMath.cos2pi(Float(xx) / 37 + Float(yy) / 53)
+                    plot(
+                        fx + xx, y + yy,
+                        (c0.0 + (c1.0 - c0.0) * t * wave, c0.1 + (c1.1 - c0.1) * t, c0.2 + (c1.2 - c0.2) * wave))
+                }
+            }
+            if fw > (width - 2 * margin) * 2 / 3 {
+                y += fh + 20
+                figure = nil
+            }
         }
         let lineHeight = 17
         let ink: (Float, Float, Float) = (0.06, 0.06, 0.07)

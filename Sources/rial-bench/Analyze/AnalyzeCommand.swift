@@ -48,13 +48,16 @@ struct Analyze: ParsableCommand {
     @Option(help: "Reference time for the timestamp check, ISO 8601 (e.g. 2025-12-01T10:00:00Z).")
     var referenceTime: String?
 
-    @Option(help: "A phone's detection payload (JSON with moire, texture, artifacts, ...): its scores replace the local methods of those families.",
-            completion: .file(extensions: ["json"]))
+    @Option(
+        help:
+            "A phone's detection payload (JSON with moire, texture, artifacts, ...): its scores replace the local methods of those families.",
+        completion: .file(extensions: ["json"]))
     var payload: String?
 
     @OptionGroup var pipeline: PipelineOptions
 
-    @Option(help: "Write a depth heatmap PNG (turbo colours, legend in metres).", completion: .file(extensions: ["png"]))
+    @Option(
+        help: "Write a depth heatmap PNG (turbo colours, legend in metres).", completion: .file(extensions: ["png"]))
     var heatmap: String?
 
     @Flag(help: "Print the evidence package as JSON.")
@@ -69,7 +72,9 @@ struct Analyze: ParsableCommand {
             throw ValidationError("--reference-time '\(referenceTime)' is not ISO 8601 (e.g. 2025-12-01T10:00:00Z)")
         }
         for (name, value) in [("--focal-px", focalPx), ("--baseline-mm", baselineMm)] {
-            if let value, !(value.isFinite && value > 0) { throw ValidationError("\(name) must be a positive number, got \(value)") }
+            if let value, !(value.isFinite && value > 0) {
+                throw ValidationError("\(name) must be a positive number, got \(value)")
+            }
         }
     }
 
@@ -79,13 +84,15 @@ struct Analyze: ParsableCommand {
         do { analyzer = try CaptureAnalyzer(configuration: configuration) } catch {
             throw CLIError.badInput(CLIError.configurationMessage(error))
         }
-        let evidence = AttestationEvidence(status: attestationFailed ? .fail : (attestation == .none ? .unavailable : .pass),
-                                           method: attestation)
+        let evidence = AttestationEvidence(
+            status: attestationFailed ? .fail : (attestation == .none ? .unavailable : .pass),
+            method: attestation)
         let files = CaptureFiles(
             image: image, depth: depth, depthFormat: depthOptions.depthFormat, depthWidth: depthOptions.depthWidth,
             depthHeight: depthOptions.depthHeight, depthScale: depthOptions.depthScale, right: right, focalPx: focalPx,
             baselineMm: baselineMm, attestation: evidence,
-            platform: platform, deviceModel: deviceModel, referenceTime: referenceTime.flatMap { DatasetRunner.parseDate($0, allowDate: false) },
+            platform: platform, deviceModel: deviceModel,
+            referenceTime: referenceTime.flatMap { DatasetRunner.parseDate($0, allowDate: false) },
             payload: payload)
         let loaded: LoadedCapture
         // One capture: the row methods run while the photo decodes.
@@ -116,10 +123,13 @@ enum AnalysisSummary {
     static func render(_ p: EvidencePackage, image: String) -> String {
         var lines: [String] = []
         lines.append("\(image)")
-        lines.append("confidence: \(p.confidenceLevel.rawValue) \(format(p.confidenceScore)) (profile \(p.profile); "
-                     + "real scene: \(p.sceneAnalysis.isLikelyRealScene ? "yes" : "no"); primary \(p.sceneAnalysis.primaryMethod ?? "none"))")
-        lines.append("attestation: \(p.hardwareAttestation.status.rawValue) (\(p.hardwareAttestation.method.rawValue))"
-                     + (p.hardwareAttestation.deviceModel.map { ", device \($0)" } ?? ""))
+        lines.append(
+            "confidence: \(p.confidenceLevel.rawValue) \(format(p.confidenceScore)) (profile \(p.profile); "
+                + "real scene: \(p.sceneAnalysis.isLikelyRealScene ? "yes" : "no"); primary \(p.sceneAnalysis.primaryMethod ?? "none"))"
+        )
+        lines.append(
+            "attestation: \(p.hardwareAttestation.status.rawValue) (\(p.hardwareAttestation.method.rawValue))"
+                + (p.hardwareAttestation.deviceModel.map { ", device \($0)" } ?? ""))
         var table = TextTable(["method", "status", "score", "weight", "ms", "detail"])
         for (key, value) in p.sceneAnalysis.breakdown {
             let entry = value.objectValue ?? [:]
@@ -133,18 +143,28 @@ enum AnalysisSummary {
         lines.append(table.render())
         lines.append("")
         let flags = p.sceneAnalysis.crossValidation.flags.map(\.rawValue)
-        lines.append("cross-validation: methods \(p.sceneAnalysis.crossValidation.methodsAgree ? "agree" : "disagree"), "
-                     + "spread \(format(p.sceneAnalysis.crossValidation.disagreementScore)); flags: \(flags.isEmpty ? "none" : flags.joined(separator: ", "))")
-        if !p.aggregation.capsApplied.isEmpty { lines.append("caps: " + p.aggregation.capsApplied.joined(separator: "; ")) }
-        lines.append("metadata: timestamp \(p.metadata.timestamp.status.rawValue) (\(p.metadata.timestamp.detail)); "
-                     + "lidar device \(p.metadata.deviceHasLidar.status.rawValue); resolution \(p.metadata.resolution.status.rawValue) (\(p.metadata.resolution.detail))")
+        lines.append(
+            "cross-validation: methods \(p.sceneAnalysis.crossValidation.methodsAgree ? "agree" : "disagree"), "
+                + "spread \(format(p.sceneAnalysis.crossValidation.disagreementScore)); flags: \(flags.isEmpty ? "none" : flags.joined(separator: ", "))"
+        )
+        if !p.aggregation.capsApplied.isEmpty {
+            lines.append("caps: " + p.aggregation.capsApplied.joined(separator: "; "))
+        }
+        lines.append(
+            "metadata: timestamp \(p.metadata.timestamp.status.rawValue) (\(p.metadata.timestamp.detail)); "
+                + "lidar device \(p.metadata.deviceHasLidar.status.rawValue); resolution \(p.metadata.resolution.status.rawValue) (\(p.metadata.resolution.detail))"
+        )
         lines.append("sha256: \(p.provenance.sha256 ?? "-")")
         if let overlapped = p.latencyMs["decode_and_row_methods"] {
-            lines.append(String(format: "total %.1f ms (decode with the row methods beside it %.1f ms, sha256 %.1f ms)",
-                                p.latencyMs["total"] ?? 0, overlapped, p.latencyMs["sha256"] ?? 0))
+            lines.append(
+                String(
+                    format: "total %.1f ms (decode with the row methods beside it %.1f ms, sha256 %.1f ms)",
+                    p.latencyMs["total"] ?? 0, overlapped, p.latencyMs["sha256"] ?? 0))
         } else {
-            lines.append(String(format: "total %.1f ms (decode %.1f ms, sha256 %.1f ms)", p.latencyMs["total"] ?? 0,
-                                p.latencyMs["decode"] ?? 0, p.latencyMs["sha256"] ?? 0))
+            lines.append(
+                String(
+                    format: "total %.1f ms (decode %.1f ms, sha256 %.1f ms)", p.latencyMs["total"] ?? 0,
+                    p.latencyMs["decode"] ?? 0, p.latencyMs["sha256"] ?? 0))
         }
         return lines.joined(separator: "\n")
     }
@@ -152,9 +172,11 @@ enum AnalysisSummary {
     /// The most telling fields of a method's result, or its reason when not completed.
     static func detail(_ entry: JSONObject) -> String {
         if let reason = entry["unavailable_reason"]?.stringValue { return reason }
-        let keys = ["is_likely_real_scene", "classification", "screen_type", "detected", "is_planar_subject",
-                    "depth_variance", "depth_layers", "plane_count", "dominant_inlier_fraction", "disparity_coverage",
-                    "inlier_fraction", "is_likely_artificial", "is_likely_recaptured"]
+        let keys = [
+            "is_likely_real_scene", "classification", "screen_type", "detected", "is_planar_subject",
+            "depth_variance", "depth_layers", "plane_count", "dominant_inlier_fraction", "disparity_coverage",
+            "inlier_fraction", "is_likely_artificial", "is_likely_recaptured",
+        ]
         var parts: [String] = []
         for key in keys {
             guard let value = entry[key] else { continue }

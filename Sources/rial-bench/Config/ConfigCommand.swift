@@ -13,7 +13,9 @@ struct ConfigCommand: ParsableCommand {
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the configuration (compiled-in defaults, or FILE resolved over them) as commented YAML.",
-            discussion: "Every weight, threshold, level boundary and method version, each with its meaning, default and range. Save it, edit it, and pass it with --config.")
+            discussion:
+                "Every weight, threshold, level boundary and method version, each with its meaning, default and range. Save it, edit it, and pass it with --config."
+        )
 
         @Argument(help: "A configuration file to resolve over the defaults (optional).", completion: .file())
         var file: String?
@@ -54,7 +56,9 @@ struct ConfigCommand: ParsableCommand {
             for file in files {
                 do {
                     let configuration = try ConfigurationFile.load(path: file)
-                    Terminal.out("\(file): ok (profile \(configuration.profile); methods \(configuration.methods.map(\.description).joined(separator: ", ")))")
+                    Terminal.out(
+                        "\(file): ok (profile \(configuration.profile); methods \(configuration.methods.map(\.description).joined(separator: ", ")))"
+                    )
                 } catch {
                     failed = true
                     Terminal.error(error.description)

@@ -33,10 +33,13 @@ extension DatasetCommand {
         var timeout: Double = 30
 
         func validate() throws {
-            guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be a positive number of seconds") }
+            guard timeout > 0, timeout.isFinite else {
+                throw ValidationError("--timeout must be a positive number of seconds")
+            }
             if let mirror {
                 var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: mirror, isDirectory: &isDirectory), isDirectory.boolValue else {
+                guard FileManager.default.fileExists(atPath: mirror, isDirectory: &isDirectory), isDirectory.boolValue
+                else {
                     throw ValidationError("--mirror \(mirror): no such folder")
                 }
             }
@@ -55,7 +58,8 @@ extension DatasetCommand {
             } catch {
                 throw ValidationError(error.description)
             }
-            let downloader: (any FileDownloading)? = noDownload
+            let downloader: (any FileDownloading)? =
+                noDownload
                 ? nil : URLSessionDownloader(requestTimeout: timeout, resourceTimeout: max(timeout * 10, 300))
             let fetcher = DatasetFetcher(loader: loader, mirror: location?.url, downloader: downloader)
             if let location {
@@ -76,9 +80,10 @@ extension DatasetCommand {
                 }
             }
             for problem in report.manifestProblems { Terminal.error(problem.description) }
-            Terminal.out("\(manifest): \(report.files.count) files: \(report.linkedCount) linked, "
-                + "\(report.downloadedCount) downloaded, \(report.alreadyPresentCount) already present, "
-                + "\(report.failedCount) failed")
+            Terminal.out(
+                "\(manifest): \(report.files.count) files: \(report.linkedCount) linked, "
+                    + "\(report.downloadedCount) downloaded, \(report.alreadyPresentCount) already present, "
+                    + "\(report.failedCount) failed")
             if !report.succeeded { throw ExitStatus.badInput }
         }
     }

@@ -45,7 +45,8 @@ extension DatasetCommand {
                 throw ValidationError("give either --out or --in-place, not both")
             }
             if SplitFractions(train: train, val: val, test: test) == nil {
-                throw ValidationError("--train, --val and --test must each be in 0...1 and sum to 1 (got \(train) + \(val) + \(test))")
+                throw ValidationError(
+                    "--train, --val and --test must each be in 0...1 and sum to 1 (got \(train) + \(val) + \(test))")
             }
         }
 
@@ -62,8 +63,10 @@ extension DatasetCommand {
                 let members = decoded.samples.filter { $0.split == split }
                 let groups = Set(members.map(\.groupKey)).count
                 let target = split == .train ? fractions.train : split == .val ? fractions.val : fractions.test
-                summary.append([split.rawValue, String(groups), String(members.count),
-                                String(format: "%.1f", target * Double(decoded.samples.count))])
+                summary.append([
+                    split.rawValue, String(groups), String(members.count),
+                    String(format: "%.1f", target * Double(decoded.samples.count)),
+                ])
             }
 
             let destination = inPlace ? manifest : out

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import RialMedia
 import RialEval
+import RialMedia
 
 extension DatasetCommand {
     /// `rial-bench dataset stats MANIFEST`: sample counts by label, split, attestation, tag, group.
@@ -37,8 +37,11 @@ extension DatasetCommand {
                 stats.sampleCount == 0 ? "-" : String(format: "%.1f%%", 100 * Double(n) / Double(stats.sampleCount))
             }
             var overview = TextTable(["samples", "bona fide", "attacks", "with depth", "with stereo"])
-            overview.append([stats.sampleCount, stats.bonaFideCount, stats.attackCount, stats.withDepthCount,
-                             stats.withStereoCount].map(String.init))
+            overview.append(
+                [
+                    stats.sampleCount, stats.bonaFideCount, stats.attackCount, stats.withDepthCount,
+                    stats.withStereoCount,
+                ].map(String.init))
             var sections = [title, "", overview.render()]
             let tables: [(String, [DatasetStatistics.Count])] = [
                 ("label", stats.labels), ("split", stats.splits), ("attestation", stats.attestations),

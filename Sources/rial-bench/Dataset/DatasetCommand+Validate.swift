@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import RialMedia
 import RialEval
+import RialMedia
 
 extension DatasetCommand {
     /// `rial-bench dataset validate MANIFEST`: every problem of a manifest and its files.
@@ -33,15 +33,18 @@ extension DatasetCommand {
                 report = loader.validate(checks: skipHashes ? [.depthSize] : .all)
             } catch {
                 readable = false
-                report = DatasetValidationReport(manifest: manifest, sampleCount: 0, validSampleCount: 0,
-                                                 problems: error.problems)
+                report = DatasetValidationReport(
+                    manifest: manifest, sampleCount: 0, validSampleCount: 0,
+                    problems: error.problems)
             }
             if json {
                 Terminal.out(Self.jsonValue(report).serialized())
             } else {
                 for problem in report.problems { Terminal.error(problem.description) }
-                Terminal.out(readable ? Self.summary(report, hashed: !skipHashes)
-                                      : "\(manifest): invalid: the manifest cannot be read")
+                Terminal.out(
+                    readable
+                        ? Self.summary(report, hashed: !skipHashes)
+                        : "\(manifest): invalid: the manifest cannot be read")
             }
             if !report.isValid { throw ExitStatus.badInput }
         }
@@ -49,10 +52,12 @@ extension DatasetCommand {
         static func summary(_ report: DatasetValidationReport, hashed: Bool) -> String {
             let samples = "\(report.sampleCount) sample\(report.sampleCount == 1 ? "" : "s")"
             if report.isValid {
-                return "\(report.manifest): valid: \(samples)\(hashed ? ", every SHA-256 checked" : ", hashes not checked")"
+                return
+                    "\(report.manifest): valid: \(samples)\(hashed ? ", every SHA-256 checked" : ", hashes not checked")"
             }
             let count = report.problems.count
-            return "\(report.manifest): \(count) problem\(count == 1 ? "" : "s"); \(samples), \(report.validSampleCount) valid, \(report.failedSampleCount) with problems"
+            return
+                "\(report.manifest): \(count) problem\(count == 1 ? "" : "s"); \(samples), \(report.validSampleCount) valid, \(report.failedSampleCount) with problems"
         }
 
         static func jsonValue(_ report: DatasetValidationReport) -> JSONValue {

@@ -31,8 +31,11 @@ enum DatasetCommandSupport {
         do {
             return try loader.decodeManifest()
         } catch {
-            throw .badInput(lines: error.problems.map(\.description)
-                + ["\(loader.manifestPath): \(error.problems.count) problem(s); fix them first (see `rial-bench dataset validate`)"])
+            throw .badInput(
+                lines: error.problems.map(\.description)
+                    + [
+                        "\(loader.manifestPath): \(error.problems.count) problem(s); fix them first (see `rial-bench dataset validate`)"
+                    ])
         }
     }
 }

@@ -7,7 +7,8 @@ extension DatasetCommand {
     /// `rial-bench dataset default`: make the built-in default data ready.
     struct Default: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Prepare the default data: generate (once, cached) the default synthetic set and fetch the real public set.",
+            abstract:
+                "Prepare the default data: generate (once, cached) the default synthetic set and fetch the real public set.",
             discussion: """
                 The synthetic set (200 captures, 4 classes, 1600x1200 with a second view) is cached under \
                 .cache/rial-bench (or $RIAL_CACHE), keyed by the generator version, its spec and its \

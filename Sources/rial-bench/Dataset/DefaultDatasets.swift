@@ -14,7 +14,8 @@ enum DefaultDatasets {
         let realManifest = root.appendingPathComponent(DefaultData.realPublicManifest)
         let mirrorLocation = try? DatasetFetcher.locateMirror(
             explicit: mirror, environment: ProcessInfo.processInfo.environment,
-            currentDirectory: root, manifestDirectory: realManifest.deletingLastPathComponent()).mirror
+            currentDirectory: root, manifestDirectory: realManifest.deletingLastPathComponent()
+        ).mirror
         if mirror != nil && mirrorLocation == nil {
             throw CLIError.badInput("\(mirror ?? ""): no such folder (the real data mirror)")
         }
@@ -29,8 +30,9 @@ enum DefaultDatasets {
         } catch let error as MediaError {
             throw CLIError.badInput(error.description)
         }
-        Terminal.out("synthetic: \(prepared.manifestPath) (\(prepared.generated ? "generated" : "cached"), "
-            + "\(spec.count) captures, \(prepared.textureCount) mirror textures)")
+        Terminal.out(
+            "synthetic: \(prepared.manifestPath) (\(prepared.generated ? "generated" : "cached"), "
+                + "\(spec.count) captures, \(prepared.textureCount) mirror textures)")
 
         guard let mirrorLocation, FileManager.default.fileExists(atPath: realManifest.path) else {
             Terminal.warning("real public set skipped: no data mirror found (set RIAL_DATA_MIRROR or pass --mirror)")
@@ -43,7 +45,8 @@ enum DefaultDatasets {
                 guard case .failed(let reason) = file.outcome else { return nil }
                 return "\(file.path): \(reason)"
             }
-            throw CLIError.badInput(lines: failures + ["\(realManifest.path): \(report.failedCount) file(s) could not be fetched"])
+            throw CLIError.badInput(
+                lines: failures + ["\(realManifest.path): \(report.failedCount) file(s) could not be fetched"])
         }
         Terminal.out("real public: \(realManifest.path) (\(report.files.count) files from \(mirrorLocation.url.path))")
         return [prepared.manifestPath, realManifest.path]

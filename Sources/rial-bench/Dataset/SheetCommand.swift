@@ -63,7 +63,9 @@ extension DatasetCommand {
 
         func run() throws {
             let loader = try DatasetCommandSupport.loader(manifest)
-            if !loader.headerProblems.isEmpty { throw CLIError.badInput(lines: loader.headerProblems.map(\.description)) }
+            if !loader.headerProblems.isEmpty {
+                throw CLIError.badInput(lines: loader.headerProblems.map(\.description))
+            }
             let selection = ContactSheetSelection(labels: Set(labels), split: split, limit: limit, seed: seed)
                 .select(from: loader)
             // Existence only: hashing every file would make looking at a dataset slow.
@@ -85,11 +87,13 @@ extension DatasetCommand {
             do {
                 try MediaFile.write(PNGEncoder.encode(rendering.image), to: out)
             } catch {
-                throw CLIError.badInput("\(out): cannot write the sheet: \((error as? MediaError)?.detail ?? "\(error)")")
+                throw CLIError.badInput(
+                    "\(out): cannot write the sheet: \((error as? MediaError)?.detail ?? "\(error)")")
             }
             let failed = rendering.tiles.filter(\.failed).count
-            Terminal.out("wrote \(out): \(rendering.layout.width)x\(rendering.layout.height) pixels, "
-                + "\(rendering.tiles.count) tiles in \(rendering.layout.columns) columns, \(failed) with failures")
+            Terminal.out(
+                "wrote \(out): \(rendering.layout.width)x\(rendering.layout.height) pixels, "
+                    + "\(rendering.tiles.count) tiles in \(rendering.layout.columns) columns, \(failed) with failures")
             for line in selection.summary { Terminal.out(line) }
         }
     }

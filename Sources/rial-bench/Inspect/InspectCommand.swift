@@ -19,8 +19,10 @@ struct Inspect: ParsableCommand {
 
     @OptionGroup var depthOptions: DepthFormatOptions
 
-    @Option(help: "Write a depth heatmap (turbo colours, legend in metres, invalid pixels magenta) to this PNG. Needs exactly one depth path.",
-            completion: .file(extensions: ["png"]))
+    @Option(
+        help:
+            "Write a depth heatmap (turbo colours, legend in metres, invalid pixels magenta) to this PNG. Needs exactly one depth path.",
+        completion: .file(extensions: ["png"]))
     var heatmap: String?
 
     @Flag(help: "Print one JSON object per path (JSON Lines) instead of a table.")
@@ -43,8 +45,9 @@ struct Inspect: ParsableCommand {
                 let inspection = try MediaInspector.inspect(path: path, depth: options)
                 if let heatmap {
                     guard case .depth(_, let map) = inspection else {
-                        throw MediaError(.invalidArgument, source: path,
-                                         "--heatmap needs a depth file, but this is an image")
+                        throw MediaError(
+                            .invalidArgument, source: path,
+                            "--heatmap needs a depth file, but this is an image")
                     }
                     try DepthHeatmap.writePNG(map, to: heatmap)
                 }
@@ -67,7 +70,9 @@ struct Inspect: ParsableCommand {
             if !images.rows.isEmpty { blocks.append(images.render()) }
             if !depths.rows.isEmpty {
                 let inferred = depths.rows.contains { $0[1].hasSuffix("*") }
-                blocks.append(depths.render() + (inferred ? "\n* format inferred from the content; --depth-format overrides" : ""))
+                blocks.append(
+                    depths.render() + (inferred ? "\n* format inferred from the content; --depth-format overrides" : "")
+                )
             }
             if !blocks.isEmpty { Terminal.out(blocks.joined(separator: "\n\n")) }
             if let heatmap, failures == 0 { Terminal.out("heatmap written to \(heatmap)") }
@@ -77,18 +82,22 @@ struct Inspect: ParsableCommand {
 
     static func row(_ i: ImageInspection) -> [String] {
         let size = "\(i.width)x\(i.height)" + (i.channels == 1 ? " gray" : "")
-        return [i.path, i.format + (i.progressive == true ? " prog" : ""), size,
-                String(format: "%.1f ms", i.decodeMs),
-                i.exif?.make ?? "-", i.exif?.model ?? "-", i.exif?.dateTimeOriginal ?? "-",
-                i.exif?.orientation.map { String($0.rawValue) } ?? "-",
-                String(i.sha256.prefix(16))]
+        return [
+            i.path, i.format + (i.progressive == true ? " prog" : ""), size,
+            String(format: "%.1f ms", i.decodeMs),
+            i.exif?.make ?? "-", i.exif?.model ?? "-", i.exif?.dateTimeOriginal ?? "-",
+            i.exif?.orientation.map { String($0.rawValue) } ?? "-",
+            String(i.sha256.prefix(16)),
+        ]
     }
 
     static func row(_ d: DepthInspection) -> [String] {
         func metres(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "-" }
-        return [d.path, d.format + (d.formatInferred ? "*" : ""), "\(d.width)x\(d.height)",
-                String(format: "%.1f%%", d.validFraction * 100),
-                metres(d.min), metres(d.median), metres(d.max), String(d.sha256.prefix(16))]
+        return [
+            d.path, d.format + (d.formatInferred ? "*" : ""), "\(d.width)x\(d.height)",
+            String(format: "%.1f%%", d.validFraction * 100),
+            metres(d.min), metres(d.median), metres(d.max), String(d.sha256.prefix(16)),
+        ]
     }
 }
 

@@ -5,7 +5,8 @@ import RialEval
 /// `rial-bench bench`: per-method latency on a fixed 12 MP capture.
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Measure per-method latency on a fixed, generated 12 MP capture against the targets (exit 2 on a FAIL).",
+        abstract:
+            "Measure per-method latency on a fixed, generated 12 MP capture against the targets (exit 2 on a FAIL).",
         discussion: """
             The capture is deterministic (a synthetic real scene, 4032x3024 JPEG q90, 256x192 depth; parallax \
             on a 1600x1200 pair). Methods are timed one at a time on one thread, warm-up separate from \
@@ -32,8 +33,9 @@ struct Bench: ParsableCommand {
         if iterations < 1 { throw ValidationError("--iterations must be at least 1, got \(iterations)") }
         if warmup < 0 { throw ValidationError("--warmup must be >= 0, got \(warmup)") }
         if BuildInfo.configuration != "release" && !allowDebugBuild {
-            throw ValidationError("this is a debug build: timings would be meaningless. Build with `swift build -c release` "
-                                  + "or pass --allow-debug-build")
+            throw ValidationError(
+                "this is a debug build: timings would be meaningless. Build with `swift build -c release` "
+                    + "or pass --allow-debug-build")
         }
     }
 
@@ -47,15 +49,21 @@ struct Bench: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            var table = TextTable(["item", "n", "min", "mean", "p50", "p90", "p99", "max", "target", "verdict", "target source"])
+            var table = TextTable([
+                "item", "n", "min", "mean", "p50", "p90", "p99", "max", "target", "verdict", "target source",
+            ])
             func f(_ v: Double) -> String { v.isFinite ? String(format: "%.2f", v) : "-" }
             for e in report.entries {
                 let s = e.statistics
-                table.append([e.key, "\(s.n)", f(s.min), f(s.mean), f(s.p50), f(s.p90), f(s.p99), f(s.max),
-                              e.targetMs.map(f) ?? "-", e.verdict, e.targetSource ?? ""])
+                table.append([
+                    e.key, "\(s.n)", f(s.min), f(s.mean), f(s.p50), f(s.p90), f(s.p99), f(s.max),
+                    e.targetMs.map(f) ?? "-", e.verdict, e.targetSource ?? "",
+                ])
             }
             Terminal.out("capture: \(report.capture)")
-            Terminal.out("machine: \(report.environment.cpu), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles")
+            Terminal.out(
+                "machine: \(report.environment.cpu), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles"
+            )
             Terminal.out(table.render())
             Terminal.out(String(format: "end to end / decode = %.2f (goal <= 1.5)", report.endToEndOverDecode))
         }

@@ -5,7 +5,9 @@ import RialEval
 /// `rial-bench compare RUN_A RUN_B`: paired comparison of two runs.
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Compare two run folders on their shared samples (paired bootstrap for AUC differences, McNemar for decisions).")
+        abstract:
+            "Compare two run folders on their shared samples (paired bootstrap for AUC differences, McNemar for decisions)."
+    )
 
     @Argument(help: "Run folder A (e.g. the baseline configuration).", completion: .directory)
     var first: String
@@ -26,12 +28,15 @@ struct Compare: ParsableCommand {
         do {
             func load(_ folder: String) throws(RunError) -> (RunResults, [SampleRecord]) {
                 let url = URL(fileURLWithPath: folder)
-                return (try RunResults.read(path: url.appendingPathComponent(RunOutput.resultsFile).path),
-                        try SampleRecord.readLines(path: url.appendingPathComponent(RunOutput.samplesFile).path, slim: true))
+                return (
+                    try RunResults.read(path: url.appendingPathComponent(RunOutput.resultsFile).path),
+                    try SampleRecord.readLines(path: url.appendingPathComponent(RunOutput.samplesFile).path, slim: true)
+                )
             }
             let a = try load(first), b = try load(second)
-            let comparison = RunComparison.compare(first: a, second: b,
-                                                   settings: BootstrapSettings(resamples: resamples, seed: seed))
+            let comparison = RunComparison.compare(
+                first: a, second: b,
+                settings: BootstrapSettings(resamples: resamples, seed: seed))
             if comparison.sharedSamples == 0 {
                 throw CLIError.badInput("\(first) and \(second) share no samples (same dataset name and sample id)")
             }

@@ -31,33 +31,42 @@ struct Gate: ParsableCommand {
 
     func run() throws {
         guard FileManager.default.fileExists(atPath: baseline) else {
-            throw CLIError.baselineMissing("\(baseline): baseline missing (create one with `cp RUN/results.json \(baseline)`)")
+            throw CLIError.baselineMissing(
+                "\(baseline): baseline missing (create one with `cp RUN/results.json \(baseline)`)")
         }
         let report: GateReport
         do {
             let gatePolicy = try policy.map { path throws(RunError) in try GatePolicy.load(path: path) } ?? .standard
             let base = try RunResults.read(path: baseline)
             var isDirectory: ObjCBool = false
-            let currentPath = FileManager.default.fileExists(atPath: current, isDirectory: &isDirectory) && isDirectory.boolValue
+            let currentPath =
+                FileManager.default.fileExists(atPath: current, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? URL(fileURLWithPath: current).appendingPathComponent(RunOutput.resultsFile).path : current
             let now = try RunResults.read(path: currentPath)
-            report = GateReport.evaluate(baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
-                                         currentPath: currentPath)
+            report = GateReport.evaluate(
+                baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
+                currentPath: currentPath)
         } catch {
             throw CLIError.badInput(error.description)
         }
         var table = TextTable(["check", "kind", "baseline", "current", "limit", "rule", "result"])
         for c in report.checks {
-            table.append([c.name, c.kind, GateReportFormat.number(c.baseline), GateReportFormat.number(c.current),
-                          GateReportFormat.number(c.limit), c.rule, c.passed ? "pass" : "FAIL" + (c.note.map { ": \($0)" } ?? "")])
+            table.append([
+                c.name, c.kind, GateReportFormat.number(c.baseline), GateReportFormat.number(c.current),
+                GateReportFormat.number(c.limit), c.rule, c.passed ? "pass" : "FAIL" + (c.note.map { ": \($0)" } ?? ""),
+            ])
         }
         Terminal.out(table.render())
-        Terminal.out(report.passed ? "gate: PASS (\(report.checks.count) checks)" : "gate: FAIL (\(report.failures.count) of \(report.checks.count) checks)")
+        Terminal.out(
+            report.passed
+                ? "gate: PASS (\(report.checks.count) checks)"
+                : "gate: FAIL (\(report.failures.count) of \(report.checks.count) checks)")
         let md = report.markdown()
         if let markdown { try Data(md.utf8).write(to: URL(fileURLWithPath: markdown)) }
         if let junit { try Data(report.junitXML().utf8).write(to: URL(fileURLWithPath: junit)) }
         if let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty,
-           let handle = FileHandle(forWritingAtPath: summary) {
+            let handle = FileHandle(forWritingAtPath: summary)
+        {
             handle.seekToEndOfFile()
             handle.write(Data(md.utf8))
             try? handle.close()

@@ -26,7 +26,8 @@ struct Merge: ParsableCommand {
         do {
             let merged = try RunMerger.merge(folders: shards, toolVersion: RialBenchVersion.string)
             try RunOutput.prepare(folder: out)
-            let samples = merged.records.map { $0.jsonLine() }.joined(separator: "\n") + (merged.records.isEmpty ? "" : "\n")
+            let samples =
+                merged.records.map { $0.jsonLine() }.joined(separator: "\n") + (merged.records.isEmpty ? "" : "\n")
             let path = URL(fileURLWithPath: out).appendingPathComponent(RunOutput.samplesFile)
             do { try Data(samples.utf8).write(to: path) } catch { throw RunError("\(path.path): cannot be written") }
             try RunOutput.writeResultsAndReports(results: merged.results, records: merged.records, folder: out)
@@ -41,19 +42,25 @@ struct Merge: ParsableCommand {
 /// `rial-bench report --from DIR`: re-render the reports of a run folder.
 struct Report: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Re-render report.md, report.html, CSVs and plots of a run folder from its results.json and samples.jsonl, without re-running.")
+        abstract:
+            "Re-render report.md, report.html, CSVs and plots of a run folder from its results.json and samples.jsonl, without re-running."
+    )
 
     @Option(help: "The run folder.", completion: .directory)
     var from: String
 
-    @Flag(help: "Also recompute the metrics from samples.jsonl (e.g. after changing the report code or the decision threshold in results.json).")
+    @Flag(
+        help:
+            "Also recompute the metrics from samples.jsonl (e.g. after changing the report code or the decision threshold in results.json)."
+    )
     var recompute = false
 
     func run() throws {
         do {
             let folder = URL(fileURLWithPath: from)
             var results = try RunResults.read(path: folder.appendingPathComponent(RunOutput.resultsFile).path)
-            let records = try SampleRecord.readLines(path: folder.appendingPathComponent(RunOutput.samplesFile).path, slim: true)
+            let records = try SampleRecord.readLines(
+                path: folder.appendingPathComponent(RunOutput.samplesFile).path, slim: true)
             if recompute {
                 results = RunResults.build(records: records, context: results.context)
             }

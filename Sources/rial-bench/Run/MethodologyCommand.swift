@@ -6,7 +6,9 @@ import RialEval
 /// `rial-bench methodology`: the reviewer's report, generated from a run.
 struct Methodology: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the methodology report (Markdown and HTML) from a run folder: methods and configuration, data and provenance, results with intervals, latency, limitations, reproduction commands.")
+        abstract:
+            "Write the methodology report (Markdown and HTML) from a run folder: methods and configuration, data and provenance, results with intervals, latency, limitations, reproduction commands."
+    )
 
     @Option(help: "The run folder (normally the default run, reports/latest).", completion: .directory)
     var from: String = "reports/latest"
@@ -16,11 +18,15 @@ struct Methodology: ParsableCommand {
 
     func run() throws {
         let results: RunResults
-        do { results = try RunResults.read(path: URL(fileURLWithPath: from).appendingPathComponent(RunOutput.resultsFile).path) } catch {
+        do {
+            results = try RunResults.read(
+                path: URL(fileURLWithPath: from).appendingPathComponent(RunOutput.resultsFile).path)
+        } catch {
             throw CLIError.badInput(error.description)
         }
-        let markdown = MethodologyReport.markdown(results: results, datasets: MethodologyReport.describe(results.datasets),
-                                                  folder: from)
+        let markdown = MethodologyReport.markdown(
+            results: results, datasets: MethodologyReport.describe(results.datasets),
+            folder: from)
         let body = MarkdownParser().html(from: markdown)
         let html = """
             <!DOCTYPE html>

@@ -4,11 +4,11 @@ import RialDetection
 import RialEval
 import RialMedia
 
-
 /// `rial-bench run`: the main job, every method and the aggregator over labelled data.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Evaluate every method and the aggregator on labelled datasets and write results, per-sample logs and reports.",
+        abstract:
+            "Evaluate every method and the aggregator on labelled datasets and write results, per-sample logs and reports.",
         discussion: """
             Without --dataset, runs the built-in default data: the default synthetic set (generated once \
             and cached) and the real public set when the data mirror is reachable. Samples are analysed \
@@ -17,8 +17,9 @@ struct Run: ParsableCommand {
             results.json, samples.jsonl, report.md, report.html, roc.csv, scores.csv, metrics.csv and SVG plots.
             """)
 
-    @Option(name: .customLong("dataset"), help: "A dataset manifest; repeatable (default: the built-in default data).",
-            completion: .file(extensions: ["json"]))
+    @Option(
+        name: .customLong("dataset"), help: "A dataset manifest; repeatable (default: the built-in default data).",
+        completion: .file(extensions: ["json"]))
     var datasets: [String] = []
 
     @OptionGroup var pipeline: PipelineOptions
@@ -59,16 +60,19 @@ struct Run: ParsableCommand {
 
     static func parseShard(_ text: String) -> (index: Int, count: Int)? {
         let parts = text.split(separator: "/")
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else { return nil }
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else {
+            return nil
+        }
         return (i, n)
     }
 
     func run() throws {
         let configuration = try pipeline.resolvedConfiguration()
         let manifests = datasets.isEmpty ? try DefaultDatasets.prepare(mirror: mirror, jobs: jobs.count) : datasets
-        let plan = RunPlan(manifests: manifests, configuration: configuration, jobs: jobs.count, limit: limit, split: split,
-                           seed: seed, resamples: resamples, shard: shard.flatMap(Self.parseShard),
-                           buildConfiguration: BuildInfo.configuration)
+        let plan = RunPlan(
+            manifests: manifests, configuration: configuration, jobs: jobs.count, limit: limit, split: split,
+            seed: seed, resamples: resamples, shard: shard.flatMap(Self.parseShard),
+            buildConfiguration: BuildInfo.configuration)
         try RunExecution.execute(plan: plan, out: out, strict: strict)
     }
 }
@@ -77,9 +81,9 @@ struct Run: ParsableCommand {
 enum BuildInfo {
     static var configuration: String {
         #if DEBUG
-        "debug"
+            "debug"
         #else
-        "release"
+            "release"
         #endif
     }
 }
@@ -88,12 +92,15 @@ enum BuildInfo {
 enum RunExecution {
     static func execute(plan: RunPlan, out: String, strict: Bool) throws {
         let runner: DatasetRunner
-        do { runner = try DatasetRunner(plan: plan) } catch { throw CLIError.badInput(CLIError.configurationMessage(error)) }
+        do { runner = try DatasetRunner(plan: plan) } catch {
+            throw CLIError.badInput(CLIError.configurationMessage(error))
+        }
         do {
             try RunOutput.prepare(folder: out)
             let samplesPath = URL(fileURLWithPath: out).appendingPathComponent(RunOutput.samplesFile).path
             let progress = ProgressReporter.Deferred(label: "samples")
-            let outcome = try runner.run(samplesPath: samplesPath) { done, total, _ in progress.update(done, of: total) }
+            let outcome = try runner.run(samplesPath: samplesPath) { done, total, _ in progress.update(done, of: total)
+            }
             let records = try SampleRecord.readLines(path: samplesPath, slim: true)
             let context = RunResults.Context(
                 configuration: plan.configuration, datasets: outcome.datasets, limit: plan.limit, seed: plan.seed,
@@ -104,7 +111,9 @@ enum RunExecution {
             for failure in results.failures.prefix(20) {
                 Terminal.warning("\(failure.id): \(failure.stage): \(failure.reason)")
             }
-            if results.failures.count > 20 { Terminal.warning("\(results.failures.count - 20) more failed samples in results.json") }
+            if results.failures.count > 20 {
+                Terminal.warning("\(results.failures.count - 20) more failed samples in results.json")
+            }
             Terminal.out(RunSummary.render(results))
             Terminal.out("report: \(URL(fileURLWithPath: out).appendingPathComponent("report.html").path)")
             if strict && outcome.failed > 0 { throw ExitStatus.samplesFailed }
@@ -119,13 +128,17 @@ enum RunSummary {
     static func render(_ r: RunResults) -> String {
         var lines: [String] = []
         if r.testRun { lines.append("TEST RUN (--limit \(r.limit ?? 0)): numbers are not representative") }
-        lines.append("\(r.counts.evaluated) samples evaluated, \(r.counts.failed) failed, \(String(format: "%.1f", r.runSeconds)) s with \(r.jobs) jobs")
+        lines.append(
+            "\(r.counts.evaluated) samples evaluated, \(r.counts.failed) failed, \(String(format: "%.1f", r.runSeconds)) s with \(r.jobs) jobs"
+        )
         var table = TextTable(["method", "n", "AUC", "95% CI", "EER", "APCER", "BPCER"])
         for key in r.methods {
             guard let m = r.metrics[key] else { continue }
             func f(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "-" }
-            table.append([key, "\(m.bonaFideCount)+\(m.attackCount)", f(m.auc),
-                          m.aucCI.map { "\(f($0.lower))-\(f($0.upper))" } ?? "-", f(m.eer), f(m.apcer.max), f(m.bpcer)])
+            table.append([
+                key, "\(m.bonaFideCount)+\(m.attackCount)", f(m.auc),
+                m.aucCI.map { "\(f($0.lower))-\(f($0.upper))" } ?? "-", f(m.eer), f(m.apcer.max), f(m.bpcer),
+            ])
         }
         lines.append(table.render())
         return lines.joined(separator: "\n")

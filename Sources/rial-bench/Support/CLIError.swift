@@ -32,7 +32,9 @@ struct CLIError: Error {
     static func internalError(_ message: String) -> CLIError { CLIError(ExitStatus.internalError, messages: [message]) }
 
     /// `gate` without its baseline file: exit 4.
-    static func baselineMissing(_ message: String) -> CLIError { CLIError(ExitStatus.baselineMissing, messages: [message]) }
+    static func baselineMissing(_ message: String) -> CLIError {
+        CLIError(ExitStatus.baselineMissing, messages: [message])
+    }
 }
 
 extension CLIError {

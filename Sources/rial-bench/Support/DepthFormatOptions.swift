@@ -16,16 +16,19 @@ struct DepthFormatOptions: ParsableArguments {
     @Option(help: "Depth format (default: from the content; required for raw float32, f32le).")
     var depthFormat: DepthFormat?
 
-    @Option(name: [.customLong("depth-width"), .customLong("width")],
-            help: "Depth width in pixels, for raw float formats (default 256).")
+    @Option(
+        name: [.customLong("depth-width"), .customLong("width")],
+        help: "Depth width in pixels, for raw float formats (default 256).")
     var depthWidth: Int?
 
-    @Option(name: [.customLong("depth-height"), .customLong("height")],
-            help: "Depth height in pixels, for raw float formats (default 192).")
+    @Option(
+        name: [.customLong("depth-height"), .customLong("height")],
+        help: "Depth height in pixels, for raw float formats (default 192).")
     var depthHeight: Int?
 
-    @Option(name: [.customLong("depth-scale"), .customLong("scale")],
-            help: "Metres per stored unit, for u16_png_scaled (e.g. 0.00390625 for KITTI's 1/256).")
+    @Option(
+        name: [.customLong("depth-scale"), .customLong("scale")],
+        help: "Metres per stored unit, for u16_png_scaled (e.g. 0.00390625 for KITTI's 1/256).")
     var depthScale: Double?
 
     /// True when none of the options was given.
@@ -37,8 +40,12 @@ struct DepthFormatOptions: ParsableArguments {
     }
 
     func validate() throws {
-        if let depthWidth, depthWidth <= 0 { throw ValidationError("--depth-width must be positive, got \(depthWidth)") }
-        if let depthHeight, depthHeight <= 0 { throw ValidationError("--depth-height must be positive, got \(depthHeight)") }
+        if let depthWidth, depthWidth <= 0 {
+            throw ValidationError("--depth-width must be positive, got \(depthWidth)")
+        }
+        if let depthHeight, depthHeight <= 0 {
+            throw ValidationError("--depth-height must be positive, got \(depthHeight)")
+        }
         if let depthScale, !(depthScale.isFinite && depthScale > 0) {
             throw ValidationError("--depth-scale must be a positive number of metres per unit, got \(depthScale)")
         }

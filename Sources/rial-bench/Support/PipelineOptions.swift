@@ -8,23 +8,30 @@ extension AttestationMethod: ExpressibleByArgument {}
 /// `--config`, `--profile` and `--method`: the options that choose the pipeline
 /// configuration, shared by `analyze` and `run`.
 struct PipelineOptions: ParsableArguments {
-    @Option(help: "YAML configuration file (see `rial-bench config print`); default: the compiled-in configuration.",
-            completion: .file(extensions: ["yaml", "yml", "json"]))
+    @Option(
+        help: "YAML configuration file (see `rial-bench config print`); default: the compiled-in configuration.",
+        completion: .file(extensions: ["yaml", "yml", "json"]))
     var config: String?
 
     @Option(help: "Aggregation profile, e.g. ios_pro or android (default: the configuration's `profile`).")
     var profile: String?
 
-    @Option(name: .customLong("method"),
-            help: "Select an algorithm version, NAME/VERSION (e.g. depth/1); repeatable. Other families keep the configured versions.")
+    @Option(
+        name: .customLong("method"),
+        help:
+            "Select an algorithm version, NAME/VERSION (e.g. depth/1); repeatable. Other families keep the configured versions."
+    )
     var methods: [String] = []
 
     func validate() throws {
         for text in methods {
-            do { _ = try MethodIdentifier(parsing: text) } catch { throw ValidationError("--method: \(error.description)") }
+            do { _ = try MethodIdentifier(parsing: text) } catch {
+                throw ValidationError("--method: \(error.description)")
+            }
             guard MethodRegistry.standard.method(named: text) != nil else {
-                throw ValidationError("--method \(text): not implemented; known: "
-                                      + MethodRegistry.standard.identifiers.map(\.description).joined(separator: ", "))
+                throw ValidationError(
+                    "--method \(text): not implemented; known: "
+                        + MethodRegistry.standard.identifiers.map(\.description).joined(separator: ", "))
             }
         }
     }
@@ -39,7 +46,8 @@ struct PipelineOptions: ParsableArguments {
         if let config {
             do { configuration = try ConfigurationFile.load(path: config) } catch { throw .badInput(error.description) }
         }
-        configuration = configuration.selecting(methods.compactMap { MethodRegistry.standard.method(named: $0)?.identifier })
+        configuration = configuration.selecting(
+            methods.compactMap { MethodRegistry.standard.method(named: $0)?.identifier })
         if let profile { configuration.profile = profile }
         do { try configuration.validate() } catch {
             throw .badInput(CLIError.configurationMessage(error, file: config))

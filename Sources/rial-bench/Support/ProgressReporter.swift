@@ -40,16 +40,19 @@ final class ProgressReporter: Sendable {
                 let width = 30
                 let filled = width * done / total
                 let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                let line = String(format: "\r%@ [%@] %d/%d  %.1f/s  ETA %@", label, bar, done, total, rate, Self.clock(eta))
+                let line = String(
+                    format: "\r%@ [%@] %d/%d  %.1f/s  ETA %@", label, bar, done, total, rate, Self.clock(eta))
                 FileHandle.standardError.write(Data(line.utf8))
                 if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
             } else {
                 let decile = 10 * done / total
-                guard decile > drawn.lastPlainDecile || now - drawn.lastPlainTime >= .seconds(15) || done == total else { return }
+                guard decile > drawn.lastPlainDecile || now - drawn.lastPlainTime >= .seconds(15) || done == total
+                else { return }
                 drawn.lastPlainDecile = decile
                 drawn.lastPlainTime = now
-                let line = String(format: "%@: %d/%d (%d%%), %.1f/s, ETA %@\n", label, done, total,
-                                  100 * done / total, rate, Self.clock(eta))
+                let line = String(
+                    format: "%@: %d/%d (%d%%), %.1f/s, ETA %@\n", label, done, total,
+                    100 * done / total, rate, Self.clock(eta))
                 FileHandle.standardError.write(Data(line.utf8))
             }
         }
@@ -62,7 +65,8 @@ final class ProgressReporter: Sendable {
 
     static func clock(_ seconds: Double) -> String {
         let s = Int(seconds.rounded())
-        return s >= 3600 ? String(format: "%dh%02dm", s / 3600, s / 60 % 60) : String(format: "%dm%02ds", s / 60, s % 60)
+        return s >= 3600
+            ? String(format: "%dh%02dm", s / 3600, s / 60 % 60) : String(format: "%dm%02ds", s / 60, s % 60)
     }
 }
 

@@ -54,14 +54,16 @@ struct Synth: ParsableCommand {
     }
 
     func run() throws {
-        let spec = SynthDatasetSpec(count: count, seed: seed, classes: classes, width: width, height: height,
-                                    secondView: secondView)
+        let spec = SynthDatasetSpec(
+            count: count, seed: seed, classes: classes, width: width, height: height,
+            secondView: secondView)
         var textures: [PlanarImage] = []
         var sources: [String] = []
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let located = try? DatasetFetcher.locateMirror(
             explicit: mirror, environment: ProcessInfo.processInfo.environment,
-            currentDirectory: cwd, manifestDirectory: URL(fileURLWithPath: out)).mirror
+            currentDirectory: cwd, manifestDirectory: URL(fileURLWithPath: out)
+        ).mirror
         if !proceduralOnly, let mirrorURL = located?.url {
             do {
                 (textures, sources) = try SynthTextureLibrary.load(mirror: mirrorURL)
@@ -75,10 +77,12 @@ struct Synth: ParsableCommand {
         do {
             let summary = try SynthDatasetWriter(spec: spec, textures: textures, textureSources: sources)
                 .write(to: out, jobs: jobs.count, progress: { progress.update($0) })
-            Terminal.out(String(format: "synth: %d captures in %.1f s (%.2f s each on %d jobs); textures: %@; manifest: %@",
-                                summary.count, summary.seconds, summary.seconds / Double(summary.count), jobs.count,
-                                sources.isEmpty ? "procedural" : "\(sources.count) from the mirror",
-                                summary.manifestPath))
+            Terminal.out(
+                String(
+                    format: "synth: %d captures in %.1f s (%.2f s each on %d jobs); textures: %@; manifest: %@",
+                    summary.count, summary.seconds, summary.seconds / Double(summary.count), jobs.count,
+                    sources.isEmpty ? "procedural" : "\(sources.count) from the mirror",
+                    summary.manifestPath))
         } catch let error as MediaError {
             throw CLIError.badInput(error.description)
         }

@@ -66,7 +66,10 @@ extension TrainCommand {
         @Option(help: "Split of the --evaluate manifests to report on (repeatable; default: every split).")
         var evaluateSplit: [DatasetSplit] = []
 
-        @Option(help: "Write every described sample (training, validation, evaluation) as CSV: manifest, id, split, label, features.")
+        @Option(
+            help:
+                "Write every described sample (training, validation, evaluation) as CSV: manifest, id, split, label, features."
+        )
         var featuresOut: String?
 
         func validate() throws {
@@ -101,7 +104,8 @@ extension TrainCommand {
                 Terminal.warning("\(failure.manifest): \(failure.sample): skipped: \(failure.reason)")
             }
             if collection.failedSamples.count > 20 {
-                Terminal.warning("\(collection.failedSamples.count - 20) more samples skipped (see the model's failed_samples)")
+                Terminal.warning(
+                    "\(collection.failedSamples.count - 20) more samples skipped (see the model's failed_samples)")
             }
             let model: TextureModel
             do {
@@ -125,8 +129,9 @@ extension TrainCommand {
             for manifest in evaluate {
                 let held: TextureTrainer.DescribedSamples
                 do {
-                    held = try trainer.describe(manifests: [manifest], splits: evaluateSplit.isEmpty ? nil : Set(evaluateSplit),
-                                                jobs: jobs.count)
+                    held = try trainer.describe(
+                        manifests: [manifest], splits: evaluateSplit.isEmpty ? nil : Set(evaluateSplit),
+                        jobs: jobs.count)
                 } catch {
                     throw inputError(error)
                 }
@@ -134,8 +139,10 @@ extension TrainCommand {
                     Terminal.warning("\(failure.manifest): \(failure.sample): not evaluated: \(failure.reason)")
                 }
                 described += held.examples
-                Terminal.out(Self.evaluationSummary(TextureEvaluation(model: model, examples: held.examples),
-                                                    manifest: manifest))
+                Terminal.out(
+                    Self.evaluationSummary(
+                        TextureEvaluation(model: model, examples: held.examples),
+                        manifest: manifest))
             }
             if let featuresOut {
                 try write(Data(Self.csv(described).utf8), to: featuresOut)
@@ -147,27 +154,34 @@ extension TrainCommand {
             var table = TextTable(["label", "samples", "mean score", "classified as label", "recaptured"])
             for row in evaluation.meanScoreByLabel {
                 let ofLabel = evaluation.samples.filter { $0.label == row.label }
-                table.append([row.label.rawValue, String(row.count), String(format: "%.3f", row.mean),
-                              String(ofLabel.filter(\.isCorrect).count), String(ofLabel.filter(\.isLikelyRecaptured).count)])
+                table.append([
+                    row.label.rawValue, String(row.count), String(format: "%.3f", row.mean),
+                    String(ofLabel.filter(\.isCorrect).count), String(ofLabel.filter(\.isLikelyRecaptured).count),
+                ])
             }
             lines.append(table.render())
-            lines.append("accuracy: " + (evaluation.accuracy.map { String(format: "%.3f", $0) } ?? "-")
-                         + "; AUC real vs attack (score = p(real_scene)): "
-                         + (evaluation.realVersusAttackAUC.map { String(format: "%.3f", $0) } ?? "-"))
+            lines.append(
+                "accuracy: " + (evaluation.accuracy.map { String(format: "%.3f", $0) } ?? "-")
+                    + "; AUC real vs attack (score = p(real_scene)): "
+                    + (evaluation.realVersusAttackAUC.map { String(format: "%.3f", $0) } ?? "-"))
             let passed = evaluation.samples.filter { !$0.label.isBonaFide && $0.score > 0.5 }
             if !passed.isEmpty {
                 lines.append("attacks scoring above 0.5 (\(passed.count)):")
                 for sample in passed {
-                    lines.append(String(format: "  %@ (%@): %@, score %.3f", sample.id, sample.label.rawValue,
-                                        sample.classification.rawValue, sample.score))
+                    lines.append(
+                        String(
+                            format: "  %@ (%@): %@, score %.3f", sample.id, sample.label.rawValue,
+                            sample.classification.rawValue, sample.score))
                 }
             }
             let misjudged = evaluation.misjudgedRealScenes
             if !misjudged.isEmpty {
                 lines.append("real scenes not classified real_scene (\(misjudged.count)):")
                 for sample in misjudged {
-                    lines.append(String(format: "  %@: %@, score %.3f%@", sample.id, sample.classification.rawValue,
-                                        sample.score, sample.isLikelyRecaptured ? ", likely recaptured" : ""))
+                    lines.append(
+                        String(
+                            format: "  %@: %@, score %.3f%@", sample.id, sample.classification.rawValue,
+                            sample.score, sample.isLikelyRecaptured ? ", likely recaptured" : ""))
                 }
             }
             return lines.joined(separator: "\n")
@@ -180,8 +194,9 @@ extension TrainCommand {
             }
             var lines = [(["manifest", "id", "split", "label"] + TextureFeatures.names).joined(separator: ",")]
             for e in examples {
-                lines.append(([quoted(e.manifest), quoted(e.id), e.split.rawValue, e.label.rawValue]
-                              + e.features.map { String($0) }).joined(separator: ","))
+                lines.append(
+                    ([quoted(e.manifest), quoted(e.id), e.split.rawValue, e.label.rawValue]
+                        + e.features.map { String($0) }).joined(separator: ","))
             }
             return lines.joined(separator: "\n") + "\n"
         }
@@ -213,12 +228,15 @@ extension TrainCommand {
                 "texture model \(model.modelID): \(path) (sha256 \(sha256))",
                 "train: \(counts(p.trainClassCounts)); validation: \(counts(p.valClassCounts))",
                 "skipped labels: \(p.skippedLabels.isEmpty ? "none" : p.skippedLabels.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")); failed samples: \(p.failedSamples.count)",
-                String(format: "fit: %d Newton iterations, loss %.4f, training accuracy %.3f",
-                       p.hyperparameters.iterations, p.hyperparameters.finalLoss, p.training.accuracy ?? .nan),
+                String(
+                    format: "fit: %d Newton iterations, loss %.4f, training accuracy %.3f",
+                    p.hyperparameters.iterations, p.hyperparameters.finalLoss, p.training.accuracy ?? .nan),
             ]
             if let validation = p.validation {
-                lines.append(String(format: "validation accuracy %.3f on %d samples (rows = truth, columns = prediction):",
-                                    validation.accuracy ?? .nan, validation.sampleCount))
+                lines.append(
+                    String(
+                        format: "validation accuracy %.3f on %d samples (rows = truth, columns = prediction):",
+                        validation.accuracy ?? .nan, validation.sampleCount))
                 var table = TextTable(["truth \\ predicted"] + model.classes.map(\.rawValue))
                 for (k, row) in validation.confusionMatrix.enumerated() {
                     table.append([model.classes[k].rawValue] + row.map(String.init))

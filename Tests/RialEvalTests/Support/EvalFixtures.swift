@@ -1,6 +1,6 @@
 import Foundation
-import RialTestSupport
 import RialEval
+import RialTestSupport
 
 /// Locations of test inputs and scratch folders for the evaluation tests.
 enum EvalFixtures {
@@ -73,7 +73,9 @@ enum EvalFixtures {
             rows.append(row)
         }
         guard let header = rows.first else { return [] }
-        return rows.dropFirst().filter { $0.count == header.count }.map { Dictionary(uniqueKeysWithValues: zip(header, $0)) }
+        return rows.dropFirst().filter { $0.count == header.count }.map {
+            Dictionary(uniqueKeysWithValues: zip(header, $0))
+        }
     }
 }
 

@@ -8,7 +8,8 @@ enum SignalAnalysis {
     static func luma(_ image: Image8) -> [Double] {
         var out = [Double](repeating: 0, count: image.width * image.height)
         for i in out.indices {
-            let r = Double(image.samples[3 * i]), g = Double(image.samples[3 * i + 1]), b = Double(image.samples[3 * i + 2])
+            let r = Double(image.samples[3 * i]), g = Double(image.samples[3 * i + 1]),
+                b = Double(image.samples[3 * i + 2])
             out[i] = 0.299 * r + 0.587 * g + 0.114 * b
         }
         return out
@@ -26,9 +27,15 @@ enum SignalAnalysis {
         var j = 0
         for i in 1..<n {
             var bit = n >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
             j |= bit
-            if i < j { re.swapAt(i, j); im.swapAt(i, j) }
+            if i < j {
+                re.swapAt(i, j)
+                im.swapAt(i, j)
+            }
         }
         var len = 2
         while len <= n {
@@ -38,8 +45,10 @@ enum SignalAnalysis {
                     let wr = cos(angle * Double(k)), wi = sin(angle * Double(k))
                     let a = start + k, b = a + len / 2
                     let tr = re[b] * wr - im[b] * wi, ti = re[b] * wi + im[b] * wr
-                    re[b] = re[a] - tr; im[b] = im[a] - ti
-                    re[a] += tr; im[a] += ti
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] += tr
+                    im[a] += ti
                 }
             }
             len <<= 1
@@ -63,12 +72,18 @@ enum SignalAnalysis {
         for y in 0..<n {
             var r = Array(re[(y * n)..<(y * n + n)]), i = Array(im[(y * n)..<(y * n + n)])
             fft(&r, &i)
-            for x in 0..<n { re[y * n + x] = r[x]; im[y * n + x] = i[x] }
+            for x in 0..<n {
+                re[y * n + x] = r[x]
+                im[y * n + x] = i[x]
+            }
         }
         for x in 0..<n {
             var r = (0..<n).map { re[$0 * n + x] }, i = (0..<n).map { im[$0 * n + x] }
             fft(&r, &i)
-            for y in 0..<n { re[y * n + x] = r[y]; im[y * n + x] = i[y] }
+            for y in 0..<n {
+                re[y * n + x] = r[y]
+                im[y * n + x] = i[y]
+            }
         }
         return (0..<(n * n)).map { re[$0] * re[$0] + im[$0] * im[$0] }
     }
@@ -96,7 +111,8 @@ enum SignalAnalysis {
     /// The strongest bins with |f| >= minRadius, as (fx, fy, power), strongest first,
     /// one per conjugate pair, excluding bins within `separation` of an earlier one.
     static func topPeaks(_ spectrum: [Double], size n: Int, minRadius: Double, count: Int, separation: Int = 3)
-        -> [(fx: Double, fy: Double, power: Double)] {
+        -> [(fx: Double, fy: Double, power: Double)]
+    {
         var candidates: [(Int, Int, Double)] = []
         for ky in 0..<n {
             for kx in 0..<n {
@@ -160,7 +176,11 @@ enum SignalAnalysis {
     static func planeFitRMS(_ points: [(Double, Double, Double)]) -> Double {
         let n = Double(points.count)
         var m = (0.0, 0.0, 0.0)
-        for p in points { m.0 += p.0; m.1 += p.1; m.2 += p.2 }
+        for p in points {
+            m.0 += p.0
+            m.1 += p.1
+            m.2 += p.2
+        }
         m = (m.0 / n, m.1 / n, m.2 / n)
         var c = [[Double]](repeating: [0, 0, 0], count: 3)
         for p in points {
@@ -202,7 +222,8 @@ enum SignalAnalysis {
     /// `imageHeight` px with focal `focal` px: depth cell (i, j) is the image point
     /// ((i + 1/2) W / w, (j + 1/2) H / h); X = (x - W/2) z / f, Y = (y - H/2) z / f.
     static func backProject(_ depth: DepthMap, imageWidth: Int, imageHeight: Int, focal: Double)
-        -> [(Double, Double, Double)] {
+        -> [(Double, Double, Double)]
+    {
         var out: [(Double, Double, Double)] = []
         let sx = Double(imageWidth) / Double(depth.width), sy = Double(imageHeight) / Double(depth.height)
         for j in 0..<depth.height {
@@ -222,8 +243,10 @@ enum SignalAnalysis {
     /// 0...maxDisparity, parabolic sub-pixel refinement. Returns (x, y, d) at block
     /// centres whose match is unambiguous (best SAD at least 15 % below the second best
     /// outside +-1 and enough texture).
-    static func blockMatch(left: [Double], right: [Double], width w: Int, height h: Int,
-                           block: Int, step: Int, maxDisparity: Int) -> [(Double, Double, Double)] {
+    static func blockMatch(
+        left: [Double], right: [Double], width w: Int, height h: Int,
+        block: Int, step: Int, maxDisparity: Int
+    ) -> [(Double, Double, Double)] {
         var out: [(Double, Double, Double)] = []
         let r = block / 2
         var y = r
@@ -231,10 +254,19 @@ enum SignalAnalysis {
             var x = r + maxDisparity
             while x < w - r {
                 var mean = 0.0, sq = 0.0
-                for dy in -r...r { for dx in -r...r { let v = left[(y + dy) * w + x + dx]; mean += v; sq += v * v } }
+                for dy in -r...r {
+                    for dx in -r...r {
+                        let v = left[(y + dy) * w + x + dx]
+                        mean += v
+                        sq += v * v
+                    }
+                }
                 let count = Double((2 * r + 1) * (2 * r + 1))
                 let variance = sq / count - (mean / count) * (mean / count)
-                if variance < 4 { x += step; continue }
+                if variance < 4 {
+                    x += step
+                    continue
+                }
                 var costs = [Double](repeating: 0, count: maxDisparity + 1)
                 for d in 0...maxDisparity {
                     var sad = 0.0
@@ -261,7 +293,9 @@ enum SignalAnalysis {
 
     /// Affine fit with iterative rejection of points beyond 3 x the median absolute
     /// residual (robust against mismatches); returns the fit and the inlier share.
-    static func robustAffineFit(_ pts: [(Double, Double, Double)]) -> (a: Double, b: Double, c: Double, rms: Double, inliers: Double) {
+    static func robustAffineFit(_ pts: [(Double, Double, Double)]) -> (
+        a: Double, b: Double, c: Double, rms: Double, inliers: Double
+    ) {
         var keep = pts
         var fit = affineFit(x: keep.map { $0.0 }, y: keep.map { $0.1 }, z: keep.map { $0.2 })
         for _ in 0..<3 {
