@@ -41,8 +41,7 @@ struct Run: ParsableCommand {
     @Option(help: "Bootstrap resamples for the 95% confidence intervals (0 = none).")
     var resamples: Int = 1000
 
-    @Option(help: "Evaluate shard I of N (e.g. 1/4); combine the shard folders with `rial-bench merge`.")
-    var shard: String?
+    @OptionGroup var sharding: ShardOptions
 
     @Option(help: "Folder of the real data mirror, for the default data.")
     var mirror: String?
@@ -53,25 +52,19 @@ struct Run: ParsableCommand {
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
         if resamples < 0 { throw ValidationError("--resamples must be >= 0, got \(resamples)") }
-        if let shard, Self.parseShard(shard) == nil {
-            throw ValidationError("--shard must be I/N with 1 <= I <= N (e.g. 2/4), got '\(shard)'")
-        }
-    }
-
-    static func parseShard(_ text: String) -> (index: Int, count: Int)? {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, (1...n).contains(i) else {
-            return nil
-        }
-        return (i, n)
     }
 
     func run() throws {
+        let shard: ShardOptions.Shard?
+        do { shard = try sharding.resolved() } catch let problem as ShardOptions.Problem {
+            throw CLIError.usage(problem.description)
+        }
+        if let shard, let origin = shard.origin { Terminal.out("shard \(shard.index)/\(shard.count) from \(origin)") }
         let configuration = try pipeline.resolvedConfiguration()
         let manifests = datasets.isEmpty ? try DefaultDatasets.prepare(mirror: mirror, jobs: jobs.count) : datasets
         let plan = RunPlan(
             manifests: manifests, configuration: configuration, jobs: jobs.count, limit: limit, split: split,
-            seed: seed, resamples: resamples, shard: shard.flatMap(Self.parseShard),
+            seed: seed, resamples: resamples, shard: shard.map { ($0.index, $0.count) },
             buildConfiguration: BuildInfo.configuration)
         try RunExecution.execute(plan: plan, out: out, strict: strict)
     }
