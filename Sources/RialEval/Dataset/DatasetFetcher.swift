@@ -20,6 +20,13 @@ import RialMedia
 ///    downloads are enabled: downloaded to `<path>.part`, verified, renamed into place.
 /// 4. Else `failed`, with every reason (not in the mirror, hash mismatch, why there is
 ///    no download).
+///
+/// Fetch never writes through a symbolic link out of the dataset folder (the manifest's
+/// folder): before removing, creating or downloading anything it resolves the links of
+/// the file's folder, and when that folder is (or lies inside) a link to a place outside
+/// the dataset folder, the file fails with that reason. A link at the file itself, or at
+/// its `.part` file, is removed and replaced, never written through; reading through
+/// links (a file already present, such as a link into the mirror) is allowed.
 public struct DatasetFetcher: Sendable {
     /// What happened to one file.
     public enum Outcome: Sendable, Equatable {
@@ -57,7 +64,8 @@ public struct DatasetFetcher: Sendable {
         /// Extra information: a replaced stale file, a file without a SHA-256.
         public var note: String?
 
-        /// One line naming the manifest, sample and file: what `validate` messages look like.
+        /// One line naming the manifest, sample and file: what `validate` messages look like;
+        /// control characters escaped (`String.escapingControlCharacters()`).
         public var description: String {
             let detail: String
             switch outcome {
@@ -67,7 +75,9 @@ public struct DatasetFetcher: Sendable {
                 detail = verified ? "already present" : "already present (not verified: no sha256)"
             case .failed(let reason): detail = reason
             }
-            return "\(manifest): \(jsonPath) (id \"\(sampleID)\"): \(path): \(detail)" + (note.map { " (\($0))" } ?? "")
+            return
+                ("\(manifest): \(jsonPath) (id \"\(sampleID)\"): \(path): \(detail)" + (note.map { " (\($0))" } ?? ""))
+                .escapingControlCharacters()
         }
     }
 
@@ -196,6 +206,7 @@ public struct DatasetFetcher: Sendable {
                 guard inCache else { return (.failed(reason: failure.reason), nil) }
                 note = "replaced an unreadable file (\(failure.reason))"
             }
+            if let escape = linkEscape(absolutePath) { return (.failed(reason: escape), nil) }
             do {
                 try fm.removeItem(atPath: absolutePath)
             } catch {
@@ -203,6 +214,7 @@ public struct DatasetFetcher: Sendable {
             }
         } else if (try? fm.destinationOfSymbolicLink(atPath: absolutePath)) != nil {
             guard inCache else { return (.failed(reason: "broken symbolic link outside the cache folder"), nil) }
+            if let escape = linkEscape(absolutePath) { return (.failed(reason: escape), nil) }
             try? fm.removeItem(atPath: absolutePath)
             note = "replaced a broken symbolic link"
         }
@@ -213,6 +225,7 @@ public struct DatasetFetcher: Sendable {
             )
         }
         let relative = String(absolutePath.dropFirst(cacheDirectory.count + 1))
+        if let escape = linkEscape(absolutePath) { return (.failed(reason: escape), note) }
         do {
             try fm.createDirectory(
                 atPath: (absolutePath as NSString).deletingLastPathComponent,
@@ -264,6 +277,8 @@ public struct DatasetFetcher: Sendable {
             return (.failed(reason: reasons.joined(separator: "; ")), note)
         }
         let partial = absolutePath + ".part"
+        // A leftover `.part` (a file, or a link that a download would write through) goes first.
+        try? fm.removeItem(atPath: partial)
         defer { try? fm.removeItem(atPath: partial) }
         do {
             try downloader.download(url, to: partial)
@@ -292,6 +307,26 @@ public struct DatasetFetcher: Sendable {
             return (.failed(reason: reasons.joined(separator: "; ")), note)
         }
         return (.downloaded(url: url.absoluteString), note)
+    }
+
+    /// Nil when writing at `path` stays inside the dataset folder; else why fetch refuses.
+    ///
+    /// The nearest existing folder above `path` is resolved (every symbolic link on the way
+    /// followed) and must be the dataset folder (resolved the same way) or inside it.
+    private func linkEscape(_ path: String) -> String? {
+        let fm = FileManager.default
+        let root = loader.baseDirectory.resolvingSymlinksInPath().path
+        var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        while folder.path != "/",
+            !(fm.fileExists(atPath: folder.path, isDirectory: &isDirectory) && isDirectory.boolValue)
+        {
+            folder.deleteLastPathComponent()
+        }
+        let real = folder.resolvingSymlinksInPath().path
+        if real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return nil }
+        return "\(folder.path) leads through a symbolic link to \(real), outside the dataset folder \(root); "
+            + "fetch does not write there (replace the link with a folder)"
     }
 
     private func hash(_ path: String) -> Result<String, HashFailure> {

@@ -31,7 +31,8 @@ public struct DatasetLoader: Sendable {
     public let description: String?
     /// Top-level keys the format does not define.
     public let extensions: JSONObject
-    /// Problems with `format`, `name`, `description` or `samples`.
+    /// Problems with `format`, `name`, `description` or `samples` (missing, not an array,
+    /// or empty: a manifest without samples has nothing to evaluate).
     public let headerProblems: [DatasetProblem]
     let samples: DatasetLoader.SampleSource
 
@@ -130,6 +131,7 @@ public struct DatasetLoader: Sendable {
         switch o["samples"] {
         case .array:
             samples = source ?? .parsed([])
+            if samples.count == 0 { reader.report(.invalidValue, "samples", Self.noSamplesMessage) }
         case .none:
             reader.report(.missingKey, "", "missing required key 'samples' (an array of sample objects)")
             samples = .parsed([])
@@ -142,6 +144,9 @@ public struct DatasetLoader: Sendable {
         self.extensions = extensions
         headerProblems = reader.problems
     }
+
+    /// Why a manifest whose `samples` is empty cannot be used (`run` and `validate` refuse it).
+    public static let noSamplesMessage = "no samples: a manifest needs at least one sample to evaluate"
 
     /// Number of elements of `samples` (valid or not).
     public var sampleCount: Int { samples.count }
@@ -229,13 +234,14 @@ public struct SampleFailure: Error, Sendable, Equatable, CustomStringConvertible
         self.problems = problems
     }
 
-    /// The problems on one line, without the manifest name: for per-sample logs.
+    /// The problems on one line, without the manifest name: for per-sample logs. Control
+    /// characters are escaped (`String.escapingControlCharacters()`).
     public var reason: String {
         problems.map { problem in
             var text = problem.jsonPath
             if let file = problem.file { text += " \(file)" }
             return text + ": " + problem.message
-        }.joined(separator: "; ")
+        }.joined(separator: "; ").escapingControlCharacters()
     }
 
     public var description: String { problems.map(\.description).joined(separator: "\n") }

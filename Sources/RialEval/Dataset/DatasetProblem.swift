@@ -1,9 +1,13 @@
+import RialMedia
+
 /// One thing wrong with a dataset manifest or a file it references.
 ///
 /// `description` is one line a user can act on:
 /// `manifest.json: samples[3].label (id "x"): unknown label 'tv' (expected one of ...)`,
 /// or for file problems
 /// `manifest.json: samples[3].image (id "x"): files/a.jpg: no such file (looked at /abs/files/a.jpg)`.
+/// Control characters in it (from ids, paths, values) are escaped
+/// (`String.escapingControlCharacters()`).
 public struct DatasetProblem: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         /// The manifest file cannot be read.
@@ -64,7 +68,7 @@ public struct DatasetProblem: Error, Sendable, Hashable, Codable, CustomStringCo
         if let sampleID { text += " (id \"\(sampleID)\")" }
         if !jsonPath.isEmpty || sampleID != nil { text += ":" }
         if let file { text += " " + file + ":" }
-        return text + " " + message
+        return (text + " " + message).escapingControlCharacters()
     }
 
     private enum CodingKeys: String, CodingKey {

@@ -2,6 +2,13 @@ import Foundation
 import RialMedia
 
 /// CSV exports of a run (RFC 4180 quoting).
+///
+/// Text cells (ids, dataset names, groups, labels, method keys) are written with `text(_:)`:
+/// one that starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`,
+/// so a spreadsheet shows it as text instead of running it as a formula (OWASP "CSV
+/// injection"); to get the original back, drop one leading `'` when the next character
+/// is one of those six. Number cells (`value(_:)`: scores, thresholds, rates, counts,
+/// `nan`, `inf`, `-inf`) are never changed, so `-0.5` stays a number.
 public enum CSVExport {
     /// `roc.csv`: every method's full ROC curve (scikit-learn `roc_curve`, no point dropped):
     /// `method,threshold,fpr,tpr` with `inf` for the first threshold.
@@ -13,7 +20,7 @@ public enum CSVExport {
             let curve = ROCCurve(scores: pairs.map(\.0), bonaFide: pairs.map(\.1))
             for i in curve.thresholds.indices {
                 lines.append(
-                    "\(field(key)),\(value(curve.thresholds[i])),\(value(curve.falsePositiveRates[i])),\(value(curve.truePositiveRates[i]))"
+                    "\(text(key)),\(value(curve.thresholds[i])),\(value(curve.falsePositiveRates[i])),\(value(curve.truePositiveRates[i]))"
                 )
             }
         }
@@ -23,12 +30,15 @@ public enum CSVExport {
     /// `scores.csv`: one row per evaluated sample, one column per method (empty = not scored).
     public static func scores(results: RunResults, records: [SampleRecord]) -> String {
         var lines = [
-            (["id", "dataset", "label", "bona_fide", "data", "group"] + results.methods).map(field).joined(
+            (["id", "dataset", "label", "bona_fide", "data", "group"] + results.methods).map(text).joined(
                 separator: ",")
         ]
         for r in records where r.status == .evaluated {
             let cells =
-                [r.id, r.dataset, r.label.rawValue, r.bonaFide ? "1" : "0", r.data.rawValue, r.group ?? ""].map(field)
+                [
+                    text(r.id), text(r.dataset), text(r.label.rawValue), r.bonaFide ? "1" : "0", text(r.data.rawValue),
+                    text(r.group ?? ""),
+                ]
                 + results.methods.map { r.score($0).map(value) ?? "" }
             lines.append(cells.joined(separator: ","))
         }
@@ -46,12 +56,12 @@ public enum CSVExport {
             for key in results.methods {
                 guard let m = metrics[key] else { continue }
                 let row: [String] = [
-                    kind, key, "\(m.bonaFideCount)", "\(m.attackCount)", value(m.auc),
+                    text(kind), text(key), "\(m.bonaFideCount)", "\(m.attackCount)", value(m.auc),
                     m.aucCI.map { value($0.lower) } ?? "", m.aucCI.map { value($0.upper) } ?? "",
                     value(m.eer), value(m.apcer.max), value(m.bpcer), value(m.acer), value(m.bpcer20),
                     value(m.bpcer100),
                 ]
-                lines.append(row.map(field).joined(separator: ","))
+                lines.append(row.joined(separator: ","))
             }
         }
         return lines.joined(separator: "\n") + "\n"
@@ -64,6 +74,15 @@ public enum CSVExport {
         return JSONValue.numberText(v)
     }
 
+    /// Leading characters that make a spreadsheet read a cell as a formula.
+    static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// A text cell: `'` before a leading formula character, then RFC 4180 quoting.
+    static func text(_ text: String) -> String {
+        field(text.first.map(formulaStarts.contains) == true ? "'" + text : text)
+    }
+
+    /// RFC 4180: quoted (with `""` for `"`) when the cell holds a comma, a quote or a line break.
     static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""

@@ -2,7 +2,9 @@ import Foundation
 import RialMedia
 
 /// `report.md`: the run in one page of Markdown, short enough for a pull-request
-/// comment or a CI step summary. Every number names the data it rests on.
+/// comment or a CI step summary. Every number names the data it rests on. Text from the
+/// user (dataset names, sample ids, failure reasons, the profile name) goes through
+/// `MarkdownText.escape`, so it shows literally and cannot break a table or add markup.
 public enum MarkdownReport {
     public static func render(_ r: RunResults) -> String {
         var out: [String] = []
@@ -17,7 +19,7 @@ public enum MarkdownReport {
         out.append(dataLine(r))
         out.append("")
         out.append(
-            "Profile `\(r.profile)`, configuration SHA-256 `\(r.configurationSHA256.prefix(16))…`, "
+            "Profile \(MarkdownText.escape(r.profile)), configuration SHA-256 `\(r.configurationSHA256.prefix(16))…`, "
                 + "decision threshold \(number(r.configuration.decision.threshold)), "
                 + "\(r.bootstrapResamples) cluster-bootstrap resamples by `group` (seed \(r.seeds["bootstrap"] ?? 0)), 95% intervals."
         )
@@ -53,7 +55,9 @@ public enum MarkdownReport {
             out.append("| sample | dataset | stage | reason |")
             out.append("|---|---|---|---|")
             for f in r.failures.prefix(50) {
-                out.append("| `\(cell(f.id))` | \(cell(f.dataset)) | \(f.stage) | \(cell(f.reason)) |")
+                out.append(
+                    "| \(MarkdownText.escape(f.id)) | \(MarkdownText.escape(f.dataset)) | "
+                        + "\(MarkdownText.escape(f.stage)) | \(MarkdownText.escape(f.reason)) |")
             }
             if r.failures.count > 50 { out.append("| … | | | \(r.failures.count - 50) more in results.json |") }
         }
@@ -64,7 +68,7 @@ public enum MarkdownReport {
         out.append("|---|---|---|---:|---:|---:|---:|")
         for d in r.datasets {
             out.append(
-                "| \(cell(d.name)) | \(d.data) | `\(d.manifestSHA256.prefix(16))…` | \(d.original) | \(d.selected) | \(d.evaluated) | \(d.failed) |"
+                "| \(MarkdownText.escape(d.name)) | \(d.data) | `\(d.manifestSHA256.prefix(16))…` | \(d.original) | \(d.selected) | \(d.evaluated) | \(d.failed) |"
             )
         }
         out.append("")
@@ -105,7 +109,4 @@ public enum MarkdownReport {
 
     static func number(_ value: Double) -> String { value.isFinite ? String(format: "%.3f", value) : "—" }
     static func ms(_ value: Double) -> String { value.isFinite ? String(format: "%.2f", value) : "—" }
-    static func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
-    }
 }

@@ -38,13 +38,16 @@ public struct DatasetRunner: Sendable {
 
     /// Loads the manifests and selects the samples (split, shard, limit).
     ///
-    /// - Throws: `RunError` for a manifest that cannot be read at all.
+    /// - Throws: `RunError` for a manifest that cannot be read at all or has no samples.
     func select() throws(RunError) -> (loaders: [DatasetLoader], datasets: [RunDataset], items: [WorkItem]) {
         var loaders: [DatasetLoader] = [], datasets: [RunDataset] = [], items: [WorkItem] = []
         var position = 0
         for (datasetIndex, path) in plan.manifests.enumerated() {
             let loader: DatasetLoader
             do { loader = try DatasetLoader(contentsOf: path) } catch { throw RunError(error.description) }
+            guard loader.sampleCount > 0 else {
+                throw RunError("\(path): samples: \(DatasetLoader.noSamplesMessage)".escapingControlCharacters())
+            }
             let hash = (try? SHA256Digest.hash(fileAt: path)) ?? ""
             var selected = 0, kinds = Set<SampleRecord.DataKind>()
             for entry in loader.entries {

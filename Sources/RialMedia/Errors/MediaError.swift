@@ -33,7 +33,8 @@ public struct MediaError: Error, Sendable, Equatable, CustomStringConvertible {
         self.detail = detail
     }
 
-    public var description: String { "\(source): \(detail)" }
+    /// `source: detail`, control characters escaped (`String.escapingControlCharacters()`).
+    public var description: String { "\(source): \(detail)".escapingControlCharacters() }
 
     /// The same error attributed to another source (a path instead of `<memory>`).
     public func attributed(to source: String) -> MediaError {

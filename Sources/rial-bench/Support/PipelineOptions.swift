@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RialDetection
 import RialEval
+import RialMedia
 
 extension AttestationMethod: ExpressibleByArgument {}
 
@@ -26,11 +27,11 @@ struct PipelineOptions: ParsableArguments {
     func validate() throws {
         for text in methods {
             do { _ = try MethodIdentifier(parsing: text) } catch {
-                throw ValidationError("--method: \(error.description)")
+                throw ValidationError("--method: \(error.description.escapingControlCharacters())")
             }
             guard MethodRegistry.standard.method(named: text) != nil else {
                 throw ValidationError(
-                    "--method \(text): not implemented; known: "
+                    "--method \(text.escapingControlCharacters()): not implemented; known: "
                         + MethodRegistry.standard.identifiers.map(\.description).joined(separator: ", "))
             }
         }
@@ -39,7 +40,9 @@ struct PipelineOptions: ParsableArguments {
     /// The configuration file (or defaults) with `--method` and `--profile` applied and
     /// validated.
     ///
-    /// - Throws: `CLIError.badInput` (exit 65) with `FILE: problem`, or
+    /// - Throws: `CLIError.usage` (exit 64) when `--profile` names no profile of the
+    ///   configuration (the file's `aggregation.profiles`, or the compiled-in ones), listing
+    ///   the known ones; `CLIError.badInput` (exit 65) with `FILE: problem`, or
     ///   `FILE: key 'KEY': reason` for a value out of range.
     func resolvedConfiguration() throws(CLIError) -> PipelineConfiguration {
         var configuration = PipelineConfiguration.standard
@@ -48,7 +51,15 @@ struct PipelineOptions: ParsableArguments {
         }
         configuration = configuration.selecting(
             methods.compactMap { MethodRegistry.standard.method(named: $0)?.identifier })
-        if let profile { configuration.profile = profile }
+        if let profile {
+            let known = configuration.aggregation.profiles.keys.sorted()
+            guard known.contains(profile) else {
+                throw .usage(
+                    "--profile '\(profile)': no such profile in \(config ?? "the compiled-in configuration"); known: "
+                        + known.joined(separator: ", "))
+            }
+            configuration.profile = profile
+        }
         do { try configuration.validate() } catch {
             throw .badInput(CLIError.configurationMessage(error, file: config))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 
 /// Line-oriented output to standard output and standard error.
 enum Terminal {
@@ -7,14 +8,15 @@ enum Terminal {
         FileHandle.standardOutput.write(Data((line + terminator).utf8))
     }
 
-    /// Writes `rial-bench: error: <message>` to standard error.
+    /// Writes `rial-bench: error: <message>` to standard error, on one line: control
+    /// characters from quoted ids and paths are escaped (`String.escapingControlCharacters()`).
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data("rial-bench: error: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("rial-bench: error: \(message.escapingControlCharacters())\n".utf8))
     }
 
-    /// Writes `rial-bench: warning: <message>` to standard error.
+    /// Writes `rial-bench: warning: <message>` to standard error, on one line, escaped as `error(_:)`.
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data("rial-bench: warning: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("rial-bench: warning: \(message.escapingControlCharacters())\n".utf8))
     }
 
     /// True when standard output is a terminal (progress bars, colour).
