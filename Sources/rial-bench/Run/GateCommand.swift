@@ -37,17 +37,19 @@ struct Gate: ParsableCommand {
         let report: GateReport
         do {
             let gatePolicy = try policy.map { path throws(RunError) in try GatePolicy.load(path: path) } ?? .standard
-            let base = try RunResults.read(path: baseline)
+            let base = try GateReport.readResults(path: baseline)
             var isDirectory: ObjCBool = false
             let currentPath =
                 FileManager.default.fileExists(atPath: current, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? URL(fileURLWithPath: current).appendingPathComponent(RunOutput.resultsFile).path : current
-            let now = try RunResults.read(path: currentPath)
-            report = GateReport.evaluate(
+            let now = try GateReport.readResults(path: currentPath)
+            report = try GateReport.evaluate(
                 baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
                 currentPath: currentPath)
+        } catch let error as GateError {
+            throw CLIError.badInput(lines: error.problems)
         } catch {
-            throw CLIError.badInput(error.description)
+            throw CLIError.badInput("\(error)")
         }
         var table = TextTable(["check", "kind", "baseline", "current", "limit", "rule", "result"])
         for c in report.checks {
@@ -62,8 +64,8 @@ struct Gate: ParsableCommand {
                 ? "gate: PASS (\(report.checks.count) checks)"
                 : "gate: FAIL (\(report.failures.count) of \(report.checks.count) checks)")
         let md = report.markdown()
-        if let markdown { try Data(md.utf8).write(to: URL(fileURLWithPath: markdown)) }
-        if let junit { try Data(report.junitXML().utf8).write(to: URL(fileURLWithPath: junit)) }
+        if let markdown { try OutputFile.write(Data(md.utf8), to: markdown) }
+        if let junit { try OutputFile.write(Data(report.junitXML().utf8), to: junit) }
         if let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty,
             let handle = FileHandle(forWritingAtPath: summary)
         {
