@@ -11,7 +11,9 @@ struct Gate: ParsableCommand {
             Default policy: strict on accuracy (AUC -0.02, EER +0.02, APCER max/BPCER/ACER +0.05 for every \
             method and the aggregate), tolerant on latency (each method's median as a ratio to the same \
             run's JPEG decode median may grow by 100%). Writes Markdown (also appended to \
-            $GITHUB_STEP_SUMMARY when set) and JUnit XML on request.
+            $GITHUB_STEP_SUMMARY when set) and JUnit XML on request. The gate fails closed: a check it \
+            cannot evaluate (a metric missing, null or NaN in either file, an unknown metric or policy key, \
+            another schema or dataset) is an error, exit 65, never a pass.
             """)
 
     @Option(help: "Baseline results.json (e.g. reports/baseline.json).", completion: .file(extensions: ["json"]))
