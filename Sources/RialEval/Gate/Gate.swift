@@ -16,7 +16,7 @@ public struct GateReport: Sendable, Equatable, Codable {
         /// e.g. `higher_is_better, abs 0.02`.
         public var rule: String
         public var passed: Bool
-        /// Why it failed or was skipped.
+        /// Why it failed.
         public var note: String?
     }
 
