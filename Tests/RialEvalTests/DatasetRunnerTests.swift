@@ -200,19 +200,19 @@ enum RunFixture {
         return r
     }
 
-    @Test func toleranceAndPolarity() {
+    @Test func toleranceAndPolarity() throws {
         let base = Self.results(auc: 0.90, eer: 0.10, p50: 2, decode: 10)
         // AUC 0.881 is within 0.02; EER 0.115 within 0.02; latency ratio 0.3 vs 0.2 within 2x.
-        let ok = GateReport.evaluate(
+        let ok = try GateReport.evaluate(
             baseline: base, current: Self.results(auc: 0.881, eer: 0.115, p50: 6, decode: 20),
             policy: .standard, baselinePath: "b", currentPath: "c")
         #expect(ok.passed, "\(ok.failures)")
-        let worse = GateReport.evaluate(
+        let worse = try GateReport.evaluate(
             baseline: base, current: Self.results(auc: 0.87, eer: 0.125, p50: 9, decode: 20),
             policy: .standard, baselinePath: "b", currentPath: "c")
         #expect(Set(worse.failures.map(\.name)) == ["aggregate.auc", "aggregate.eer", "depth/2.p50/decode"])
         // Better is never a regression.
-        let better = GateReport.evaluate(
+        let better = try GateReport.evaluate(
             baseline: base, current: Self.results(auc: 0.99, eer: 0.01, p50: 0.1, decode: 10),
             policy: .standard, baselinePath: "b", currentPath: "c")
         #expect(better.passed)
@@ -220,11 +220,11 @@ enum RunFixture {
         #expect(worse.markdown().contains("FAIL (3 of"))
     }
 
-    @Test func missingCoverageFails() {
+    @Test func missingCoverageFails() throws {
         let base = Self.results(auc: 0.9, eer: 0.1, p50: 1, decode: 10)
         var current = base
         current.counts.evaluated = 50
-        let report = GateReport.evaluate(
+        let report = try GateReport.evaluate(
             baseline: base, current: current, policy: .standard, baselinePath: "b", currentPath: "c")
         #expect(report.failures.map(\.name) == ["counts.evaluated"])
     }

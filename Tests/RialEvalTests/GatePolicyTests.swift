@@ -56,10 +56,10 @@ import Testing
         #expect(throws: RunError("p.yaml: key 'min_evaluated_fraction': expected a number")) {
             try load("min_evaluated_fraction: most")
         }
-        #expect(throws: RunError("p.yaml: accuracy[0]: tolerances must be >= 0")) {
+        #expect(throws: RunError("p.yaml: accuracy[0]: tolerances must be finite and >= 0")) {
             try load("accuracy: [{metric: auc, polarity: higher_is_better, absolute_tolerance: -1}]")
         }
-        #expect(throws: RunError("p.yaml: latency.relative_tolerance must be >= 0")) {
+        #expect(throws: RunError("p.yaml: latency.relative_tolerance must be finite and >= 0")) {
             try load("latency: {relative_tolerance: -1}")
         }
         #expect(throws: RunError("p.yaml: min_evaluated_fraction must be in 0...1")) {

@@ -16,7 +16,7 @@ public struct GateReport: Sendable, Equatable, Codable {
         /// e.g. `higher_is_better, abs 0.02`.
         public var rule: String
         public var passed: Bool
-        /// Why it failed or was skipped.
+        /// Why it failed.
         public var note: String?
     }
 
@@ -26,11 +26,26 @@ public struct GateReport: Sendable, Equatable, Codable {
     public var passed: Bool { checks.allSatisfy(\.passed) }
     public var failures: [Check] { checks.filter { !$0.passed } }
 
-    /// Runs every check of `policy`.
+    /// Runs every check of `policy`, failing closed: a check that cannot be evaluated is
+    /// an error, never a pass.
+    ///
+    /// Refused (`GateError`, every problem one line, `FILE: problem`):
+    /// - a policy that does not validate (`GatePolicy.validate()`);
+    /// - a `schema` other than `RunResults.schemaName`, in either file;
+    /// - runs on different data: the datasets (name and manifest SHA-256) must be the same;
+    /// - a baseline with no evaluated samples, no `methods` or an empty `metrics`;
+    /// - a method the policy names that the baseline does not have;
+    /// - a checked metric that is missing, `null` or NaN in either run;
+    /// - a latency key, or the `normalize_by` key, without a finite value in either run.
     public static func evaluate(
         baseline: RunResults, current: RunResults, policy: GatePolicy,
         baselinePath: String, currentPath: String
-    ) -> GateReport {
+    ) throws(GateError) -> GateReport {
+        var problems = inputProblems(
+            baseline: baseline, current: current, baselinePath: baselinePath, currentPath: currentPath)
+        do { try policy.validate() } catch { problems.append("policy: \(error.message)") }
+        guard problems.isEmpty else { throw GateError(problems) }
+
         var checks: [Check] = []
         let baseTree = tree(baseline), currentTree = tree(current)
 
@@ -45,75 +60,156 @@ public struct GateReport: Sendable, Equatable, Codable {
         for check in policy.accuracy {
             for method in check.methods ?? baseline.methods {
                 let path = "metrics.\(method).\(check.metric)"
-                let base = lookup(baseTree, ["metrics", method] + check.metric.split(separator: ".").map(String.init))
-                let now = lookup(
-                    currentTree, ["metrics", method] + check.metric.split(separator: ".").map(String.init))
-                let rule =
-                    "\(check.polarity.rawValue), abs \(format(check.absoluteTolerance)), rel \(format(check.relativeTolerance))"
-                guard let base, base.isFinite else {
-                    checks.append(
-                        Check(
-                            kind: "accuracy", name: "\(method).\(check.metric)", baseline: base, current: now,
-                            limit: nil, rule: rule, passed: true, note: "not defined in the baseline; skipped"))
+                let parts = ["metrics", method] + check.metric.split(separator: ".").map(String.init)
+                guard baseline.methods.contains(method) else {
+                    problems.append(
+                        "\(baselinePath): method '\(method)' of the policy is not in the baseline "
+                            + "(methods: \(baseline.methods.joined(separator: ", ")))")
                     continue
                 }
+                let base = lookup(baseTree, parts), now = lookup(currentTree, parts)
+                guard let base, base.isFinite else {
+                    problems.append("\(baselinePath): \(path) is \(undefined(base)) in the baseline; cannot check it")
+                    continue
+                }
+                guard let now, now.isFinite else {
+                    problems.append("\(currentPath): \(path) is \(undefined(now)) in the current run; cannot check it")
+                    continue
+                }
+                let rule =
+                    "\(check.polarity.rawValue), abs \(format(check.absoluteTolerance)), rel \(format(check.relativeTolerance))"
                 let allowed = max(check.absoluteTolerance, check.relativeTolerance * abs(base))
                 let limit = check.polarity == .higherIsBetter ? base - allowed : base + allowed
-                var passed = false, note: String?
-                if let now, now.isFinite {
-                    passed = check.polarity == .higherIsBetter ? now >= limit - 1e-12 : now <= limit + 1e-12
-                } else {
-                    note = now == nil ? "\(path) missing in the current run" : "undefined (NaN) in the current run"
-                }
+                let passed = check.polarity == .higherIsBetter ? now >= limit - 1e-12 : now <= limit + 1e-12
                 checks.append(
                     Check(
                         kind: "accuracy", name: "\(method).\(check.metric)", baseline: base, current: now,
-                        limit: limit, rule: rule, passed: passed, note: passed ? nil : note ?? "regression"))
+                        limit: limit, rule: rule, passed: passed, note: passed ? nil : "regression"))
             }
         }
 
         if let latency = policy.latency {
-            for key in baseline.latency.keys.sorted()
-            where baseline.latency[key]?.targetMs != nil && key != latency.normalizeBy {
+            let unit = latency.normalizeBy.map { "\(latency.statistic)/\($0)" } ?? "\(latency.statistic) ms"
+            let rule = "ratio current/baseline <= \(format(1 + latency.relativeTolerance))"
+            let keys = baseline.latency.keys.sorted().filter {
+                baseline.latency[$0]?.targetMs != nil && $0 != latency.normalizeBy
+            }
+            if keys.isEmpty {
+                problems.append("\(baselinePath): no latency with a target to check (`latency` of the policy is set)")
+            }
+            for (results, path, role) in [(baseline, baselinePath, "baseline"), (current, currentPath, "current run")] {
+                if let by = latency.normalizeBy, !(statistic(results, by, latency.statistic).map { $0 > 0 } ?? false) {
+                    problems.append(
+                        "\(path): latency.\(by).\(latency.statistic) (normalize_by) is "
+                            + "\(statistic(results, by, latency.statistic) == nil ? "missing" : "not a positive number") "
+                            + "in the \(role); cannot normalize latency")
+                }
+            }
+            for key in keys {
+                let name = "\(key).\(unit)"
                 let base = statistic(baseline, key, latency), now = statistic(current, key, latency)
-                let unit = latency.normalizeBy.map { "\(latency.statistic)/\($0)" } ?? "\(latency.statistic) ms"
-                let rule = "ratio current/baseline <= \(format(1 + latency.relativeTolerance))"
-                guard let base, base > 0 else {
-                    checks.append(
-                        Check(
-                            kind: "latency", name: "\(key).\(unit)", baseline: base, current: now, limit: nil,
-                            rule: rule, passed: true, note: "no baseline value; skipped"))
+                guard let base, base.isFinite, base >= 0 else {
+                    problems.append(
+                        "\(baselinePath): latency \(name) is \(undefined(base)) in the baseline; cannot check it")
+                    continue
+                }
+                guard let now, now.isFinite, now >= 0 else {
+                    problems.append(
+                        "\(currentPath): latency \(name) is \(undefined(now)) in the current run; cannot check it")
                     continue
                 }
                 let limit = base * (1 + latency.relativeTolerance)
-                let passed = now.map { $0 <= limit } ?? false
+                let passed = now <= limit
                 checks.append(
                     Check(
-                        kind: "latency", name: "\(key).\(unit)", baseline: base, current: now, limit: limit,
-                        rule: rule, passed: passed,
-                        note: passed ? nil : now == nil ? "missing in the current run" : "slower than allowed"))
+                        kind: "latency", name: name, baseline: base, current: now, limit: limit,
+                        rule: rule, passed: passed, note: passed ? nil : "slower than allowed"))
             }
         }
+        guard problems.isEmpty else { throw GateError(problems) }
         return GateReport(baseline: baselinePath, current: currentPath, checks: checks)
     }
 
-    static func statistic(_ results: RunResults, _ key: String, _ check: GatePolicy.LatencyCheck) -> Double? {
-        func value(_ k: String) -> Double? {
-            guard let s = results.latency[k]?.statistics else { return nil }
-            switch check.statistic {
-            case "min": return s.min
-            case "mean": return s.mean
-            case "p90": return s.p90
-            case "p95": return s.p95
-            case "p99": return s.p99
-            case "max": return s.max
-            default: return s.p50
-            }
+    /// Reads a `results.json` for the gate: refuses anything but a JSON object of schema
+    /// `RunResults.schemaName`, and names the first key that does not decode
+    /// (`PATH: not a rial-bench results file: key 'counts.evaluated' is required`).
+    public static func readResults(path: String) throws(RunError) -> RunResults {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw RunError(
+                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
         }
-        guard let v = value(key) else { return nil }
-        guard let by = check.normalizeBy else { return v }
-        guard let d = value(by), d > 0 else { return nil }
-        return v / d
+        let tree: JSONValue
+        do { tree = try JSONValue.parse(data) } catch { throw RunError("\(path): not JSON (\(error))") }
+        guard case .object = tree else {
+            throw RunError("\(path): not a rial-bench results file (the top level is \(tree.typeDescription))")
+        }
+        guard let schema = tree["schema"]?.stringValue else {
+            throw RunError("\(path): no `schema`; not a rial-bench results file")
+        }
+        guard schema == RunResults.schemaName else {
+            throw RunError("\(path): schema '\(schema)' is not \(RunResults.schemaName)")
+        }
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        do { return try decoder.decode(RunResults.self, from: data) } catch let error as DecodingError {
+            throw RunError("\(path): not a rial-bench results file: \(ConfigurationFile.describe(error))")
+        } catch {
+            throw RunError("\(path): not a rial-bench results file")
+        }
+    }
+
+    /// Problems of the two files that make every check meaningless.
+    static func inputProblems(
+        baseline: RunResults, current: RunResults, baselinePath: String, currentPath: String
+    ) -> [String] {
+        var problems: [String] = []
+        for (results, path) in [(baseline, baselinePath), (current, currentPath)]
+        where results.schema != RunResults.schemaName {
+            problems.append("\(path): schema '\(results.schema)' is not \(RunResults.schemaName)")
+        }
+        func identity(_ d: RunDataset) -> String { "\(d.name) (manifest sha256 \(d.manifestSHA256.prefix(12)))" }
+        let baseData = baseline.datasets.map(identity).sorted(), currentData = current.datasets.map(identity).sorted()
+        if baseData != currentData {
+            func list(_ items: [String]) -> String { items.isEmpty ? "no datasets" : items.joined(separator: ", ") }
+            problems.append(
+                "\(currentPath): run on \(list(currentData)), but the baseline \(baselinePath) on \(list(baseData)); "
+                    + "gate a run against a baseline of the same data")
+        }
+        if baseline.counts.evaluated <= 0 {
+            problems.append("\(baselinePath): the baseline evaluated no samples")
+        }
+        if baseline.methods.isEmpty {
+            problems.append("\(baselinePath): `methods` is empty; nothing to check")
+        }
+        if baseline.metrics.isEmpty {
+            problems.append("\(baselinePath): `metrics` is empty; nothing to check")
+        }
+        return problems
+    }
+
+    /// `missing`, `null (NaN)` or `infinite`, for a value that cannot be checked.
+    static func undefined(_ value: Double?) -> String {
+        guard let value else { return "missing" }
+        if value.isNaN { return "undefined (null, NaN or absent)" }
+        return value.isInfinite ? "infinite" : "negative"
+    }
+
+    /// `statistic` (`GatePolicy.latencyStatistics`) of latency `key`, divided by the
+    /// `normalize_by` key's when the policy says so; nil when either is missing.
+    static func statistic(_ results: RunResults, _ key: String, _ check: GatePolicy.LatencyCheck) -> Double? {
+        guard let value = statistic(results, key, check.statistic) else { return nil }
+        guard let by = check.normalizeBy else { return value }
+        guard let divisor = statistic(results, by, check.statistic), divisor > 0 else { return nil }
+        return value / divisor
+    }
+
+    static func statistic(_ results: RunResults, _ key: String, _ name: String) -> Double? {
+        guard let statistics = results.latency[key]?.statistics,
+            let path = GatePolicy.latencyStatistics[name]
+        else { return nil }
+        return statistics[keyPath: path]
     }
 
     static func tree(_ results: RunResults) -> JSONValue {

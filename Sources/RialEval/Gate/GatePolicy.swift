@@ -65,6 +65,11 @@ public struct GatePolicy: Sendable, Equatable, Codable {
         public init() {}
     }
 
+    /// The values `latency.statistic` may take, and where each is read.
+    public static let latencyStatistics: [String: KeyPath<LatencyStatistics, Double> & Sendable] = [
+        "min": \.min, "mean": \.mean, "p50": \.p50, "p90": \.p90, "p95": \.p95, "p99": \.p99, "max": \.max,
+    ]
+
     public enum Polarity: String, Sendable, Equatable, Codable {
         case higherIsBetter = "higher_is_better"
         case lowerIsBetter = "lower_is_better"
@@ -123,6 +128,12 @@ public struct GatePolicy: Sendable, Equatable, Codable {
             throw RunError("\(path): \((error as? ConfigurationFileError)?.message ?? "is not valid YAML")")
         }
         if tree == .null { return .standard }
+        guard case .object = tree else {
+            throw RunError("\(path): the top level must be a mapping of keys, got \(tree.typeDescription)")
+        }
+        if let unknown = unknownKeys(in: tree).first {
+            throw RunError("\(path): unknown key '\(unknown.key)'\(unknown.hint)")
+        }
         do {
             let policy = try tree.decode(GatePolicy.self, overlaying: .standard, rules: overlayRules)
             try policy.validate()
@@ -134,16 +145,122 @@ public struct GatePolicy: Sendable, Equatable, Codable {
         }
     }
 
-    func validate() throws(RunError) {
-        for (i, check) in accuracy.enumerated() where !(check.absoluteTolerance >= 0 && check.relativeTolerance >= 0) {
-            throw RunError("\(CodingKeys.accuracy.stringValue)[\(i)]: tolerances must be >= 0")
+    /// The keys a policy file may contain: those of a policy with every optional value set.
+    static let exemplar: JSONValue = {
+        var policy = GatePolicy()
+        policy.accuracy = [AccuracyCheck(metric: "auc", polarity: .higherIsBetter, methods: [])]
+        return (try? JSONValue.encoded(policy)) ?? .null
+    }()
+
+    /// Every key of `tree` a policy does not have, in document order, with a hint
+    /// (`did you mean`, or the keys allowed there). A list's entries share the schema of
+    /// the exemplar's first entry.
+    static func unknownKeys(in tree: JSONValue) -> [(key: String, hint: String)] {
+        var found: [(key: String, hint: String)] = []
+        func walk(_ value: JSONValue, _ schema: JSONValue?, _ path: String) {
+            switch (value, schema) {
+            case (.array(let items), .array(let templates)?):
+                for (i, item) in items.enumerated() { walk(item, templates.first, "\(path)[\(i)]") }
+            case (.object(let object), .object(let known)?):
+                for (key, child) in object {
+                    let full = path.isEmpty ? key : "\(path).\(key)"
+                    if let childSchema = known[key] {
+                        walk(child, childSchema, full)
+                        continue
+                    }
+                    let names = known.map(\.key)
+                    let suggestion = names.min {
+                        ConfigurationSchema.editDistance($0, key) < ConfigurationSchema.editDistance($1, key)
+                    }
+                    let hint =
+                        suggestion.flatMap {
+                            ConfigurationSchema.editDistance($0, key) <= max(2, key.count / 3)
+                                ? "; did you mean '\($0)'?" : nil
+                        } ?? "; known keys here: \(names.joined(separator: ", "))"
+                    found.append((full, hint))
+                }
+            default: return
+            }
         }
-        if let latency, !(latency.relativeTolerance >= 0) {
-            let key = "\(CodingKeys.latency.stringValue).\(LatencyCheck.CodingKeys.relativeTolerance.stringValue)"
-            throw RunError("\(key) must be >= 0")
+        walk(tree, exemplar, "")
+        return found
+    }
+
+    /// The numbers under `metrics.<method>` a check may name: the leaves of the metrics
+    /// of an empty evaluation (undefined values are `null` there), and anything below a
+    /// map keyed by data (`apcer.per_species.<species>`).
+    static let metricsExemplar: JSONValue = {
+        let configuration = MetricsConfiguration(threshold: 0.5, bootstrap: BootstrapSettings(resamples: 1))
+        return (try? JSONValue.encoded(MethodMetrics.compute(samples: [], configuration: configuration))) ?? .null
+    }()
+
+    /// Why `metric` cannot name a number of `metrics.<method>`, or nil when it can.
+    static func metricProblem(_ metric: String) -> String? {
+        var node = metricsExemplar
+        var walked: [String] = []
+        for part in metric.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            guard case .object(let object) = node else {
+                return "'\(walked.joined(separator: "."))' is not an object, so '\(metric)' is not a metric"
+            }
+            if object.isEmpty { return nil }
+            guard let child = object[part] else {
+                let known = object.filter { if case .number = $0.value { true } else { $0.value == .null } }.map(\.key)
+                let place = walked.isEmpty ? "" : " under '\(walked.joined(separator: "."))'"
+                return "unknown metric '\(metric)'\(place); numbers here: \(known.joined(separator: ", "))"
+            }
+            walked.append(part)
+            node = child
+        }
+        switch node {
+        case .number, .null: return nil
+        default: return "'\(metric)' is \(node.typeDescription), not a number"
+        }
+    }
+
+    /// Refuses a policy that cannot be applied as written: negative or non-finite
+    /// tolerances, unknown metric names or latency statistics, an empty method list, a
+    /// fraction outside 0...1, or no check at all.
+    func validate() throws(RunError) {
+        let accuracyKey = CodingKeys.accuracy.stringValue
+        for (i, check) in accuracy.enumerated() {
+            guard check.absoluteTolerance >= 0, check.relativeTolerance >= 0, check.absoluteTolerance.isFinite,
+                check.relativeTolerance.isFinite
+            else { throw RunError("\(accuracyKey)[\(i)]: tolerances must be finite and >= 0") }
+            if let problem = Self.metricProblem(check.metric) {
+                throw RunError("\(accuracyKey)[\(i)].\(AccuracyCheck.CodingKeys.metric.stringValue): \(problem)")
+            }
+            if check.methods?.isEmpty == true {
+                throw RunError(
+                    "\(accuracyKey)[\(i)].\(AccuracyCheck.CodingKeys.methods.stringValue): an empty list checks nothing "
+                        + "(leave it out to check every method)")
+            }
+        }
+        if let latency {
+            let key = CodingKeys.latency.stringValue
+            if !(latency.relativeTolerance >= 0 && latency.relativeTolerance.isFinite) {
+                throw RunError(
+                    "\(key).\(LatencyCheck.CodingKeys.relativeTolerance.stringValue) must be finite and >= 0")
+            }
+            if Self.latencyStatistics[latency.statistic] == nil {
+                throw RunError(
+                    "\(key).\(LatencyCheck.CodingKeys.statistic.stringValue): unknown statistic '\(latency.statistic)'; "
+                        + "one of \(Self.latencyStatistics.keys.sorted().joined(separator: ", "))")
+            }
         }
         guard (0...1).contains(minEvaluatedFraction) else {
             throw RunError("\(CodingKeys.minEvaluatedFraction.stringValue) must be in 0...1")
         }
+        if accuracy.isEmpty && latency == nil {
+            throw RunError("no checks: `\(accuracyKey)` is empty and `\(CodingKeys.latency.stringValue)` is null")
+        }
     }
+}
+
+/// Why `rial-bench gate` cannot give a verdict: every problem found, one line each
+/// (`FILE: problem`). The gate fails closed: a check it cannot evaluate is this error
+/// (exit 65), never a pass.
+public struct GateError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var problems: [String]
+    public init(_ problems: [String]) { self.problems = problems }
+    public var description: String { problems.joined(separator: "\n") }
 }

@@ -42,7 +42,7 @@ struct Compare: ParsableCommand {
             }
             let text = comparison.markdown(first: first, second: second)
             Terminal.out(text, terminator: "")
-            if let markdown { try Data(text.utf8).write(to: URL(fileURLWithPath: markdown)) }
+            if let markdown { try OutputFile.write(Data(text.utf8), to: markdown) }
         } catch let error as RunError {
             throw CLIError.badInput(error.description)
         }

@@ -11,7 +11,9 @@ struct Gate: ParsableCommand {
             Default policy: strict on accuracy (AUC -0.02, EER +0.02, APCER max/BPCER/ACER +0.05 for every \
             method and the aggregate), tolerant on latency (each method's median as a ratio to the same \
             run's JPEG decode median may grow by 100%). Writes Markdown (also appended to \
-            $GITHUB_STEP_SUMMARY when set) and JUnit XML on request.
+            $GITHUB_STEP_SUMMARY when set) and JUnit XML on request. The gate fails closed: a check it \
+            cannot evaluate (a metric missing, null or NaN in either file, an unknown metric or policy key, \
+            another schema or dataset) is an error, exit 65, never a pass.
             """)
 
     @Option(help: "Baseline results.json (e.g. reports/baseline.json).", completion: .file(extensions: ["json"]))
@@ -37,17 +39,19 @@ struct Gate: ParsableCommand {
         let report: GateReport
         do {
             let gatePolicy = try policy.map { path throws(RunError) in try GatePolicy.load(path: path) } ?? .standard
-            let base = try RunResults.read(path: baseline)
+            let base = try GateReport.readResults(path: baseline)
             var isDirectory: ObjCBool = false
             let currentPath =
                 FileManager.default.fileExists(atPath: current, isDirectory: &isDirectory) && isDirectory.boolValue
                 ? URL(fileURLWithPath: current).appendingPathComponent(RunOutput.resultsFile).path : current
-            let now = try RunResults.read(path: currentPath)
-            report = GateReport.evaluate(
+            let now = try GateReport.readResults(path: currentPath)
+            report = try GateReport.evaluate(
                 baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
                 currentPath: currentPath)
+        } catch let error as GateError {
+            throw CLIError.badInput(lines: error.problems)
         } catch {
-            throw CLIError.badInput(error.description)
+            throw CLIError.badInput("\(error)")
         }
         var table = TextTable(["check", "kind", "baseline", "current", "limit", "rule", "result"])
         for c in report.checks {
@@ -62,8 +66,8 @@ struct Gate: ParsableCommand {
                 ? "gate: PASS (\(report.checks.count) checks)"
                 : "gate: FAIL (\(report.failures.count) of \(report.checks.count) checks)")
         let md = report.markdown()
-        if let markdown { try Data(md.utf8).write(to: URL(fileURLWithPath: markdown)) }
-        if let junit { try Data(report.junitXML().utf8).write(to: URL(fileURLWithPath: junit)) }
+        if let markdown { try OutputFile.write(Data(md.utf8), to: markdown) }
+        if let junit { try OutputFile.write(Data(report.junitXML().utf8), to: junit) }
         if let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty,
             let handle = FileHandle(forWritingAtPath: summary)
         {

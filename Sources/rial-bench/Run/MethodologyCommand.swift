@@ -43,8 +43,8 @@ struct Methodology: ParsableCommand {
             """
         let markdownURL = URL(fileURLWithPath: out)
         let htmlURL = markdownURL.deletingPathExtension().appendingPathExtension("html")
-        try Data(markdown.utf8).write(to: markdownURL)
-        try Data(html.utf8).write(to: htmlURL)
+        try OutputFile.write(Data(markdown.utf8), to: markdownURL.path)
+        try OutputFile.write(Data(html.utf8), to: htmlURL.path)
         Terminal.out("methodology: \(markdownURL.path), \(htmlURL.path)")
     }
 }
