@@ -72,7 +72,7 @@ struct Run: ParsableCommand {
         let plan = RunPlan(
             manifests: manifests, configuration: configuration, jobs: jobs.count, limit: limit, split: split,
             seed: seed, resamples: resamples, shard: shard.flatMap(Self.parseShard),
-            buildConfiguration: BuildInfo.configuration)
+            buildConfiguration: BuildInfo.configuration, acceptJPEGWarnings: pipeline.acceptJPEGWarnings)
         try RunExecution.execute(plan: plan, out: out, strict: strict)
     }
 }
