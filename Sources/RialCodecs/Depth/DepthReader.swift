@@ -4,7 +4,9 @@ import RialMedia
 /// Reads depth maps in every `DepthFormat` into metres, `NaN` where invalid.
 ///
 /// Validity rules (see `DepthFormat`): float formats (`f32le*`, `npy`, `npz`) mark
-/// non-finite values and values <= 0 invalid; 16-bit PNG formats mark 0 invalid.
+/// values outside `DepthFormat.validMetres` invalid (non-finite, <= 0, or a distance
+/// no sensor reports); 16-bit PNG formats mark 0 invalid, and `u16_png_scaled` also
+/// values scaled outside the range.
 /// Every error is a `MediaError` naming the file (or `source` for in-memory data).
 public enum DepthReader {
     /// Reads a depth file.
@@ -40,6 +42,38 @@ public enum DepthReader {
         scale: Double? = nil, array: String? = nil,
         source: String = inMemorySource
     ) throws -> DepthMap {
+        try readReporting(
+            data: data, format: format, width: width, height: height, scale: scale, array: array, source: source
+        ).map
+    }
+
+    /// A depth map with what reading it dropped.
+    public struct Reading: Sendable, Equatable {
+        public var map: DepthMap
+        /// Stored values that were finite and non-zero but outside
+        /// `DepthFormat.validMetres` (e.g. 3e38 m or 1e-42 m), now invalid (`NaN`) in
+        /// `map`. Zeros and non-finite values (the usual "no return") are not counted.
+        public var outOfRangeCount: Int
+    }
+
+    /// Reads like `read(data:format:width:height:scale:array:source:)` and also counts
+    /// the values outside a sensor's range that became invalid.
+    public static func readReporting(
+        data: Data, format: DepthFormat, width: Int? = nil, height: Int? = nil,
+        scale: Double? = nil, array: String? = nil,
+        source: String = inMemorySource
+    ) throws -> Reading {
+        var outOfRange = 0
+        let map = try decode(
+            data: data, format: format, width: width, height: height, scale: scale, array: array, source: source,
+            outOfRange: &outOfRange)
+        return Reading(map: map, outOfRangeCount: outOfRange)
+    }
+
+    private static func decode(
+        data: Data, format: DepthFormat, width: Int?, height: Int?, scale: Double?, array: String?,
+        source: String, outOfRange: inout Int
+    ) throws -> DepthMap {
         try validate(format: format, width: width, height: height, scale: scale, source: source)
         switch format {
         case .f32le, .f32leGzip, .f32leZlib:
@@ -56,16 +90,21 @@ public enum DepthReader {
                         "depth payload decompresses to more than \(expected) bytes, expected "
                             + "4 x \(w) x \(h) = \(expected) bytes of float32; check width/height")
                 }
-                return try bytes.withUnsafeBytes { try FloatPayload.decode($0, width: w, height: h, source: source) }
+                return try bytes.withUnsafeBytes {
+                    try FloatPayload.decode($0, width: w, height: h, source: source, outOfRange: &outOfRange)
+                }
             default:
-                return try data.withUnsafeBytes { try FloatPayload.decode($0, width: w, height: h, source: source) }
+                return try data.withUnsafeBytes {
+                    try FloatPayload.decode($0, width: w, height: h, source: source, outOfRange: &outOfRange)
+                }
             }
         case .u16PngMm, .u16PngScaled:
             let image = try sixteenBitGray(data, format: format, source: source)
             try checkSize(image.width, image.height, against: width, height, what: "depth PNG", source: source)
-            return format == .u16PngMm ? millimetres(image) : scaled(image, scale: scale ?? 1)
+            return format == .u16PngMm
+                ? millimetres(image) : scaled(image, scale: scale ?? 1, outOfRange: &outOfRange)
         case .npy:
-            let map = try NPYArray.readDepth(data, scale: scale, source: source)
+            let map = try NPYArray.readDepth(data, scale: scale, source: source, outOfRange: &outOfRange)
             try checkSize(map.width, map.height, against: width, height, what: ".npy array", source: source)
             return map
         case .npz:
@@ -74,7 +113,7 @@ public enum DepthReader {
             let npy = try NPZArchive.extract(member, from: data, source: source)
             let map: DepthMap
             do {
-                map = try NPYArray.readDepth(npy, scale: scale, source: source)
+                map = try NPYArray.readDepth(npy, scale: scale, source: source, outOfRange: &outOfRange)
             } catch let error as MediaError {
                 throw MediaError(error.kind, source: source, "array '\(member.name)': \(error.detail)")
             }
@@ -160,17 +199,20 @@ public enum DepthReader {
         return DepthMap(width: image.width, height: image.height, metres: metres)!
     }
 
-    /// Scaled units to metres: `Float(Double(v) * scale)`, 0 -> NaN.
-    private static func scaled(_ image: Image16, scale: Double) -> DepthMap {
+    /// Scaled units to metres: `Float(Double(v) * scale)`; 0 and values outside
+    /// `DepthFormat.validMetres` -> NaN (the latter counted in `outOfRange`).
+    private static func scaled(_ image: Image16, scale: Double, outOfRange: inout Int) -> DepthMap {
         var metres = [Float](repeating: .nan, count: image.samples.count)
+        var outside = 0
         image.samples.withUnsafeBufferPointer { input in
             metres.withUnsafeMutableBufferPointer { out in
                 for i in 0..<input.count where input[i] != 0 {
                     let value = Float(Double(input[i]) * scale)
-                    out[i] = value.isFinite && value > 0 ? value : .nan
+                    if DepthFormat.validMetres.contains(value) { out[i] = value } else { outside += 1 }
                 }
             }
         }
+        outOfRange += outside
         return DepthMap(width: image.width, height: image.height, metres: metres)!
     }
 }

@@ -3,12 +3,16 @@ import RialMedia
 
 /// Raw little-endian float32 rasters (the payload of `f32le`, `f32le_gzip`, `f32le_zlib`).
 enum FloatPayload {
-    /// Decodes `width * height` little-endian float32 values, row-major; non-finite
-    /// values and values <= 0 become `NaN`.
+    /// Decodes `width * height` little-endian float32 values, row-major; values outside
+    /// `DepthFormat.validMetres` (non-finite, <= 0, out of a sensor's range) become
+    /// `NaN`. `outOfRange` is increased by the number of finite non-zero values that
+    /// were outside the range.
     ///
     /// - Throws: `MediaError.sizeMismatch` naming both byte counts when
     ///   `bytes.count != 4 * width * height`.
-    static func decode(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, source: String) throws -> DepthMap {
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, width: Int, height: Int, source: String, outOfRange: inout Int
+    ) throws -> DepthMap {
         let count = width * height
         guard bytes.count == 4 * count else {
             throw MediaError(
@@ -17,13 +21,19 @@ enum FloatPayload {
                     + "\(4 * count) bytes of float32; check width/height")
         }
         var values = [Float](repeating: .nan, count: count)
+        var outside = 0
         values.withUnsafeMutableBufferPointer { out in
             for i in 0..<count {
                 let bits = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
                 let value = Float(bitPattern: bits)
-                out[i] = value.isFinite && value > 0 ? value : .nan
+                if DepthFormat.validMetres.contains(value) {
+                    out[i] = value
+                } else if value.isFinite && value != 0 {
+                    outside += 1
+                }
             }
         }
+        outOfRange += outside
         guard let map = DepthMap(width: width, height: height, metres: values) else {
             throw MediaError(.invalidArgument, source: source, "invalid depth size \(width)x\(height)")
         }

@@ -152,11 +152,12 @@ enum NPYArray {
     }
 
     /// Reads a depth map: every element converted to `Float` (`Float(Double(v) * scale)`
-    /// when a scale is given), then non-finite values and values <= 0 become `NaN`.
+    /// when a scale is given), then values outside `DepthFormat.validMetres` become
+    /// `NaN`; `outOfRange` is increased by the finite non-zero ones among them.
     ///
     /// - Throws: as `parseHeader`, plus `.sizeMismatch` when the data length is not
     ///   `h * w * itemsize` (naming both numbers).
-    static func readDepth(_ data: Data, scale: Double?, source: String) throws -> DepthMap {
+    static func readDepth(_ data: Data, scale: Double?, source: String, outOfRange: inout Int) throws -> DepthMap {
         let header = try parseHeader(data, source: source)
         let count = header.height * header.width
         let expected = count * header.elementType.size
@@ -168,44 +169,47 @@ enum NPYArray {
                     + "\(header.elementType.size) = \(expected) bytes for shape \(shapeText(header.shape))")
         }
         var values = [Float](repeating: .nan, count: count)
+        var outside = 0
         data.withUnsafeBytes { raw in
             let payload = UnsafeRawBufferPointer(rebasing: raw[header.dataOffset...])
             values.withUnsafeMutableBufferPointer { out in
-                convert(payload, header: header, scale: scale, into: out)
+                outside = convert(payload, header: header, scale: scale, into: out)
             }
         }
+        outOfRange += outside
         guard let map = DepthMap(width: header.width, height: header.height, metres: values) else {
             throw MediaError(.corrupt, source: source, ".npy array has an unusable size")
         }
         return map
     }
 
+    /// Returns the number of finite non-zero values outside `DepthFormat.validMetres`.
     private static func convert(
         _ payload: UnsafeRawBufferPointer, header: Header, scale: Double?,
         into out: UnsafeMutableBufferPointer<Float>
-    ) {
+    ) -> Int {
         let big = header.bigEndian
         switch header.elementType {
         case .float32:
-            store(payload, header, scale, out) { (bits: UInt32) in
+            return store(payload, header, scale, out) { (bits: UInt32) in
                 Double(Float(bitPattern: big ? bits.bigEndian : bits.littleEndian))
             }
         case .float64:
-            store(payload, header, scale, out) { (bits: UInt64) in
+            return store(payload, header, scale, out) { (bits: UInt64) in
                 Double(bitPattern: big ? bits.bigEndian : bits.littleEndian)
             }
         case .uint8:
-            store(payload, header, scale, out) { (value: UInt8) in Double(value) }
+            return store(payload, header, scale, out) { (value: UInt8) in Double(value) }
         case .uint16:
-            store(payload, header, scale, out) { (v: UInt16) in Double(big ? v.bigEndian : v.littleEndian) }
+            return store(payload, header, scale, out) { (v: UInt16) in Double(big ? v.bigEndian : v.littleEndian) }
         case .int16:
-            store(payload, header, scale, out) { (v: UInt16) in
+            return store(payload, header, scale, out) { (v: UInt16) in
                 Double(Int16(bitPattern: big ? v.bigEndian : v.littleEndian))
             }
         case .uint32:
-            store(payload, header, scale, out) { (v: UInt32) in Double(big ? v.bigEndian : v.littleEndian) }
+            return store(payload, header, scale, out) { (v: UInt32) in Double(big ? v.bigEndian : v.littleEndian) }
         case .int32:
-            store(payload, header, scale, out) { (v: UInt32) in
+            return store(payload, header, scale, out) { (v: UInt32) in
                 Double(Int32(bitPattern: big ? v.bigEndian : v.littleEndian))
             }
         }
@@ -220,18 +224,23 @@ enum NPYArray {
         _ payload: UnsafeRawBufferPointer, _ header: Header,
         _ scale: Double?, _ out: UnsafeMutableBufferPointer<Float>,
         _ decode: (Raw) -> Double
-    ) {
+    ) -> Int {
         let size = MemoryLayout<Raw>.size
         let height = header.height, width = header.width
         let count = height * width
+        var outside = 0
         for i in 0..<count {
             let raw = payload.loadUnaligned(fromByteOffset: i * size, as: Raw.self)
             let decoded = decode(raw)
             var value = Float(scale.map { decoded * $0 } ?? decoded)
-            if !value.isFinite || value <= 0 { value = .nan }
+            if !DepthFormat.validMetres.contains(value) {
+                if value.isFinite && value != 0 { outside += 1 }
+                value = .nan
+            }
             let destination = header.fortranOrder ? (i % height) * width + i / height : i
             out[destination] = value
         }
+        return outside
     }
 
     /// Encodes a depth map as a version 1.0 `.npy` file: `'<f4'`, C order, shape

@@ -15,6 +15,11 @@ public struct LoadedImage: Sendable, Equatable {
     /// Width and height of the stored pixel grid before any orientation or scaling.
     public var storedWidth: Int
     public var storedHeight: Int
+    /// JPEG only: the libjpeg warnings the decode tolerated (damaged entropy data,
+    /// extraneous bytes; see `JPEGWarningPolicy.rejectTruncated`), as
+    /// `JPEGDecodeResult.warningTexts`. Empty for a clean file and for PNG. A truncated
+    /// JPEG is an error, never a warning here.
+    public var jpegWarnings: [String] = []
 }
 
 /// Reads JPEG and PNG files into `Image8`, optionally applying EXIF orientation.
@@ -58,7 +63,8 @@ public enum ImageReader {
             return LoadedImage(
                 image: result.image.oriented(orientation), format: .jpeg, exif: exif,
                 appliedOrientation: orientation,
-                storedWidth: result.info.width, storedHeight: result.info.height)
+                storedWidth: result.info.width, storedHeight: result.info.height,
+                jpegWarnings: result.warningTexts)
         case .png:
             let decoded = try PNGDecoder.decode(data, source: source)
             let image: Image8
@@ -116,8 +122,27 @@ public enum ImageReader {
         let loaded = LoadedImage(
             image: result.image.oriented(orientation), format: .jpeg, exif: exif,
             appliedOrientation: orientation,
-            storedWidth: result.info.width, storedHeight: result.info.height)
+            storedWidth: result.info.width, storedHeight: result.info.height,
+            jpegWarnings: result.warningTexts)
         return (loaded, consumed)
+    }
+
+    /// The stored pixel size (before EXIF orientation) from the header alone, without
+    /// decoding pixels: a JPEG's frame header or a PNG's IHDR.
+    ///
+    /// - Throws: `MediaError` as `read(data:options:source:)` for a header that cannot
+    ///   be read or content that is neither JPEG nor PNG.
+    public static func storedSize(data: Data, source: String = inMemorySource) throws -> (width: Int, height: Int) {
+        switch SniffedFormat.sniff(data) {
+        case .jpeg:
+            let info = try JPEGDecoder.readInfo(data, source: source)
+            return (info.width, info.height)
+        case .png:
+            let info = try PNGDecoder.readInfo(data, source: source)
+            return (info.width, info.height)
+        default:
+            throw notAnImage(data, source: source)
+        }
     }
 
     private static func notAnImage(_ data: Data, source: String) -> MediaError {

@@ -48,6 +48,9 @@ public struct DepthInspection: Sendable, Equatable, Codable {
     public var width: Int
     public var height: Int
     public var validFraction: Double
+    /// Stored values outside a sensor's range (`DepthFormat.validMetres`: 3e38 m,
+    /// 1e-42 m, negative), counted invalid; 0 for a sound file.
+    public var outOfRangeCount: Int
     public var min: Double?
     public var median: Double?
     public var max: Double?
@@ -60,6 +63,7 @@ public struct DepthInspection: Sendable, Equatable, Codable {
         case path, format, width, height, min, median, max, mean, std, sha256
         case formatInferred = "format_inferred"
         case validFraction = "valid_fraction"
+        case outOfRangeCount = "out_of_range_count"
         case fileBytes = "file_bytes"
     }
 }

@@ -81,9 +81,7 @@ public enum MediaInspector {
             channels: image.channels, bitDepth: 8, decodeMs: elapsed.milliseconds,
             sha256: SHA256Digest.hash(data), fileBytes: data.count,
             progressive: result.info.isProgressive,
-            decodeWarnings: result.firstWarning.map { first in
-                result.warningCount > 1 ? ["\(first) (and \(result.warningCount - 1) more)"] : [first]
-            } ?? [],
+            decodeWarnings: result.warningTexts,
             exif: exif)
     }
 
@@ -104,13 +102,15 @@ public enum MediaInspector {
         _ data: Data, path: String, format: DepthFormat, inferred: Bool,
         options: DepthOptions
     ) throws -> MediaInspection {
-        let map = try DepthReader.read(
+        let reading = try DepthReader.readReporting(
             data: data, format: format, width: options.width,
             height: options.height, scale: options.scale, source: path)
+        let map = reading.map
         let stats = DepthStatistics(map)
         let report = DepthInspection(
             path: path, format: format.rawValue, formatInferred: inferred,
             width: map.width, height: map.height, validFraction: stats.validFraction,
+            outOfRangeCount: reading.outOfRangeCount,
             min: stats.min, median: stats.median, max: stats.max, mean: stats.mean, std: stats.std,
             sha256: SHA256Digest.hash(data), fileBytes: data.count)
         return .depth(report, map: map)

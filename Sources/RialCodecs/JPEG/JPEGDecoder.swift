@@ -17,6 +17,13 @@ public struct JPEGDecodeResult: Sendable, Equatable {
     /// True when the data ended before the image did (only possible with
     /// `JPEGWarningPolicy.acceptAll`): the bottom of the image is filler.
     public var isTruncated: Bool
+
+    /// The tolerated warnings as one line each for users: `[]` for a clean file, else
+    /// `["<first warning> (and N more)"]` (libjpeg keeps only the first text).
+    public var warningTexts: [String] {
+        guard let firstWarning, warningCount > 0 else { return [] }
+        return [warningCount > 1 ? "\(firstWarning) (and \(warningCount - 1) more)" : firstWarning]
+    }
 }
 
 /// JPEG decoding through libjpeg-turbo.

@@ -22,12 +22,17 @@ public struct CaptureFiles: Sendable, Equatable {
     public var referenceTime: Date?
     /// A phone's detection payload (JSON).
     public var payload: String?
+    /// Evaluate a JPEG that libjpeg decoded with warnings ("Corrupt JPEG data: bad
+    /// Huffman code", extraneous bytes) and report them in `LoadedCapture.jpegWarnings`,
+    /// instead of refusing it. A truncated JPEG is refused either way.
+    public var acceptJPEGWarnings: Bool
 
     public init(
         image: String, depth: String? = nil, depthFormat: DepthFormat? = nil, depthWidth: Int? = nil,
         depthHeight: Int? = nil, depthScale: Double? = nil, right: String? = nil, focalPx: Double? = nil,
         baselineMm: Double? = nil, attestation: AttestationEvidence = .missing, platform: String? = nil,
-        deviceModel: String? = nil, referenceTime: Date? = nil, payload: String? = nil
+        deviceModel: String? = nil, referenceTime: Date? = nil, payload: String? = nil,
+        acceptJPEGWarnings: Bool = false
     ) {
         self.image = image
         self.depth = depth
@@ -43,6 +48,7 @@ public struct CaptureFiles: Sendable, Equatable {
         self.deviceModel = deviceModel
         self.referenceTime = referenceTime
         self.payload = payload
+        self.acceptJPEGWarnings = acceptJPEGWarnings
     }
 }
 
@@ -56,8 +62,12 @@ public struct LoadedCapture: Sendable {
     /// time). When the row methods ran during the decode (`load(_:analyzingRowsWith:)`),
     /// `decode_and_row_methods` replaces `decode`: the two overlap and are not separable.
     public var latencyMs: [String: Double]
-    /// Non-fatal decoder remarks (e.g. libjpeg warnings).
+    /// Non-fatal decoder remarks (EXIF problems, tolerated libjpeg warnings), each
+    /// `FILE: remark`.
     public var warnings: [String]
+    /// The libjpeg warnings of the image, when `CaptureFiles.acceptJPEGWarnings` let a
+    /// damaged JPEG through (empty for a clean file): the sample is to be flagged.
+    public var jpegWarnings: [String]
     /// The row methods' outcomes, when they ran during the decode: pass them to
     /// `CaptureAnalyzer.analyze(_:profile:concurrent:rows:)`.
     public var rows: RowAnalysis?
@@ -86,13 +96,17 @@ public enum CaptureLoader {
     /// run that keeps every core busy with whole samples does not need it.
     ///
     /// - Throws: `CaptureLoadError` naming the first file that cannot be used (the files
-    ///   are read image, depth, right, payload; the image is decoded after them).
+    ///   are read image, depth, right, payload; the image is decoded after them): a
+    ///   depth map whose shape does not fit the image's (`DepthAlignment`, checked on
+    ///   the image header before the decode), and a JPEG that decodes with libjpeg
+    ///   warnings unless `files.acceptJPEGWarnings` (as a truncated one always is).
     public static func load(
         _ files: CaptureFiles, analyzingRowsWith analyzer: CaptureAnalyzer? = nil,
         concurrent: Bool = true
     ) throws(CaptureLoadError) -> LoadedCapture {
         let clock = ContinuousClock()
         var latency: [String: Double] = [:], hashes: [String: String] = [:], warnings: [String] = []
+        var jpegWarnings: [String] = []
 
         let decodeStart = clock.now
         let imageData = try read(files.image)
@@ -102,6 +116,14 @@ public enum CaptureLoader {
         var rows: RowAnalysis?
         do throws(CaptureLoadError) {
             let (depth, right, payload) = try loadCompanions(files, hashes: &hashes)
+            if let depth, let depthPath = files.depth,
+                let size = try? ImageReader.storedSize(data: imageData, source: files.image),
+                let misfit = DepthAlignment.misfit(
+                    depthWidth: depth.width, depthHeight: depth.height, imageWidth: size.width,
+                    imageHeight: size.height, image: files.image)
+            {
+                throw CaptureLoadError(path: depthPath, misfit)
+            }
             let loaded: LoadedImage
             do {
                 if let analyzer {
@@ -112,6 +134,16 @@ public enum CaptureLoader {
                     loaded = try ImageReader.read(data: imageData, source: files.image)
                 }
             } catch { throw failure(error, path: files.image) }
+            if !loaded.jpegWarnings.isEmpty {
+                guard files.acceptJPEGWarnings else {
+                    throw CaptureLoadError(
+                        path: files.image,
+                        "corrupt JPEG: \(loaded.jpegWarnings.joined(separator: "; ")) (libjpeg decoded damaged data; "
+                            + "--accept-jpeg-warnings evaluates it flagged)")
+                }
+                jpegWarnings = loaded.jpegWarnings
+                warnings += loaded.jpegWarnings.map { "\(files.image): JPEG decoded with damage: \($0)" }
+            }
             warnings += loaded.exif?.warnings.map { "\(files.image): EXIF: \($0)" } ?? []
             input = CaptureInput(
                 image: loaded.image, depth: depth, right: right,
@@ -129,7 +161,9 @@ public enum CaptureLoader {
         latency["sha256"] = max(0, digest.duration.milliseconds)
         var withHash = input
         withHash.imageSHA256 = digest.hex
-        return LoadedCapture(input: withHash, sha256: hashes, latencyMs: latency, warnings: warnings, rows: rows)
+        return LoadedCapture(
+            input: withHash, sha256: hashes, latencyMs: latency, warnings: warnings, jpegWarnings: jpegWarnings,
+            rows: rows)
     }
 
     /// Reads the depth map, the second view and the payload of `files`, hashing each.

@@ -10,7 +10,7 @@ public struct FileChecks: OptionSet, Sendable, Hashable {
     /// Compare each file's SHA-256 with the manifest's (streamed, any file size).
     public static let hashes = FileChecks(rawValue: 1 << 0)
     /// Check each depth file's size against its declared width and height (decodes
-    /// compressed and PNG depth).
+    /// compressed and PNG depth) and its shape against the image's (header only).
     public static let depthSize = FileChecks(rawValue: 1 << 1)
     /// Every check.
     public static let all: FileChecks = [.hashes, .depthSize]
@@ -170,7 +170,8 @@ extension DatasetLoader {
             }
         }
         if checks.contains(.depthSize), file.role == .depth, let depth = sample.depth,
-            let message = DepthSizeCheck.problem(depth, absolutePath: absolutePath)
+            let message = DepthSizeCheck.problem(
+                depth, absolutePath: absolutePath, imagePath: self.absolutePath(sample.image))
         {
             problems.append(problem(message.kind, message.text))
         }

@@ -32,7 +32,8 @@ public struct DatasetProblem: Error, Sendable, Hashable, Codable, CustomStringCo
         case unreadableFile = "unreadable_file"
         /// A referenced file's SHA-256 differs from the manifest's.
         case hashMismatch = "hash_mismatch"
-        /// A depth file's size disagrees with its declared width and height.
+        /// A depth file's size disagrees with its declared width and height, or its
+        /// shape does not fit the image's aspect (`DepthAlignment`).
         case depthSizeMismatch = "depth_size_mismatch"
         /// A depth file cannot be decoded in its declared format.
         case unreadableDepth = "unreadable_depth"

@@ -142,7 +142,8 @@ public struct DatasetRunner: Sendable {
             return record
         case .success(let r): resolved = r
         }
-        let files = Self.files(resolved, loader: loader)
+        var files = Self.files(resolved, loader: loader)
+        files.acceptJPEGWarnings = plan.acceptJPEGWarnings
         let loaded: LoadedCapture
         do { loaded = try CaptureLoader.load(files) } catch {
             record.status = .failed
@@ -150,6 +151,7 @@ public struct DatasetRunner: Sendable {
             return record
         }
         record.sha256 = loaded.sha256
+        if !loaded.jpegWarnings.isEmpty { record.decodeWarnings = loaded.jpegWarnings }
         if let expected = sample.sha256 {
             for (role, want, path) in [
                 ("image", expected.image, resolved.imagePath), ("depth", expected.depth, resolved.depthPath),

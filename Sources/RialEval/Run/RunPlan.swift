@@ -22,11 +22,15 @@ public struct RunPlan: Sendable {
     public var shard: (index: Int, count: Int)?
     /// Recorded in `results.json`: latency numbers of a debug build mean nothing.
     public var buildConfiguration: String
+    /// Evaluate JPEGs that decode with libjpeg warnings, recording the warnings in the
+    /// sample's `decode_warnings`, instead of failing them (`CaptureFiles.acceptJPEGWarnings`).
+    public var acceptJPEGWarnings: Bool
 
     public init(
         manifests: [String], configuration: PipelineConfiguration = .standard, jobs: Int = 1,
         limit: Int? = nil, split: DatasetSplit? = nil, seed: UInt64 = 42, resamples: Int = 1000,
-        shard: (index: Int, count: Int)? = nil, buildConfiguration: String = "release"
+        shard: (index: Int, count: Int)? = nil, buildConfiguration: String = "release",
+        acceptJPEGWarnings: Bool = false
     ) {
         self.manifests = manifests
         self.configuration = configuration
@@ -37,6 +41,7 @@ public struct RunPlan: Sendable {
         self.resamples = resamples
         self.shard = shard
         self.buildConfiguration = buildConfiguration
+        self.acceptJPEGWarnings = acceptJPEGWarnings
     }
 }
 

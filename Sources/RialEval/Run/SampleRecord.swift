@@ -35,6 +35,10 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     public var latencyMs: [String: Double]
     /// SHA-256 of the files read, by role.
     public var sha256: [String: String]
+    /// The libjpeg warnings of an image evaluated despite them (`run
+    /// --accept-jpeg-warnings`): the sample is flagged as decoded from damaged data.
+    /// Absent (nil) for a clean decode.
+    public var decodeWarnings: [String]? = nil
 
     /// A record's label: the manifest's, or `unknown` when the manifest entry itself
     /// could not be read (JSON: the label's raw value, or `"unknown"`).
@@ -137,6 +141,7 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         case group, tags, attestation, split, data, status, failure, methods, aggregate, decision
         case latencyMs = "latency_ms"
         case sha256
+        case decodeWarnings = "decode_warnings"
     }
 
     /// The score of breakdown key `key` (`aggregate` for the aggregate), when it scored.

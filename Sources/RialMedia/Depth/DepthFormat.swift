@@ -5,13 +5,16 @@
 ///
 /// | format | payload | metres = | invalid |
 /// | --- | --- | --- | --- |
-/// | `f32le_gzip` | gzip of little-endian float32, row-major | value | non-finite or <= 0 |
-/// | `f32le_zlib` | zlib (RFC 1950) stream of the same | value | non-finite or <= 0 |
-/// | `f32le` | raw little-endian float32 | value | non-finite or <= 0 |
+/// | `f32le_gzip` | gzip of little-endian float32, row-major | value | outside `validMetres` |
+/// | `f32le_zlib` | zlib (RFC 1950) stream of the same | value | outside `validMetres` |
+/// | `f32le` | raw little-endian float32 | value | outside `validMetres` |
 /// | `u16_png_mm` | 16-bit single-channel PNG | value / 1000 | 0 |
-/// | `u16_png_scaled` | 16-bit single-channel PNG | value * scale | 0 |
-/// | `npy` | NumPy array (float32/64, uint8/16, int16/32, uint32), 2-D | value * (scale ?? 1) | non-finite or <= 0 |
+/// | `u16_png_scaled` | 16-bit single-channel PNG | value * scale | 0, or outside `validMetres` |
+/// | `npy` | NumPy array (float32/64, uint8/16, int16/32, uint32), 2-D | value * (scale ?? 1) | outside `validMetres` |
 /// | `npz` | ZIP of `.npy` arrays; the named or only array | as `npy` | as `npy` |
+///
+/// "Outside `validMetres`" covers non-finite values, 0 and negatives (no return) and
+/// distances no depth sensor reports (3e38 m, a subnormal 1e-42 m).
 ///
 /// Float payloads carry no size, so `f32le*` need a width and height (default
 /// 256 x 192, the ARKit LiDAR depth size); PNG and NumPy files carry their own.
@@ -31,6 +34,11 @@ public enum DepthFormat: String, Sendable, Equatable, Hashable, Codable, CaseIte
     /// The largest depth map read or written, in pixels (100 million). Larger declared
     /// sizes are refused before allocating.
     public static let maxPixels = 100_000_000
+    /// The distances a valid depth pixel may hold, metres: 1 mm (the step of
+    /// `u16_png_mm`) to 1 km. Phone LiDAR and time-of-flight sensors reach a few metres,
+    /// stereo depth tens of metres and automotive LiDAR a few hundred; a value outside
+    /// this range is a broken file or a sentinel, and is read as invalid (`NaN`).
+    public static let validMetres: ClosedRange<Float> = 0.001...1000
 
     /// `true` for the raw float32 formats, whose size must come from the caller.
     public var needsDimensions: Bool {

@@ -93,7 +93,7 @@ struct Analyze: ParsableCommand {
             baselineMm: baselineMm, attestation: evidence,
             platform: platform, deviceModel: deviceModel,
             referenceTime: referenceTime.flatMap { DatasetRunner.parseDate($0, allowDate: false) },
-            payload: payload)
+            payload: payload, acceptJPEGWarnings: pipeline.acceptJPEGWarnings)
         let loaded: LoadedCapture
         // One capture: the row methods run while the photo decodes.
         do { loaded = try CaptureLoader.load(files, analyzingRowsWith: analyzer) } catch {
@@ -111,7 +111,7 @@ struct Analyze: ParsableCommand {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             Terminal.out(String(decoding: try encoder.encode(package), as: UTF8.self))
         } else {
-            Terminal.out(AnalysisSummary.render(package, image: image))
+            Terminal.out(AnalysisSummary.render(package, image: image, decodeWarnings: loaded.jpegWarnings))
             if let heatmap { Terminal.out("heatmap written to \(heatmap)") }
         }
     }
@@ -120,9 +120,13 @@ struct Analyze: ParsableCommand {
 
 /// The readable summary of an evidence package.
 enum AnalysisSummary {
-    static func render(_ p: EvidencePackage, image: String) -> String {
+    /// `decodeWarnings`: libjpeg warnings of an image evaluated with
+    /// `--accept-jpeg-warnings`, shown under the file name so the score is never read
+    /// without them.
+    static func render(_ p: EvidencePackage, image: String, decodeWarnings: [String] = []) -> String {
         var lines: [String] = []
         lines.append("\(image)")
+        for warning in decodeWarnings { lines.append("FLAGGED: decoded from damaged JPEG data: \(warning)") }
         lines.append(
             "confidence: \(p.confidenceLevel.rawValue) \(format(p.confidenceScore)) (profile \(p.profile); "
                 + "real scene: \(p.sceneAnalysis.isLikelyRealScene ? "yes" : "no"); primary \(p.sceneAnalysis.primaryMethod ?? "none"))"

@@ -43,6 +43,7 @@ struct Inspect: ParsableCommand {
         for path in paths {
             do {
                 let inspection = try MediaInspector.inspect(path: path, depth: options)
+                if case .depth(let d, _) = inspection, let warning = Self.rangeWarning(d) { Terminal.warning(warning) }
                 if let heatmap {
                     guard case .depth(_, let map) = inspection else {
                         throw MediaError(
@@ -89,6 +90,14 @@ struct Inspect: ParsableCommand {
             i.exif?.orientation.map { String($0.rawValue) } ?? "-",
             String(i.sha256.prefix(16)),
         ]
+    }
+
+    /// One line when the file holds distances no sensor reports, else nil.
+    static func rangeWarning(_ d: DepthInspection) -> String? {
+        guard d.outOfRangeCount > 0 else { return nil }
+        let range = DepthFormat.validMetres
+        return "\(d.path): \(d.outOfRangeCount) of \(d.width * d.height) depth values are outside a sensor's range "
+            + "(\(range.lowerBound)...\(range.upperBound) m) and count as invalid"
     }
 
     static func row(_ d: DepthInspection) -> [String] {

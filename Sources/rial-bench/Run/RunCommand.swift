@@ -65,7 +65,7 @@ struct Run: ParsableCommand {
         let plan = RunPlan(
             manifests: manifests, configuration: configuration, jobs: jobs.count, limit: limit, split: split,
             seed: seed, resamples: resamples, shard: shard.map { ($0.index, $0.count) },
-            buildConfiguration: BuildInfo.configuration)
+            buildConfiguration: BuildInfo.configuration, acceptJPEGWarnings: pipeline.acceptJPEGWarnings)
         try RunExecution.execute(plan: plan, out: out, strict: strict)
     }
 }

@@ -7,7 +7,7 @@ import RialMedia
 extension AttestationMethod: ExpressibleByArgument {}
 
 /// `--config`, `--profile` and `--method`: the options that choose the pipeline
-/// configuration, shared by `analyze` and `run`.
+/// configuration, and `--accept-jpeg-warnings`, shared by `analyze` and `run`.
 struct PipelineOptions: ParsableArguments {
     @Option(
         help: "YAML configuration file (see `rial-bench config print`); default: the compiled-in configuration.",
@@ -23,6 +23,12 @@ struct PipelineOptions: ParsableArguments {
             "Select an algorithm version, NAME/VERSION (e.g. depth/1); repeatable. Other families keep the configured versions."
     )
     var methods: [String] = []
+
+    @Flag(
+        help:
+            "Evaluate JPEGs that libjpeg decodes with warnings (\"Corrupt JPEG data: ...\") and flag them, instead of refusing them as damaged."
+    )
+    var acceptJPEGWarnings = false
 
     func validate() throws {
         for text in methods {
