@@ -38,13 +38,26 @@ public struct DatasetRunner: Sendable {
 
     /// Loads the manifests and selects the samples (split, shard, limit).
     ///
-    /// - Throws: `RunError` for a manifest that cannot be read at all.
+    /// - Throws: `RunError` for a manifest that cannot be read at all, one whose `format`
+    ///   is missing or not `rial-bench-dataset/1` (as `dataset validate` reports it), and
+    ///   the same manifest file given twice (its samples would count twice).
     func select() throws(RunError) -> (loaders: [DatasetLoader], datasets: [RunDataset], items: [WorkItem]) {
         var loaders: [DatasetLoader] = [], datasets: [RunDataset] = [], items: [WorkItem] = []
         var position = 0
+        var seen: [String: String] = [:]
+        for path in plan.manifests {
+            let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            if let first = seen[resolved] {
+                throw RunError("\(path): the same manifest is given twice (also as \(first)); give each dataset once")
+            }
+            seen[resolved] = path
+        }
         for (datasetIndex, path) in plan.manifests.enumerated() {
             let loader: DatasetLoader
             do { loader = try DatasetLoader(contentsOf: path) } catch { throw RunError(error.description) }
+            if let problem = loader.headerProblems.first(where: { $0.kind == .wrongFormat }) {
+                throw RunError(problem.description)
+            }
             let hash = (try? SHA256Digest.hash(fileAt: path)) ?? ""
             var selected = 0, kinds = Set<SampleRecord.DataKind>()
             for entry in loader.entries {
