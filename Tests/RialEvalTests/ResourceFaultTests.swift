@@ -233,16 +233,6 @@ import Testing
         #expect(message == validateProblems.first?.description)
         #expect(message?.contains(expected) == true, "\(message ?? "accepted")")
     }
-
-    // MARK: Size bounds
-
-    /// The resamples range the CLI checks (`run`, `compare`) is the configuration's.
-    @Test func resamplesHaveAnUpperBound() {
-        #expect(BootstrapSettings.resamplesRange == 0...1_000_000)
-        #expect(throws: ConfigurationError.self) { try BootstrapSettings(resamples: 1_000_001).validate() }
-        #expect(throws: ConfigurationError.self) { try BootstrapSettings(resamples: Int.max).validate() }
-        #expect(throws: Never.self) { try BootstrapSettings(resamples: 1_000_000).validate() }
-    }
 }
 
 extension Result {
