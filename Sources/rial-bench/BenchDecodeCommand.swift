@@ -74,8 +74,12 @@ struct BenchDecodeCommand: ParsableCommand {
     var allowDebugBuild = false
 
     func validate() throws {
-        guard iterations >= 1 else { throw ValidationError("--iterations must be at least 1, got \(iterations)") }
-        guard warmup >= 0 else { throw ValidationError("--warmup must be 0 or more, got \(warmup)") }
+        guard (1...Benchmark.maximumIterations).contains(iterations) else {
+            throw ValidationError("--iterations must be in 1...\(Benchmark.maximumIterations), got \(iterations)")
+        }
+        guard (0...Benchmark.maximumIterations).contains(warmup) else {
+            throw ValidationError("--warmup must be in 0...\(Benchmark.maximumIterations), got \(warmup)")
+        }
     }
 
     func run() throws {

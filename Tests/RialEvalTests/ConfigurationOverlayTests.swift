@@ -25,7 +25,10 @@ import Testing
         #expect(c.aggregateWith == [.depth: .depthV1])
         #expect(c.decision.methodThresholds == ["depth/1": 0.4])
         #expect(c.decision.threshold == 0.5)
-        #expect(try parse("aggregate_with: null").aggregateWith == PipelineConfiguration.standard.aggregateWith)
+        #expect(
+            message("aggregate_with: null")
+                == "c.yaml: key 'aggregate_with': no value (null); write a value, or remove the key to keep the default"
+        )
     }
 
     @Test func profilesMergeByNameAndWeightsByMethod() throws {
@@ -34,7 +37,7 @@ import Testing
             profile: lab
             aggregation:
               profiles:
-                ios_pro: {weights: {moire: 0.2}, primary: null}
+                ios_pro: {weights: {moire: 0.2}}
                 lab: {primary: lidar, weights: {lidar: 1}}
             """)
         var iosPro = AggregationProfile.iosPro
@@ -44,13 +47,25 @@ import Testing
                 "ios_pro": iosPro, "android": .android,
                 "lab": AggregationProfile(primary: .lidar, weights: [.lidar: 1]),
             ])
-        #expect(try parse("aggregation: {profiles: null}").aggregation == .reference)
+        #expect(
+            message("aggregation: {profiles: null}")
+                == "c.yaml: key 'aggregation.profiles': no value (null); write a value, or remove the key to keep the default"
+        )
         #expect(try parse("aggregation: {profiles: {}}").aggregation == .reference)
     }
 
-    @Test func nullKeepsTheDefaultExceptWhereItIsAValue() throws {
-        let c = try parse("moire/1: {band_low: null}\ndepth/2: {intrinsics: null, sample_stride: null}\nmethods: null")
-        #expect(c == .standard)
+    /// `null` (`~`, a key with nothing after it) is refused where the overlay would keep
+    /// the default (issue 17: a written key must not silently mean "the default"); where
+    /// it is a value, the decoder says what it expected.
+    @Test func nullIsRefusedExceptWhereItIsAValue() throws {
+        for text in ["moire/1: {band_low: null}", "depth/2: {intrinsics: null}", "depth/2: {sample_stride: ~}"] {
+            #expect(
+                message(text)?.hasSuffix(": no value (null); write a value, or remove the key to keep the default")
+                    == true, "\(text)")
+        }
+        #expect(
+            message("methods: null")
+                == "c.yaml: key 'methods': no value (null); write a value, or remove the key to keep the default")
         #expect(
             message("aggregation: {profiles: {ios_pro: {weights: {moire: null}}}}")
                 == "c.yaml: key 'aggregation.profiles.ios_pro.weights.moire': expected a number, got null")
@@ -60,10 +75,12 @@ import Testing
         )
         #expect(
             message("aggregate_with: {depth: null}")
-                == "c.yaml: key 'aggregate_with.depth': expected a string, got null")
+                == "c.yaml: key 'aggregate_with.depth': no value (null); write a value, or remove the key to keep the default"
+        )
         #expect(
             message("decision: {method_thresholds: {depth/1: null}}")
-                == "c.yaml: key 'decision.method_thresholds.depth/1': expected a number, got null")
+                == "c.yaml: key 'decision.method_thresholds.depth/1': no value (null); write a value, or remove the key to keep the default"
+        )
     }
 
     @Test func valuesWithoutDefaultsAreDecodedAsWritten() {
@@ -76,7 +93,8 @@ import Testing
                 == "c.yaml: key 'aggregation.profiles.lab.primary': is missing; name the primary method (e.g. lidar)")
         #expect(
             message("metadata: {lidar_devices: [null]}")
-                == "c.yaml: key 'metadata.lidar_devices[0]': expected a string, got null")
+                == "c.yaml: key 'metadata.lidar_devices[0]': no value (null); write a value, or remove the key to keep the default"
+        )
         #expect(
             message("moire/1: 5")
                 == "c.yaml: key 'moire/1': expected a mapping or a value of type Dictionary<String, Any>")

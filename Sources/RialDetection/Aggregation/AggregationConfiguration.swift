@@ -213,8 +213,9 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     }()
 
     /// Checks that aggregation is defined:
-    /// - at least one profile; in each, every weight finite and >= 0, at least one > 0,
-    ///   and a `primary` whose weight is > 0;
+    /// - at least one profile; in each, every weight finite and >= 0, their sum finite
+    ///   (two weights of 1e308 overflow it and every share becomes 0 or NaN), at least
+    ///   one > 0, and a `primary` whose weight is > 0;
     /// - `agreement_boost` and `real_threshold` finite and in 0...1;
     /// - `min_methods_for_agreement >= 1`;
     /// - `level_boundaries` finite, in (0, 1] and strictly decreasing
@@ -243,6 +244,11 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
                 guard weight >= 0 else {
                     throw ConfigurationError(key: "\(weightsKey).\(method.rawValue)", "must be >= 0, got \(weight)")
                 }
+            }
+            let total = profile.weights.values.reduce(0, +)
+            guard total.isFinite else {
+                throw ConfigurationError(
+                    key: weightsKey, "must add up to a finite number (the shares are weight / sum), got \(total)")
             }
             guard profile.weights.values.contains(where: { $0 > 0 }) else {
                 throw ConfigurationError(key: weightsKey, "must give at least one method a weight > 0")

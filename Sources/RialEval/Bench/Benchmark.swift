@@ -22,6 +22,10 @@ import RialSynth
 /// reference VM), which the allocator would otherwise charge to whichever item it did
 /// not happen to recycle memory for.
 public enum Benchmark {
+    /// The most measured (or warm-up) iterations per item `bench` accepts: enough for a
+    /// p99.9, and a bound on its run time and on the samples it keeps.
+    public static let maximumIterations = 100_000
+
     /// One timed item.
     public struct Entry: Sendable, Equatable, Codable {
         public var key: String

@@ -12,6 +12,8 @@ import Yams
 /// - YAML syntax errors (with line and column), aliases, non-string keys, duplicate keys;
 /// - keys the configuration does not have (`depth/2.sample_strid`), at any depth;
 /// - values of the wrong type (`decision.threshold: expected a number`);
+/// - numbers that are not finite (`.nan`, `.inf`) and `null` (`~`) where it would
+///   silently mean "the default" (`valueProblem(in:rules:)`);
 /// - values out of range (`PipelineConfiguration.validate()`).
 public enum ConfigurationFile {
     /// Loads and validates the configuration at `path`.
@@ -45,6 +47,9 @@ public enum ConfigurationFile {
         if let unknown = ConfigurationSchema.unknownKeys(in: tree).first {
             throw ConfigurationFileError(path: path, "unknown key '\(unknown.key)'\(unknown.hint)")
         }
+        if let problem = valueProblem(in: tree, rules: ConfigurationSchema.overlayRules) {
+            throw ConfigurationFileError(path: path, problem)
+        }
         let configuration: PipelineConfiguration
         do {
             configuration = try tree.decode(
@@ -61,7 +66,15 @@ public enum ConfigurationFile {
     }
 
     /// The YAML document as a JSON tree (scalars typed by YAML 1.1 core resolution).
+    /// Aliases are refused before the document is composed (`YAMLAliasCheck`): composing
+    /// expands them, exponentially in the nesting of a few hundred bytes.
     static func yamlTree(_ text: String) throws -> JSONValue {
+        if let alias = YAMLAliasCheck.firstAlias(in: text) {
+            throw ConfigurationFileError(
+                path: "",
+                "YAML aliases are not supported (line \(alias.line), column \(alias.column): *\(alias.anchor));"
+                    + " write the value out")
+        }
         let node: Node?
         do { node = try Yams.compose(yaml: text) } catch let error as YamlError {
             throw ConfigurationFileError(
@@ -101,6 +114,37 @@ public enum ConfigurationFile {
         case .alias:
             throw ConfigurationFileError(path: "", "YAML aliases are not supported (at '\(path)'\(location))")
         }
+    }
+
+    /// The first value no key can take, in document order: a number that is not finite
+    /// (`.nan`, `.inf`, `-.inf`), and `null` (`~`, `null`, a key with nothing after the
+    /// colon) where the overlay would keep the default instead (`JSONOverlayRules.takesNull`):
+    /// a written key that silently means "the default" hides a typo or a lost value.
+    /// An empty file is still the default configuration.
+    static func valueProblem(in tree: JSONValue, rules: JSONOverlayRules) -> String? {
+        func walk(_ value: JSONValue, key: String, pattern: [String]) -> String? {
+            switch value {
+            case .number(let number) where !number.isFinite:
+                let written = number.isNaN ? ".nan" : number < 0 ? "-.inf" : ".inf"
+                return "key '\(key)': expected a finite number, got \(written)"
+            case .null where !rules.takesNull(at: pattern):
+                return "key '\(key)': no value (null); write a value, or remove the key to keep the default"
+            case .object(let object):
+                for (name, child) in object {
+                    let childKey = key.isEmpty ? name : "\(key).\(name)"
+                    if let problem = walk(child, key: childKey, pattern: pattern + [name]) { return problem }
+                }
+                return nil
+            case .array(let elements):
+                for (i, element) in elements.enumerated() {
+                    if let problem = walk(element, key: "\(key)[\(i)]", pattern: pattern + ["*"]) { return problem }
+                }
+                return nil
+            default:
+                return nil
+            }
+        }
+        return walk(tree, key: "", pattern: [])
     }
 
     /// `key 'a.b': expected a number` from a decoding error's coding path.

@@ -126,6 +126,23 @@ extension DatasetLoader {
             validSampleCount: valid, problems: problems)
     }
 
+    /// What the file at `path` is when it is not a regular file ("a named pipe (FIFO)",
+    /// "a character device", ...), following symbolic links; nil for a regular file, a
+    /// directory (reported apart) or a path `stat` cannot describe (the read reports it). Reading a FIFO blocks until
+    /// a writer comes and `/dev/zero` never ends, so neither is opened.
+    static func nonRegularKind(atPath path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFDIR: return nil
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        default: return "a special file"
+        }
+    }
+
     /// Problems with one referenced file (empty when it is fine).
     func check(
         _ file: FileReference, absolutePath: String, sample: DatasetSample, jsonPath: String,
@@ -150,6 +167,9 @@ extension DatasetLoader {
         }
         if isDirectory.boolValue {
             return [problem(.unreadableFile, "is a directory, expected a file (\(absolutePath))")]
+        }
+        if let kind = Self.nonRegularKind(atPath: absolutePath) {
+            return [problem(.unreadableFile, "is \(kind), not a regular file (\(absolutePath))")]
         }
         var problems: [DatasetProblem] = []
         if checks.contains(.hashes), let expected = file.sha256 {

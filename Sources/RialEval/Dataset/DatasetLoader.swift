@@ -42,6 +42,11 @@ public struct DatasetLoader: Sendable {
     ///   JSON (with line and column), or is not a JSON object.
     public init(contentsOf path: String) throws(DatasetError) {
         let data: Data
+        if let kind = Self.nonRegularKind(atPath: path) {
+            throw DatasetError([
+                DatasetProblem(.unreadableManifest, manifest: path, jsonPath: "", "is \(kind), not a manifest file")
+            ])
+        }
         let stamp = FileStamp(path: path) // before reading: a later rewrite is noticed
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -20,6 +20,10 @@ public struct BootstrapSettings: Sendable, Equatable, Codable {
     /// The defaults.
     public static let standard = BootstrapSettings()
 
+    /// The resamples a run or comparison may ask for: enough for the third decimal of a
+    /// 99% interval, and a bound on time and memory (one replicate per resample per metric).
+    public static let resamplesRange = 0...1_000_000
+
     public init(resamples: Int = 1000, seed: UInt64 = 42, confidenceLevel: Double = 0.95, parallel: Bool = true) {
         self.resamples = resamples
         self.seed = seed
@@ -37,8 +41,10 @@ public struct BootstrapSettings: Sendable, Equatable, Codable {
     ///
     /// - Throws: `ConfigurationError` naming the key (`resamples`, `confidence_level`).
     public func validate() throws(ConfigurationError) {
-        guard (0...1_000_000).contains(resamples) else {
-            throw ConfigurationError(key: CodingKeys.resamples, "must be in 0...1000000, got \(resamples)")
+        guard Self.resamplesRange.contains(resamples) else {
+            throw ConfigurationError(
+                key: CodingKeys.resamples,
+                "must be in \(Self.resamplesRange.lowerBound)...\(Self.resamplesRange.upperBound), got \(resamples)")
         }
         guard confidenceLevel > 0 && confidenceLevel < 1 else {
             throw ConfigurationError(

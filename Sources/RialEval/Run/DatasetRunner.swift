@@ -38,13 +38,26 @@ public struct DatasetRunner: Sendable {
 
     /// Loads the manifests and selects the samples (split, shard, limit).
     ///
-    /// - Throws: `RunError` for a manifest that cannot be read at all or has no samples.
+    /// - Throws: `RunError` for a manifest that cannot be read at all, one whose `format`
+    ///   is missing or not `rial-bench-dataset/1` (as `dataset validate` reports it), one
+    ///   with no samples, and the same manifest file given twice (its samples would count twice).
     func select() throws(RunError) -> (loaders: [DatasetLoader], datasets: [RunDataset], items: [WorkItem]) {
         var loaders: [DatasetLoader] = [], datasets: [RunDataset] = [], items: [WorkItem] = []
         var position = 0
+        var seen: [String: String] = [:]
+        for path in plan.manifests {
+            let resolved = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+            if let first = seen[resolved] {
+                throw RunError("\(path): the same manifest is given twice (also as \(first)); give each dataset once")
+            }
+            seen[resolved] = path
+        }
         for (datasetIndex, path) in plan.manifests.enumerated() {
             let loader: DatasetLoader
             do { loader = try DatasetLoader(contentsOf: path) } catch { throw RunError(error.description) }
+            if let problem = loader.headerProblems.first(where: { $0.kind == .wrongFormat }) {
+                throw RunError(problem.description)
+            }
             guard loader.sampleCount > 0 else {
                 throw RunError("\(path): samples: \(DatasetLoader.noSamplesMessage)".escapingControlCharacters())
             }

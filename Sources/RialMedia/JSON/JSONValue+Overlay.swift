@@ -44,6 +44,10 @@ public struct JSONOverlayRules: Sendable, Equatable {
             entryTemplates: entryTemplates.merging(other.entryTemplates) { $1 })
     }
 
+    /// Whether an overlay `null` at `path` (object keys, `*` for an array element) is a
+    /// value rather than "keep the default".
+    public func takesNull(at path: [String]) -> Bool { matches(nullable, path) }
+
     func matches(_ patterns: Set<String>, _ path: [String]) -> Bool {
         patterns.contains { Self.pattern($0, matches: path) }
     }

@@ -4,8 +4,10 @@ import RialMedia
 
 /// What `rial-bench synth` generates: how many captures, of which classes, at what size.
 public struct SynthDatasetSpec: Sendable, Equatable, Codable {
-    /// Number of captures.
+    /// Number of captures, 1...`maximumCount`.
     public var count: Int
+    /// The largest dataset one call writes (six-digit file names; about 1 TB of JPEGs at 12 MP).
+    public static let maximumCount = 999_999
     /// Dataset seed: capture `i` depends only on (seed, i), never on scheduling.
     public var seed: UInt64
     /// Classes, assigned round-robin: capture `i` has class `classes[i % classes.count]`.
@@ -38,6 +40,7 @@ public struct SynthDatasetSpec: Sendable, Equatable, Codable {
     public var problems: [String] {
         var found: [String] = []
         if count < 1 { found.append("count must be at least 1, got \(count)") }
+        if count > Self.maximumCount { found.append("count must be at most \(Self.maximumCount), got \(count)") }
         if classes.isEmpty { found.append("at least one class is needed") }
         if width < 64 || height < 48 { found.append("image size must be at least 64x48, got \(width)x\(height)") }
         if width > 8192 || height > 8192 {

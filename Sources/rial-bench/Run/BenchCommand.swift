@@ -30,8 +30,12 @@ struct Bench: ParsableCommand {
     var allowDebugBuild = false
 
     func validate() throws {
-        if iterations < 1 { throw ValidationError("--iterations must be at least 1, got \(iterations)") }
-        if warmup < 0 { throw ValidationError("--warmup must be >= 0, got \(warmup)") }
+        if !(1...Benchmark.maximumIterations).contains(iterations) {
+            throw ValidationError("--iterations must be in 1...\(Benchmark.maximumIterations), got \(iterations)")
+        }
+        if !(0...Benchmark.maximumIterations).contains(warmup) {
+            throw ValidationError("--warmup must be in 0...\(Benchmark.maximumIterations), got \(warmup)")
+        }
         if BuildInfo.configuration != "release" && !allowDebugBuild {
             throw ValidationError(
                 "this is a debug build: timings would be meaningless. Build with `swift build -c release` "

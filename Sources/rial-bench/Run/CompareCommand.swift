@@ -24,6 +24,10 @@ struct Compare: ParsableCommand {
     @Option(help: "Also write the Markdown table here.", completion: .file(extensions: ["md"]))
     var markdown: String?
 
+    func validate() throws {
+        try BootstrapOptionCheck.resamples(resamples)
+    }
+
     func run() throws {
         do {
             func load(_ folder: String) throws(RunError) -> (RunResults, [SampleRecord]) {

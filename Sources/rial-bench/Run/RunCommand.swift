@@ -51,7 +51,7 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
-        if resamples < 0 { throw ValidationError("--resamples must be >= 0, got \(resamples)") }
+        try BootstrapOptionCheck.resamples(resamples)
     }
 
     func run() throws {
