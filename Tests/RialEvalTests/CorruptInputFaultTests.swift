@@ -241,7 +241,9 @@ import Testing
     /// reading, counted, and reported by `inspect` (`MediaInspector`).
     @Test(arguments: [DepthFormat.f32le, .f32leGzip, .npy])
     func outOfRangeDepthValuesAreInvalid(format: DepthFormat) throws {
-        let values: [Float] = [3e38, 1e-42, -2, 0, .nan, .infinity, 1.5, 0.001, 1000, 1000.5, 0.0009, 2.25]
+        let values: [Float] = [
+            3e38, Float(1e-42 as Double), -2, 0, .nan, .infinity, 1.5, 0.001, 1000, 1000.5, 0.0009, 2.25,
+        ]
         let map = DepthMap(width: 4, height: 3, metres: values)!
         let data = try DepthWriter.encode(map, format: format)
         let reading = try DepthReader.readReporting(data: data, format: format, width: 4, height: 3)
