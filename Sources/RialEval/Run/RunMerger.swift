@@ -4,18 +4,54 @@ import Foundation
 public enum RunMerger {
     /// The merged records (manifest order) and recomputed results.
     ///
-    /// - Throws: `RunError` when a folder is unreadable or the shards disagree on the
+    /// Every folder must be a verified run folder (`RunOutput.verifiedResults(folder:)`)
+    /// of one shard of the same `run --shard I/N` split: the set is refused unless it holds
+    /// each shard 1...N exactly once. The merged results record each shard's `I/N` and
+    /// `samples.jsonl` digest in `merged_shards`.
+    ///
+    /// - Throws: `RunError` when a folder is unreadable or fails its check, is not a shard
+    ///   run, a shard is missing or given twice, or the shards disagree on the
     ///   configuration or the manifests.
     public static func merge(folders: [String], toolVersion: String) throws(RunError) -> (
         results: RunResults, records: [SampleRecord]
     ) {
+        var shardResults: [(folder: String, results: RunResults, shard: RunShard)] = []
+        for folder in folders {
+            let results = try RunOutput.verifiedResults(folder: folder)
+            guard let shard = results.shard else {
+                throw RunError(
+                    "\(folder): not a shard run folder (its results.json records no shard; make shards with run --shard I/N)"
+                )
+            }
+            shardResults.append((folder, results, shard))
+        }
+        guard let firstShard = shardResults.first else { throw RunError("no shard folders given") }
+        let count = firstShard.shard.count
+        var byIndex: [Int: String] = [:]
+        for entry in shardResults {
+            guard entry.shard.count == count else {
+                throw RunError(
+                    "\(entry.folder): shard \(entry.shard.label) is from a different split than \(firstShard.folder)'s \(firstShard.shard.label)"
+                )
+            }
+            if let other = byIndex[entry.shard.index] {
+                throw RunError("shard \(entry.shard.label) is given twice: \(other) and \(entry.folder)")
+            }
+            byIndex[entry.shard.index] = entry.folder
+        }
+        let missing = (1...count).filter { byIndex[$0] == nil }
+        guard missing.isEmpty else {
+            throw RunError(
+                "incomplete set of shards: \(missing.map { "\($0)/\(count)" }.joined(separator: ", ")) missing (\(byIndex.count) of \(count) given)"
+            )
+        }
+
         var first: RunResults?
         var records: [SampleRecord] = []
         var datasets: [RunDataset] = []
         var seconds = 0.0
-        for folder in folders {
+        for (folder, results, _) in shardResults {
             let url = URL(fileURLWithPath: folder)
-            let results = try RunResults.read(path: url.appendingPathComponent(RunOutput.resultsFile).path)
             if let first {
                 guard results.configurationSHA256 == first.configurationSHA256 else {
                     throw RunError(
@@ -48,6 +84,10 @@ public enum RunMerger {
         context.runSeconds = seconds
         context.shards = folders.count
         context.toolVersion = toolVersion
+        context.shard = nil
+        context.mergedShards = shardResults.map {
+            RunShard(index: $0.shard.index, count: $0.shard.count, samplesSHA256: $0.results.samplesSHA256)
+        }.sorted { $0.index < $1.index }
         return (RunResults.build(records: records, context: context), records)
     }
 }
@@ -58,6 +98,6 @@ extension RunResults {
         Context(
             configuration: configuration, datasets: datasets, limit: limit, seed: seeds["bootstrap"] ?? 42,
             resamples: bootstrapResamples, build: build, jobs: jobs, runSeconds: runSeconds, shards: shards,
-            toolVersion: tool.version)
+            toolVersion: tool.version, shard: shard, mergedShards: mergedShards)
     }
 }

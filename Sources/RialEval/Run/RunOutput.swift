@@ -1,28 +1,222 @@
 import Foundation
+import RialCodecs
 import RialMedia
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The files of a run folder and how they are written.
+///
+/// A run folder is self-checking: `results.json` records the SHA-256 and line count of
+/// the `samples.jsonl` beside it (`samples_sha256`, `samples_lines`), and every command
+/// that reads a run folder (`report --from`, `compare`, `merge`, `gate --current`) goes
+/// through `verifiedResults(folder:)`, which refuses a folder whose files do not match.
+/// Folders written before these fields existed are refused too, with a message that says
+/// to re-run; a lone `results.json` used as a gate baseline is not a folder and is not
+/// checked.
 public enum RunOutput {
     public static let samplesFile = "samples.jsonl"
     public static let resultsFile = "results.json"
 
-    /// Creates `folder` (and parents).
-    public static func prepare(folder: String) throws(RunError) {
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-            throw RunError("\(folder): cannot create the output folder (\(error.localizedDescription))")
-        }
-    }
-
-    /// Writes `results` and every report of `folder` from the records.
+    /// Writes `results` (with the digest of the folder's `samples.jsonl`) and every
+    /// report of `folder` from the records.
+    ///
+    /// `results.json` is written atomically (temporary file, then rename).
     public static func writeResultsAndReports(results: RunResults, records: [SampleRecord], folder: String)
         throws(RunError)
     {
         let url = URL(fileURLWithPath: folder)
+        let digest = try SamplesDigest(fileAt: url.appendingPathComponent(samplesFile).path)
+        var results = results
+        results.samplesSHA256 = digest.sha256
+        results.samplesLines = digest.lines
         do {
-            try results.jsonData().write(to: url.appendingPathComponent(resultsFile))
+            try results.jsonData().write(to: url.appendingPathComponent(resultsFile), options: .atomic)
         } catch {
             throw RunError("\(folder)/\(resultsFile): cannot be written (\(error.localizedDescription))")
         }
         try ReportWriter.write(results: results, records: records, folder: folder)
+    }
+
+    /// The `results.json` of run folder `folder`, after checking that its `samples.jsonl`
+    /// is the one it was computed from.
+    ///
+    /// - Throws: `RunError` naming the file when `results.json` is missing or unreadable,
+    ///   records no digest (an older rial-bench wrote it: re-run), or when `samples.jsonl`
+    ///   is missing or its line count or SHA-256 differ from the recorded ones (an
+    ///   interrupted run, or a file changed after the run).
+    public static func verifiedResults(folder: String) throws(RunError) -> RunResults {
+        let url = URL(fileURLWithPath: folder)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
+            throw RunError("\(folder): no such run folder")
+        }
+        guard isDirectory.boolValue else { throw RunError("\(folder): not a folder, expected a run folder") }
+        let resultsPath = url.appendingPathComponent(resultsFile).path
+        let results = try RunResults.read(path: resultsPath)
+        guard let sha256 = results.samplesSHA256, let lines = results.samplesLines else {
+            throw RunError(
+                "\(resultsPath): records no samples_sha256/samples_lines (written by an older rial-bench), so \(samplesFile) cannot be checked; re-run it"
+            )
+        }
+        let samplesPath = url.appendingPathComponent(samplesFile).path
+        let digest = try SamplesDigest(fileAt: samplesPath)
+        guard digest.lines == lines else {
+            throw RunError(
+                "\(samplesPath): \(digest.lines) lines but \(resultsFile) was computed from \(lines) (an interrupted or altered run); re-run it"
+            )
+        }
+        guard digest.sha256 == sha256 else {
+            throw RunError(
+                "\(samplesPath): SHA-256 \(digest.sha256.prefix(12))… does not match \(resultsFile)'s \(sha256.prefix(12))… (changed after the run); re-run it"
+            )
+        }
+        return results
+    }
+}
+
+/// SHA-256 and line count of a `samples.jsonl`, read in 1 MiB chunks.
+public struct SamplesDigest: Sendable, Equatable {
+    /// 64 lowercase hex digits.
+    public var sha256: String
+    /// Newline characters, plus one for a last line without a newline.
+    public var lines: Int
+
+    /// - Throws: `RunError` naming `path` when it is missing or unreadable.
+    public init(fileAt path: String) throws(RunError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+            let handle = FileHandle(forReadingAtPath: path)
+        else {
+            throw RunError(
+                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
+        }
+        defer { try? handle.close() }
+        var hasher = SHA256Hasher()
+        var lines = 0
+        var last: UInt8?
+        while true {
+            let chunk: Data
+            do { chunk = try handle.read(upToCount: SHA256Digest.fileChunkSize) ?? Data() } catch {
+                throw RunError("\(path): read failed (\(error.localizedDescription))")
+            }
+            if chunk.isEmpty { break }
+            hasher.update(chunk)
+            lines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            last = chunk.last
+        }
+        if let last, last != UInt8(ascii: "\n") { lines += 1 }
+        sha256 = hasher.finalizeHex()
+        self.lines = lines
+    }
+}
+
+/// A run folder being written: every file goes into a staging folder beside the
+/// destination (`.NAME.partial-PID-RANDOM`), and `commit()` puts the whole folder in
+/// place with renames, so the destination is at every moment either the earlier
+/// complete run, absent (between the two renames of a replacement), or the new complete
+/// run, never a mix; files of the earlier run (plots of other methods, a `gate.md`) do
+/// not survive.
+///
+/// The destination must be absent, an empty folder, or a run folder (one with a
+/// `results.json` of schema `rial-bench-results/…`); anything else is refused, not
+/// overwritten. Staging folders left by killed runs are removed by the next run to the
+/// same destination once their process is gone.
+public struct RunFolderStaging: Sendable {
+    /// The run folder to produce.
+    public let destination: String
+    /// Where the files are written until `commit()`.
+    public let path: String
+
+    /// Checks `destination` and creates the staging folder (and missing parents).
+    ///
+    /// - Throws: `RunError` when `destination` exists and is not a folder, or is a folder
+    ///   that holds files but no rial-bench `results.json`, or when a folder cannot be created.
+    public init(destination: String) throws(RunError) {
+        let url = URL(fileURLWithPath: destination).standardizedFileURL
+        try Self.checkDestination(url.path, shownAs: destination)
+        let parent = url.deletingLastPathComponent()
+        do { try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true) } catch {
+            throw RunError("\(parent.path): cannot create the output folder's parent (\(error.localizedDescription))")
+        }
+        let name = url.lastPathComponent
+        Self.removeAbandoned(in: parent, name: name)
+        let staging = parent.appendingPathComponent(
+            ".\(name).partial-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        do { try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: false) } catch {
+            throw RunError("\(staging.path): cannot create the staging folder (\(error.localizedDescription))")
+        }
+        self.destination = destination
+        path = staging.path
+    }
+
+    /// Refuses a destination that is not absent, an empty folder or a run folder.
+    static func checkDestination(_ path: String, shownAs shown: String) throws(RunError) {
+        let manager = FileManager.default
+        guard let attributes = try? manager.attributesOfItem(atPath: path) else { return }
+        guard attributes[.type] as? FileAttributeType == .typeDirectory else {
+            throw RunError("\(shown): exists and is not a folder; choose another output folder")
+        }
+        guard let contents = try? manager.contentsOfDirectory(atPath: path) else {
+            throw RunError("\(shown): cannot be listed; choose another output folder")
+        }
+        if contents.isEmpty { return }
+        let results = URL(fileURLWithPath: path).appendingPathComponent(RunOutput.resultsFile)
+        if let data = try? Data(contentsOf: results),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let schema = object["schema"] as? String, schema.hasPrefix("rial-bench-results/")
+        {
+            return
+        }
+        throw RunError(
+            "\(shown): exists and is not a rial-bench run folder (no readable \(RunOutput.resultsFile)); it is not overwritten: choose another output folder or remove it"
+        )
+    }
+
+    /// Removes `.NAME.partial-PID-*` and `.NAME.replaced-PID-*` folders whose process no longer runs.
+    static func removeAbandoned(in parent: URL, name: String) {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: parent.path) else { return }
+        for entry in entries {
+            for kind in ["partial", "replaced"] {
+                let prefix = ".\(name).\(kind)-"
+                guard entry.hasPrefix(prefix),
+                    let pid = Int32(entry.dropFirst(prefix.count).split(separator: "-").first ?? ""),
+                    pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+                else { continue }
+                try? FileManager.default.removeItem(at: parent.appendingPathComponent(entry))
+            }
+        }
+    }
+
+    /// Puts the staging folder in place of `destination`.
+    ///
+    /// - Throws: `RunError` when the destination changed into something that is not a
+    ///   run folder meanwhile, or a rename fails (the staging folder is then kept and named).
+    public func commit() throws(RunError) {
+        let target = URL(fileURLWithPath: destination).standardizedFileURL
+        try Self.checkDestination(target.path, shownAs: destination)
+        // Absent or empty: one rename (rename(2) replaces an empty folder).
+        if rename(path, target.path) == 0 { return }
+        let replaced = target.deletingLastPathComponent().appendingPathComponent(
+            ".\(target.lastPathComponent).replaced-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        ).path
+        guard rename(target.path, replaced) == 0 else {
+            throw RunError(
+                "\(destination): cannot be replaced (\(String(cString: strerror(errno)))); the new run is in \(path)")
+        }
+        guard rename(path, target.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            _ = rename(replaced, target.path)
+            throw RunError("\(destination): cannot be replaced (\(reason)); the new run is in \(path)")
+        }
+        try? FileManager.default.removeItem(atPath: replaced)
+    }
+
+    /// Removes the staging folder (after an error).
+    public func discard() {
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

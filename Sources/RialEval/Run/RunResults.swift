@@ -40,6 +40,15 @@ public struct RunResults: Sendable, Equatable, Codable {
     public var runSeconds: Double
     /// Shards merged into this result (1 when unsharded).
     public var shards: Int
+    /// The shard this run evaluated (`run --shard I/N`); nil for an unsharded or merged run.
+    public var shard: RunShard?
+    /// The shards `merge` combined, in shard order; nil unless merged.
+    public var mergedShards: [RunShard]?
+    /// SHA-256 of the `samples.jsonl` these results were computed from (nil in files
+    /// written before it was recorded; see `RunOutput.verifiedResults(folder:)`).
+    public var samplesSHA256: String?
+    /// Lines of that `samples.jsonl`.
+    public var samplesLines: Int?
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -52,7 +61,10 @@ public struct RunResults: Sendable, Equatable, Codable {
         case metricsByData = "metrics_by_data"
         case latency, build, jobs
         case runSeconds = "run_seconds"
-        case shards
+        case shards, shard
+        case mergedShards = "merged_shards"
+        case samplesSHA256 = "samples_sha256"
+        case samplesLines = "samples_lines"
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -115,11 +127,16 @@ public struct RunResults: Sendable, Equatable, Codable {
         public var runSeconds: Double
         public var shards: Int
         public var toolVersion: String
+        public var shard: RunShard?
+        public var mergedShards: [RunShard]?
 
         public init(
             configuration: PipelineConfiguration, datasets: [RunDataset], limit: Int?, seed: UInt64,
-            resamples: Int, build: String, jobs: Int, runSeconds: Double, shards: Int = 1, toolVersion: String
+            resamples: Int, build: String, jobs: Int, runSeconds: Double, shards: Int = 1, toolVersion: String,
+            shard: RunShard? = nil, mergedShards: [RunShard]? = nil
         ) {
+            self.shard = shard
+            self.mergedShards = mergedShards
             self.configuration = configuration
             self.datasets = datasets
             self.limit = limit
@@ -225,7 +242,8 @@ public struct RunResults: Sendable, Equatable, Codable {
                 evaluated: evaluated.count, failed: failures.count, byData: countsByData),
             failures: failures, seeds: seeds, bootstrapResamples: context.resamples, methods: allKeys,
             metrics: metrics(evaluated), metricsByData: byData, latency: latency, build: context.build,
-            jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards)
+            jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards, shard: context.shard,
+            mergedShards: context.mergedShards)
     }
 
     /// SHA-256 of the configuration as canonical JSON (sorted keys, no spaces).
@@ -257,5 +275,27 @@ public struct RunResults: Sendable, Equatable, Codable {
         do { return try decoder.decode(RunResults.self, from: data) } catch {
             throw RunError("\(path): not a rial-bench results file (\(error))")
         }
+    }
+}
+
+/// Shard `index` (1-based) of `count` of a sharded run; in a merged run's
+/// `merged_shards`, also the digest of that shard's `samples.jsonl`.
+public struct RunShard: Sendable, Equatable, Codable {
+    public var index: Int
+    public var count: Int
+    public var samplesSHA256: String?
+
+    public init(index: Int, count: Int, samplesSHA256: String? = nil) {
+        self.index = index
+        self.count = count
+        self.samplesSHA256 = samplesSHA256
+    }
+
+    /// `I/N`.
+    public var label: String { "\(index)/\(count)" }
+
+    enum CodingKeys: String, CodingKey {
+        case index, count
+        case samplesSHA256 = "samples_sha256"
     }
 }

@@ -33,7 +33,7 @@ struct Compare: ParsableCommand {
             func load(_ folder: String) throws(RunError) -> (RunResults, [SampleRecord]) {
                 let url = URL(fileURLWithPath: folder)
                 return (
-                    try RunResults.read(path: url.appendingPathComponent(RunOutput.resultsFile).path),
+                    try RunOutput.verifiedResults(folder: folder),
                     try SampleRecord.readLines(path: url.appendingPathComponent(RunOutput.samplesFile).path, slim: true)
                 )
             }

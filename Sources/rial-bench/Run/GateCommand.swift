@@ -40,11 +40,7 @@ struct Gate: ParsableCommand {
         do {
             let gatePolicy = try policy.map { path throws(RunError) in try GatePolicy.load(path: path) } ?? .standard
             let base = try GateReport.readResults(path: baseline)
-            var isDirectory: ObjCBool = false
-            let currentPath =
-                FileManager.default.fileExists(atPath: current, isDirectory: &isDirectory) && isDirectory.boolValue
-                ? URL(fileURLWithPath: current).appendingPathComponent(RunOutput.resultsFile).path : current
-            let now = try GateReport.readResults(path: currentPath)
+            let (currentPath, now) = try Self.readCurrent(current)
             report = try GateReport.evaluate(
                 baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
                 currentPath: currentPath)
@@ -76,6 +72,25 @@ struct Gate: ParsableCommand {
             try? handle.close()
         }
         if !report.passed { throw ExitStatus.regression }
+    }
+
+    /// The current run's results: a run folder, or a `results.json` inside one, must pass
+    /// `RunOutput.verifiedResults(folder:)`; any other file is read as it is, like a baseline.
+    static func readCurrent(_ current: String) throws(RunError) -> (path: String, results: RunResults) {
+        let url = URL(fileURLWithPath: current)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: current, isDirectory: &isDirectory), isDirectory.boolValue {
+            return (
+                url.appendingPathComponent(RunOutput.resultsFile).path, try RunOutput.verifiedResults(folder: current)
+            )
+        }
+        let folder = url.deletingLastPathComponent()
+        if url.lastPathComponent == RunOutput.resultsFile,
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent(RunOutput.samplesFile).path)
+        {
+            return (current, try RunOutput.verifiedResults(folder: folder.path))
+        }
+        return (current, try GateReport.readResults(path: current))
     }
 }
 

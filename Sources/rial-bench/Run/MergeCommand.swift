@@ -9,7 +9,8 @@ struct Merge: ParsableCommand {
         discussion: """
             The samples are put back in manifest order and every metric is recomputed, so the merged \
             samples.jsonl and metrics equal those of an unsharded run (timings aside). All shards must \
-            come from the same configuration and manifests.
+            come from the same configuration and manifests, and together be every shard 1/N...N/N of one \
+            split, each once; each folder must pass its samples.jsonl check.
             """)
 
     @Argument(help: "Shard run folders.", completion: .directory)
@@ -25,12 +26,21 @@ struct Merge: ParsableCommand {
     func run() throws {
         do {
             let merged = try RunMerger.merge(folders: shards, toolVersion: RialBenchVersion.string)
-            try RunOutput.prepare(folder: out)
-            let samples =
-                merged.records.map { $0.jsonLine() }.joined(separator: "\n") + (merged.records.isEmpty ? "" : "\n")
-            let path = URL(fileURLWithPath: out).appendingPathComponent(RunOutput.samplesFile)
-            do { try Data(samples.utf8).write(to: path) } catch { throw RunError("\(path.path): cannot be written") }
-            try RunOutput.writeResultsAndReports(results: merged.results, records: merged.records, folder: out)
+            let staging = try RunFolderStaging(destination: out)
+            do {
+                let samples =
+                    merged.records.map { $0.jsonLine() }.joined(separator: "\n") + (merged.records.isEmpty ? "" : "\n")
+                let path = URL(fileURLWithPath: staging.path).appendingPathComponent(RunOutput.samplesFile)
+                do { try Data(samples.utf8).write(to: path) } catch {
+                    throw RunError("\(path.path): cannot be written")
+                }
+                try RunOutput.writeResultsAndReports(
+                    results: merged.results, records: merged.records, folder: staging.path)
+                try staging.commit()
+            } catch {
+                staging.discard()
+                throw error
+            }
             Terminal.out(RunSummary.render(merged.results))
             Terminal.out("report: \(URL(fileURLWithPath: out).appendingPathComponent("report.html").path)")
         } catch let error as RunError {
@@ -58,7 +68,7 @@ struct Report: ParsableCommand {
     func run() throws {
         do {
             let folder = URL(fileURLWithPath: from)
-            var results = try RunResults.read(path: folder.appendingPathComponent(RunOutput.resultsFile).path)
+            var results = try RunOutput.verifiedResults(folder: from)
             let records = try SampleRecord.readLines(
                 path: folder.appendingPathComponent(RunOutput.samplesFile).path, slim: true)
             if recompute {

@@ -89,18 +89,30 @@ enum RunExecution {
             throw CLIError.badInput(CLIError.configurationMessage(error))
         }
         do {
-            try RunOutput.prepare(folder: out)
-            let samplesPath = URL(fileURLWithPath: out).appendingPathComponent(RunOutput.samplesFile).path
-            let progress = ProgressReporter.Deferred(label: "samples")
-            let outcome = try runner.run(samplesPath: samplesPath) { done, total, _ in progress.update(done, of: total)
+            // Everything is written into a staging folder beside `out` and renamed into place at
+            // the end, so an interrupted run never leaves new samples beside old results.
+            let staging = try RunFolderStaging(destination: out)
+            let outcome: DatasetRunner.Outcome
+            let results: RunResults
+            do {
+                let samplesPath = URL(fileURLWithPath: staging.path).appendingPathComponent(RunOutput.samplesFile).path
+                let progress = ProgressReporter.Deferred(label: "samples")
+                outcome = try runner.run(samplesPath: samplesPath) { done, total, _ in
+                    progress.update(done, of: total)
+                }
+                let records = try SampleRecord.readLines(path: samplesPath, slim: true)
+                let context = RunResults.Context(
+                    configuration: plan.configuration, datasets: outcome.datasets, limit: plan.limit,
+                    seed: plan.seed, resamples: plan.resamples, build: plan.buildConfiguration, jobs: plan.jobs,
+                    runSeconds: outcome.seconds, shards: 1, toolVersion: RialBenchVersion.string,
+                    shard: plan.shard.map { RunShard(index: $0.index, count: $0.count) })
+                results = RunResults.build(records: records, context: context)
+                try RunOutput.writeResultsAndReports(results: results, records: records, folder: staging.path)
+                try staging.commit()
+            } catch {
+                staging.discard()
+                throw error
             }
-            let records = try SampleRecord.readLines(path: samplesPath, slim: true)
-            let context = RunResults.Context(
-                configuration: plan.configuration, datasets: outcome.datasets, limit: plan.limit, seed: plan.seed,
-                resamples: plan.resamples, build: plan.buildConfiguration, jobs: plan.jobs, runSeconds: outcome.seconds,
-                shards: 1, toolVersion: RialBenchVersion.string)
-            let results = RunResults.build(records: records, context: context)
-            try RunOutput.writeResultsAndReports(results: results, records: records, folder: out)
             for failure in results.failures.prefix(20) {
                 Terminal.warning("\(failure.id): \(failure.stage): \(failure.reason)")
             }
