@@ -134,10 +134,15 @@ import Testing
         let results = URL(fileURLWithPath: "\(out)/results.json")
         let data = try Data(contentsOf: results)
         try data.prefix(data.count / 2).write(to: results)
-        for command in [["report", "--from", out], ["gate", "--baseline", "\(out)/results.json", "--current", out]] {
+        // `gate` reads its baseline first, as JSON, and names the parse error.
+        let expected = [
+            (["report", "--from", out], "\(out)/results.json: not a rial-bench results file"),
+            (["gate", "--baseline", "\(out)/results.json", "--current", out], "\(out)/results.json: not JSON"),
+        ]
+        for (command, message) in expected {
             let outcome = try CLIRunner.run(command)
             #expect(outcome.status == 65, "\(command)")
-            #expect(outcome.stderr.contains("\(out)/results.json: not a rial-bench results file"), "\(command)")
+            #expect(outcome.stderr.contains(message), "\(command): \(outcome.stderr)")
         }
     }
 
