@@ -134,11 +134,7 @@ public struct GateReport: Sendable, Equatable, Codable {
     /// `RunResults.schemaName`, and names the first key that does not decode
     /// (`PATH: not a rial-bench results file: key 'counts.evaluated' is required`).
     public static func readResults(path: String) throws(RunError) -> RunResults {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw RunError(
-                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
-        }
+        let data = try RunResults.contents(of: path)
         let tree: JSONValue
         do { tree = try JSONValue.parse(data) } catch { throw RunError("\(path): not JSON (\(error))") }
         guard case .object = tree else {
@@ -150,10 +146,7 @@ public struct GateReport: Sendable, Equatable, Codable {
         guard schema == RunResults.schemaName else {
             throw RunError("\(path): schema '\(schema)' is not \(RunResults.schemaName)")
         }
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        do { return try decoder.decode(RunResults.self, from: data) } catch let error as DecodingError {
+        do { return try RunResults.decoder.decode(RunResults.self, from: data) } catch let error as DecodingError {
             throw RunError("\(path): not a rial-bench results file: \(ConfigurationFile.describe(error))")
         } catch {
             throw RunError("\(path): not a rial-bench results file")

@@ -264,17 +264,26 @@ public struct RunResults: Sendable, Equatable, Codable {
 
     /// Reads a `results.json`.
     public static func read(path: String) throws(RunError) -> RunResults {
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw RunError(
-                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
-        }
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let data = try contents(of: path)
         do { return try decoder.decode(RunResults.self, from: data) } catch {
             throw RunError("\(path): not a rial-bench results file (\(error))")
         }
+    }
+
+    /// The bytes of the file at `path`, or a `RunError` saying whether it is missing or unreadable.
+    static func contents(of path: String) throws(RunError) -> Data {
+        do { return try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw RunError(
+                "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
+        }
+    }
+
+    /// A decoder for `results.json`: non-finite numbers as `jsonData()` writes them.
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
     }
 }
 
