@@ -131,12 +131,10 @@ public struct CaptureAnalyzer: Sendable {
         let methods = localMethods(payload: payload).filter {
             instances[$0].map { type(of: $0).readsRowsWhileDecoding } ?? false
         }
-        let slots = Locked([MethodOutcome?](repeating: nil, count: methods.count))
-        @Sendable func one(_ index: Int, _ reader: ImageRows) {
-            let outcome = outcome(of: methods[index], on: capture.reading(reader))
-            slots.withLock { $0[index] = outcome }
-        }
-        if concurrent && methods.count > 1 && rows.isStreamed {
+        let outcomes: [MethodOutcome]
+        if !rows.isStreamed {
+            outcomes = run(methods, on: capture, concurrent: concurrent)
+        } else if concurrent && methods.count > 1 {
             // Depth first: it needs no rows to begin with. Slot priority: the longest
             // method first (its last tiles are the last work).
             let order = methods.indices.sorted { a, b in
@@ -145,16 +143,18 @@ public struct CaptureAnalyzer: Sendable {
                 return da != db ? da : a < b
             }
             let priorities = order.map { Int(10 * expectedCost(of: methods[$0], on: capture)) }
-            rows.concurrently(order.count, priority: { priorities[$0] }, { task, reader in one(order[task], reader) })
-        } else if concurrent && methods.count > 1 {
-            let order = longestFirst(methods, on: capture)
-            DispatchQueue.concurrentPerform(iterations: order.count) { one(order[$0], rows) }
+            let slots = Locked([MethodOutcome?](repeating: nil, count: methods.count))
+            rows.concurrently(
+                order.count, priority: { priorities[$0] },
+                { task, reader in
+                    let index = order[task]
+                    let outcome = outcome(of: methods[index], on: capture.reading(reader))
+                    slots.withLock { $0[index] = outcome }
+                })
+            outcomes = slots.withLock { $0.compactMap { $0 } }
         } else {
-            rows.withReaderSlot { reader in
-                for index in methods.indices { one(index, reader) }
-            }
+            outcomes = rows.withReaderSlot { reader in methods.map { outcome(of: $0, on: capture.reading(reader)) } }
         }
-        let outcomes = slots.withLock { $0.compactMap { $0 } }
         return RowAnalysis(outcomes: Dictionary(uniqueKeysWithValues: zip(methods, outcomes)), start: start)
     }
 
