@@ -16,10 +16,14 @@ import RialMedia
 ///    wrong one, or a broken symbolic link, inside the cache: removed and fetched again.
 /// 2. In the mirror with the right SHA-256: a symbolic link to the mirror file
 ///    (absolute path) is created — mirror files are never copied, for licence reasons.
-/// 3. Else, when the file has a download URL (`FileReference.downloadURL`) and
+/// 3. Else, when a folder of local clones is given (`LocalClones`) and the file's source
+///    is `github:OWNER/NAME@COMMIT:PATH`: the blob at that commit is written to
+///    `<path>.part`, verified, renamed into place (`extracted`). No clone, no such
+///    commit, no such path and an absent blob each give their own reason.
+/// 4. Else, when the file has a download URL (`FileReference.downloadURL`) and
 ///    downloads are enabled: downloaded to `<path>.part`, verified, renamed into place.
-/// 4. Else `failed`, with every reason (not in the mirror, hash mismatch, why there is
-///    no download).
+/// 5. Else `failed`, with every reason (not in the mirror, not in the clones, hash
+///    mismatch, why there is no download).
 ///
 /// Fetch never writes through a symbolic link out of the dataset folder (the manifest's
 /// folder): before removing, creating or downloading anything it resolves the links of
@@ -32,6 +36,8 @@ public struct DatasetFetcher: Sendable {
     public enum Outcome: Sendable, Equatable {
         /// A symbolic link to this mirror file was created.
         case linked(mirrorFile: String)
+        /// Read from the git directory of a local clone at the source's commit.
+        case extracted(clone: String)
         /// Downloaded from this URL.
         case downloaded(url: String)
         /// Already there; `verified` is false when the manifest gives no SHA-256.
@@ -43,6 +49,7 @@ public struct DatasetFetcher: Sendable {
         public var name: String {
             switch self {
             case .linked: "linked"
+            case .extracted: "extracted"
             case .downloaded: "downloaded"
             case .alreadyPresent: "already present"
             case .failed: "failed"
@@ -70,6 +77,7 @@ public struct DatasetFetcher: Sendable {
             let detail: String
             switch outcome {
             case .linked(let target): detail = "linked to \(target)"
+            case .extracted(let clone): detail = "extracted from the clone \(clone)"
             case .downloaded(let url): detail = "downloaded from \(url)"
             case .alreadyPresent(let verified):
                 detail = verified ? "already present" : "already present (not verified: no sha256)"
@@ -93,6 +101,9 @@ public struct DatasetFetcher: Sendable {
         public var manifestProblems: [DatasetProblem]
 
         public var linkedCount: Int { files.filter { if case .linked = $0.outcome { true } else { false } }.count }
+        public var extractedCount: Int {
+            files.filter { if case .extracted = $0.outcome { true } else { false } }.count
+        }
         public var downloadedCount: Int {
             files.filter { if case .downloaded = $0.outcome { true } else { false } }.count
         }
@@ -114,11 +125,17 @@ public struct DatasetFetcher: Sendable {
     public var mirror: URL?
     /// `nil` disables downloads.
     public var downloader: (any FileDownloading)?
+    /// Local clones to read `github:` sources from, or `nil`.
+    public var clones: LocalClones?
 
-    public init(loader: DatasetLoader, mirror: URL?, downloader: (any FileDownloading)? = URLSessionDownloader()) {
+    public init(
+        loader: DatasetLoader, mirror: URL?, downloader: (any FileDownloading)? = URLSessionDownloader(),
+        clones: LocalClones? = nil
+    ) {
         self.loader = loader
         self.mirror = mirror.map { $0.standardizedFileURL }
         self.downloader = downloader
+        self.clones = clones
     }
 
     /// The cache folder name from the manifest, or a problem when it is not a plain
@@ -263,11 +280,24 @@ public struct DatasetFetcher: Sendable {
             } else {
                 reasons.append("not in the mirror (looked at \(candidate))")
             }
-        } else {
+        } else if clones == nil {
             reasons.append("no mirror (give --mirror DIR or set RIAL_DATA_MIRROR)")
         }
 
-        // 3. Download.
+        // 3. Local clones.
+        if let clones {
+            switch extract(file, from: clones, to: absolutePath, expected: expected) {
+            case .success(let clone):
+                if expected == nil {
+                    note = [note, "not verified: no sha256"].compactMap { $0 }.joined(separator: "; ")
+                }
+                return (.extracted(clone: clone), note)
+            case .failure(let failure):
+                reasons.append(failure.reason)
+            }
+        }
+
+        // 4. Download.
         guard let url = file.downloadURL else {
             reasons.append(file.whyNotDownloadable ?? "no download URL")
             return (.failed(reason: reasons.joined(separator: "; ")), note)
@@ -307,6 +337,47 @@ public struct DatasetFetcher: Sendable {
             return (.failed(reason: reasons.joined(separator: "; ")), note)
         }
         return (.downloaded(url: url.absoluteString), note)
+    }
+
+    /// Reads `file` from the clones into `<absolutePath>.part`, verifies it and renames it
+    /// into place; the git directory on success, else why not (prefixed "clones: ").
+    private func extract(
+        _ file: FileReference, from clones: LocalClones, to absolutePath: String, expected: String?
+    ) -> Result<String, HashFailure> {
+        func failure(_ reason: String) -> Result<String, HashFailure> {
+            .failure(HashFailure(reason: "clones: " + reason))
+        }
+        guard let source = file.source else { return failure("the manifest gives no source") }
+        guard case .github(let owner, let repository, let commit, let path) = UpstreamSource(parsing: source) else {
+            return failure("source '\(source)' is not of the form github:OWNER/REPO@COMMIT:PATH")
+        }
+        let partial = absolutePath + ".part"
+        let fm = FileManager.default
+        // A leftover `.part` (a file, or a link that writing would follow) goes first.
+        try? fm.removeItem(atPath: partial)
+        defer { try? fm.removeItem(atPath: partial) }
+        let clone: URL
+        do {
+            clone = try clones.extract(owner: owner, repository: repository, commit: commit, path: path, to: partial)
+        } catch {
+            return failure(error.description)
+        }
+        if let expected {
+            switch hash(partial) {
+            case .success(let actual) where actual != expected:
+                return failure("\(path) at \(commit) in \(clone.path) has SHA-256 \(actual), expected \(expected)")
+            case .failure(let unreadable):
+                return failure("the extracted file is unreadable: \(unreadable.reason)")
+            case .success:
+                break
+            }
+        }
+        do {
+            try fm.moveItem(atPath: partial, toPath: absolutePath)
+        } catch {
+            return failure("cannot move the extracted file into place: \(error.localizedDescription)")
+        }
+        return .success(clone.path)
     }
 
     /// Nil when writing at `path` stays inside the dataset folder; else why fetch refuses.
