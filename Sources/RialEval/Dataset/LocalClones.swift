@@ -92,10 +92,11 @@ public struct LocalClones: Sendable, Equatable {
     /// (created or truncated; never followed if it is a symbolic link: the caller removes
     /// one first).
     ///
-    /// Steps: find the clone (`gitDirectory`); check that `commit` names a commit there
-    /// (`git cat-file -t COMMIT^{commit}`); look the path up in the commit's tree
-    /// (`git ls-tree`, literal path); check that its blob is present (`git cat-file -e`);
-    /// stream it into `destination` (`git cat-file blob`).
+    /// Steps: find the clone (`gitDirectory`); look the path up in the commit's tree
+    /// (`git ls-tree`, literal path); stream its blob into `destination` (`git cat-file
+    /// blob`). Two git processes per file; only when one fails is its reason looked for:
+    /// whether `commit` names a commit there (`git cat-file -t COMMIT^{commit}`), whether
+    /// the blob is in the object store (`git cat-file -e`).
     ///
     /// - Returns: the git directory read from.
     /// - Throws: `Failure`, one reason each: no clone, no commit, no such path, not a
@@ -110,11 +111,11 @@ public struct LocalClones: Sendable, Equatable {
             throw .notACommitName(commit: commit)
         }
         let git = GitDirectory(url: gitDirectory)
-        let type = try git.run(["cat-file", "-t", commit + "^{commit}"])
-        guard type.status == 0 else { throw .noCommit(commit: commit, gitDirectory: gitDirectory.path) }
-
         let listing = try git.run(["--literal-pathspecs", "ls-tree", "-z", "--full-tree", commit, "--", path])
         guard listing.status == 0 else {
+            guard try git.run(["cat-file", "-t", commit + "^{commit}"]).status == 0 else {
+                throw .noCommit(commit: commit, gitDirectory: gitDirectory.path)
+            }
             throw .gitFailed(
                 command: "git ls-tree \(commit) -- \(path)", status: listing.status, message: listing.error)
         }
@@ -132,10 +133,6 @@ public struct LocalClones: Sendable, Equatable {
         guard entry.kind == "blob" else {
             throw .notAFile(path: path, commit: commit, kind: entry.kind == "tree" ? "folder" : entry.kind)
         }
-        guard try git.run(["cat-file", "-e", entry.object]).status == 0 else {
-            throw .blobAbsent(path: path, commit: commit, blob: entry.object, gitDirectory: gitDirectory.path)
-        }
-
         guard FileManager.default.createFile(atPath: destination, contents: nil),
             let handle = FileHandle(forWritingAtPath: destination)
         else {
@@ -144,6 +141,9 @@ public struct LocalClones: Sendable, Equatable {
         defer { try? handle.close() }
         let blob = try git.run(["cat-file", "blob", entry.object], output: handle)
         guard blob.status == 0 else {
+            guard try git.run(["cat-file", "-e", entry.object]).status == 0 else {
+                throw .blobAbsent(path: path, commit: commit, blob: entry.object, gitDirectory: gitDirectory.path)
+            }
             throw .gitFailed(command: "git cat-file blob \(entry.object)", status: blob.status, message: blob.error)
         }
         return gitDirectory
