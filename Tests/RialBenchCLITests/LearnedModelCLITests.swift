@@ -51,6 +51,8 @@ import Testing
         #expect(folds.map { $0["held_out_count"] as? Int } == [4, 4])
         #expect(provenance["train_splits"] as? [String] == ["train", "val"])
         #expect(provenance["label_map"] as? [String: String] == ["screen": "lcd_screen"])
+        // Every sample is held out once: the held-out class counts cover all eight.
+        #expect((provenance["val_class_counts"] as? [String: Int])?.values.reduce(0, +) == 8)
 
         let config = dir.appendingPathComponent("c.yaml")
         try Data("texture/1:\n  model: models/m.json\n".utf8).write(to: config)

@@ -91,6 +91,9 @@ public enum TextureCrossValidation {
         /// Confusion matrix etc. pooled over the held-out samples, in the final model's
         /// classes (`TextureTrainer.evaluate`).
         public var pooled: TextureModelProvenance.Evaluation
+        /// Held-out samples per class (the pooled confusion matrix's row sums), keyed by
+        /// class name, every class of the final model present.
+        public var pooledClassCounts: [String: Int]
     }
 
     /// Fits one model per fold with `trainer` (on the fold's training samples) and scores
@@ -148,7 +151,10 @@ public enum TextureCrossValidation {
         let pooled = TextureModelProvenance.Evaluation(
             sampleCount: count, accuracy: count > 0 ? Double(correct) / Double(count) : nil,
             confusionMatrix: matrix, logLoss: count > 0 && unlearned == 0 ? logLoss / Double(count) : nil)
-        return Outcome(folds: results, heldOut: TextureEvaluation(outcomes), pooled: pooled)
+        var classCounts: [String: Int] = [:]
+        for (row, c) in final.classes.enumerated() { classCounts[c.rawValue] = matrix[row].reduce(0, +) }
+        return Outcome(
+            folds: results, heldOut: TextureEvaluation(outcomes), pooled: pooled, pooledClassCounts: classCounts)
     }
 }
 

@@ -167,6 +167,7 @@ extension TrainCommand {
                     throw inputError(error)
                 }
                 model.provenance.validation = outcome.pooled
+                model.provenance.valClassCounts = outcome.pooledClassCounts
                 model.provenance.crossValidation = .init(by: holdOut.rawValue, folds: outcome.folds)
                 Terminal.out(Self.crossValidationSummary(outcome, by: holdOut))
             }
@@ -315,8 +316,9 @@ extension TrainCommand {
             if let validation = p.validation {
                 lines.append(
                     String(
-                        format: "validation accuracy %.3f on %d samples (rows = truth, columns = prediction):",
-                        validation.accuracy ?? .nan, validation.sampleCount))
+                        format: "validation accuracy %.3f on %d %@samples (rows = truth, columns = prediction):",
+                        validation.accuracy ?? .nan, validation.sampleCount,
+                        p.crossValidation == nil ? "" : "held-out "))
                 var table = TextTable(["truth \\ predicted"] + model.classes.map(\.rawValue))
                 for (k, row) in validation.confusionMatrix.enumerated() {
                     table.append([model.classes[k].rawValue] + row.map(String.init))
