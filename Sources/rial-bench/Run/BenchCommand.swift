@@ -51,13 +51,13 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
-        if !json { FileHandle.standardError.write(Data("bench: generating the 12 MP capture...\n".utf8)) }
         var configuration = PipelineConfiguration.standard
         if let config {
             do { configuration = try ConfigurationFile.load(path: config) } catch {
                 throw CLIError.badInput(error.description)
             }
         }
+        if !json { FileHandle.standardError.write(Data("bench: generating the 12 MP capture...\n".utf8)) }
         let report: Benchmark.Report
         do {
             report = try Benchmark.run(
