@@ -1,6 +1,6 @@
 extension TextureAnalyzer {
-    /// The decision constants of `texture/1` (the features and weights are the model's).
-    /// A partial object is decoded over the defaults (`JSONValue.decode(_:overlaying:)`). Call
+    /// The decision constants of `texture/1` and the model it scores with (the features
+    /// and weights are the model's). A partial object is decoded over the defaults (`JSONValue.decode(_:overlaying:)`). Call
     /// `validate()` (or build a `TextureAnalyzer`, which does) before use.
     public struct Configuration: Sendable, Equatable, Codable {
         /// `is_likely_recaptured` when the screen probability (LCD + OLED) or the print
@@ -13,6 +13,14 @@ extension TextureAnalyzer {
         /// Standard deviation of luma over the global sample, levels (0...255), below which
         /// the image counts as constant and the result is `.unavailable`. 1.0; >= 0.
         public var minimumLumaStd: Double = 1.0
+        /// The model file to score with, relative to the configuration file's folder
+        /// (`models/texture-3.json`, written by `rial-bench train texture`), or
+        /// `{path, model_id, sha256}` to pin its identity. Absent: the model compiled into
+        /// the build (`texture-2`, models/texture-2.json). Read when the configuration file
+        /// is read; results record its `model_id` and `model_sha256`.
+        public var model: ModelFileReference?
+        /// The model read from `model`'s file by the configuration-file reader (not a key).
+        public var loadedModel: TextureModel? = nil
 
         /// The compiled-in defaults.
         public static let standard = Configuration()
@@ -23,6 +31,7 @@ extension TextureAnalyzer {
             case recaptureThreshold = "recapture_threshold"
             case minimumConfidence = "minimum_confidence"
             case minimumLumaStd = "minimum_luma_std"
+            case model
         }
 
         /// Checks the ranges documented on each field.
@@ -41,6 +50,7 @@ extension TextureAnalyzer {
                 throw ConfigurationError(
                     key: CodingKeys.minimumLumaStd, "must be finite and >= 0, got \(minimumLumaStd)")
             }
+            try validateModel(key: CodingKeys.model)
         }
     }
 }

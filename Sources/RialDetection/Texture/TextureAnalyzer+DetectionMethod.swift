@@ -1,3 +1,4 @@
+import Foundation
 import RialMedia
 
 extension TextureAnalyzer: DetectionMethod {
@@ -46,4 +47,26 @@ extension TextureAnalyzer: DetectionMethod {
     }
 }
 
-extension TextureAnalyzer.Configuration: MethodConfiguration {}
+extension TextureAnalyzer.Configuration: LearnedMethodConfiguration {
+    /// `texture-2`, embedded as `TextureModel.default` (models/texture-2.json).
+    public static var compiledInModel: ModelFileReference {
+        ModelFileReference(
+            path: "models/\(TextureModel.default.modelID).json", modelID: TextureModel.default.modelID,
+            sha256: TextureModel.defaultModelSHA256)
+    }
+
+    /// The defaults with `model` set to the compiled-in model's identity, so that the
+    /// reader knows the key.
+    public static var exemplar: Self {
+        var configuration = Self()
+        configuration.model = compiledInModel
+        return configuration
+    }
+}
+
+extension TextureModel: LearnedModel {
+    /// `init(jsonData:)`, its error as text.
+    public init(modelFile: Data) throws(LearnedModelError) {
+        do { try self.init(jsonData: modelFile) } catch { throw LearnedModelError(error.description) }
+    }
+}

@@ -15,7 +15,9 @@ import RialMedia
 ///    `minimumConfidence`; `is_likely_recaptured` when `p(lcd) + p(oled)` or
 ///    `p(print)` exceeds `recaptureThreshold`.
 ///
-/// The default model (`TextureModel.default`, `models/texture-2.json`) was trained on
+/// The configuration's `model` key names another model file (read by the
+/// configuration-file reader, `LearnedMethodConfiguration`); without it the compiled-in
+/// default (`TextureModel.default`, `models/texture-2.json`) is used. It was trained on
 /// synthetic captures only (see its provenance): its probabilities are calibrated on
 /// that generator, not on real recaptures, and an adversarial recapture that hides the
 /// subpixel and halftone structure defeats it (why texture is only supporting).
@@ -38,14 +40,29 @@ public struct TextureAnalyzer: Sendable, Equatable {
         modelSHA256 = TextureModel.defaultModelSHA256
     }
 
-    /// The default model with another configuration.
+    /// The model `configuration` names (`loadedModel`, read by the configuration-file
+    /// reader) or, when it names none, the compiled-in default.
     ///
-    /// - Throws: `ConfigurationError` when `configuration.validate()` refuses it.
+    /// - Throws: `ConfigurationError` when `configuration.validate()` refuses it, or with
+    ///   key `model` when it names a model file that was not read (`loadedModel` is nil,
+    ///   e.g. a configuration decoded from a run's `results.json`) or whose SHA-256 is
+    ///   unknown.
     public init(configuration: Configuration) throws(ConfigurationError) {
         try configuration.validate()
-        model = .default
         self.configuration = configuration
-        modelSHA256 = TextureModel.defaultModelSHA256
+        guard let reference = configuration.model else {
+            model = .default
+            modelSHA256 = TextureModel.defaultModelSHA256
+            return
+        }
+        guard let loaded = configuration.loadedModel, let sha256 = reference.sha256 else {
+            throw ConfigurationError(
+                key: Configuration.CodingKeys.model,
+                "the model file '\(reference.path)' has not been read; load the configuration with its file "
+                    + "reader (rial-bench --config FILE)")
+        }
+        model = loaded
+        modelSHA256 = sha256.lowercased()
     }
 
     /// Another model (e.g. one loaded with `TextureModel(contentsOf:)`).

@@ -26,8 +26,16 @@ public struct TextureModelProvenance: Sendable, Equatable, Codable {
     public var failedSamples: [FailedSample]
     /// Fit on the training samples (resubstitution).
     public var training: Evaluation
-    /// On the validation samples; nil when there were none.
+    /// On the validation samples; nil when there were none. With cross-validation
+    /// (`crossValidation`), pooled over the folds: each sample predicted by the model of
+    /// the fold that held it out.
     public var validation: Evaluation?
+    /// Dataset labels learned as another class, e.g. `{"screen": "lcd_screen"}` for real
+    /// photos of screens whose panel kind is unknown; nil when none was mapped.
+    public var labelMap: [String: String]? = nil
+    /// Group-aware held-out validation (leave-one-source-out or group K-fold); nil when the
+    /// model was validated on a validation split.
+    public var crossValidation: CrossValidation? = nil
 
     public init(
         tool: String, algorithm: String, datasets: [Dataset], trainSplits: [String], valSplits: [String],
@@ -58,6 +66,60 @@ public struct TextureModelProvenance: Sendable, Equatable, Codable {
         case valClassCounts = "val_class_counts"
         case skippedLabels = "skipped_labels"
         case failedSamples = "failed_samples"
+        case labelMap = "label_map"
+        case crossValidation = "cross_validation"
+    }
+
+    /// How the training samples were held out, fold by fold: no group (and, by source, no
+    /// `source:OWNER/NAME` tag) is in both a fold's training and its held-out samples.
+    public struct CrossValidation: Sendable, Equatable, Codable {
+        /// `source` (leave one source out: one fold per `source:` tag; samples without one
+        /// are always trained on) or `group` (K folds of whole groups).
+        public var by: String
+        /// One entry per fold, in fold order.
+        public var folds: [Fold]
+
+        public init(by: String, folds: [Fold]) {
+            self.by = by
+            self.folds = folds
+        }
+
+        /// One fold's held-out result.
+        public struct Fold: Sendable, Equatable, Codable {
+            /// The held-out source (`OWNER/NAME`) or `fold N`.
+            public var heldOut: String
+            /// Samples fitted on / held out.
+            public var trainCount: Int
+            public var heldOutCount: Int
+            /// Arg-max accuracy on the held-out samples (a `screen` label counts either panel
+            /// class as correct); nil without samples.
+            public var accuracy: Double?
+            /// AUC of p(real_scene), real scenes against every attack label, ties one half;
+            /// nil when the fold lacks either side.
+            public var auc: Double?
+            /// Held-out samples by label.
+            public var labelCounts: [String: Int]
+
+            public init(
+                heldOut: String, trainCount: Int, heldOutCount: Int, accuracy: Double?, auc: Double?,
+                labelCounts: [String: Int]
+            ) {
+                self.heldOut = heldOut
+                self.trainCount = trainCount
+                self.heldOutCount = heldOutCount
+                self.accuracy = accuracy
+                self.auc = auc
+                self.labelCounts = labelCounts
+            }
+
+            enum CodingKeys: String, CodingKey {
+                case accuracy, auc
+                case heldOut = "held_out"
+                case trainCount = "train_count"
+                case heldOutCount = "held_out_count"
+                case labelCounts = "label_counts"
+            }
+        }
     }
 
     /// One training manifest.

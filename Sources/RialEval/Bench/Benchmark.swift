@@ -54,10 +54,14 @@ public enum Benchmark {
         public var entries: [Entry]
         /// `end_to_end` p50 / `decode` p50 (issue goal: <= 1.5).
         public var endToEndOverDecode: Double
+        /// The model each learned method scored with (`PipelineConfiguration.learnedModels`),
+        /// by method identifier; nil in reports written before models were configurable.
+        public var models: [String: ModelFileReference]?
 
         enum CodingKeys: String, CodingKey {
             case schema, iterations, warmup, build, capture, environment, entries
             case endToEndOverDecode = "end_to_end_over_decode"
+            case models
         }
 
         public var passed: Bool { entries.allSatisfy { $0.verdict != "FAIL" } }
@@ -79,14 +83,16 @@ public enum Benchmark {
         return (jpeg, input, pair)
     }
 
-    /// Runs the benchmark; `progress` gets each key as it starts.
+    /// Runs the benchmark with `configuration` (its methods, constants and learned
+    /// models); `progress` gets each key as it starts.
+    ///
+    /// - Throws: `ConfigurationError` when `configuration` cannot build an analyzer.
     public static func run(
-        iterations: Int, warmup: Int, build: String,
+        iterations: Int, warmup: Int, build: String, configuration: PipelineConfiguration = .standard,
         progress: (String) -> Void = { _ in }
-    ) -> Report {
+    ) throws(ConfigurationError) -> Report {
+        let analyzer = try CaptureAnalyzer(configuration: configuration)
         let (jpeg, input, pair) = capture()
-        let analyzer =
-            (try? CaptureAnalyzer(configuration: .standard)) ?? { preconditionFailure("defaults validate") }()
         var entries: [Entry] = []
 
         func measure(_ key: String, _ body: () -> Double?) {
@@ -177,6 +183,8 @@ public enum Benchmark {
             iterations: iterations, warmup: warmup, build: build,
             capture:
                 "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair",
-            environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode)
+            environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode,
+            models: Dictionary(
+                uniqueKeysWithValues: configuration.learnedModels.map { ($0.key.description, $0.value) }))
     }
 }

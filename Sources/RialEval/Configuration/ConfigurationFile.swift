@@ -14,7 +14,9 @@ import Yams
 /// - values of the wrong type (`decision.threshold: expected a number`);
 /// - numbers that are not finite (`.nan`, `.inf`) and `null` (`~`) where it would
 ///   silently mean "the default" (`valueProblem(in:rules:)`);
-/// - values out of range (`PipelineConfiguration.validate()`).
+/// - values out of range (`PipelineConfiguration.validate()`);
+/// - model files of learned methods (`texture/1.model`) that are missing or are not a
+///   valid model, relative to the file's folder (`loadModels`).
 public enum ConfigurationFile {
     /// Loads and validates the configuration at `path`.
     ///
@@ -31,7 +33,8 @@ public enum ConfigurationFile {
         return try parse(text, path: path)
     }
 
-    /// Parses and validates configuration text; `path` only names it in errors.
+    /// Parses and validates configuration text; `path` names it in errors, and model
+    /// files named in it are read relative to `path`'s folder.
     public static func parse(_ text: String, path: String) throws(ConfigurationFileError) -> PipelineConfiguration {
         let tree: JSONValue
         do { tree = try yamlTree(text) } catch let error as ConfigurationFileError {
@@ -50,7 +53,7 @@ public enum ConfigurationFile {
         if let problem = valueProblem(in: tree, rules: ConfigurationSchema.overlayRules) {
             throw ConfigurationFileError(path: path, problem)
         }
-        let configuration: PipelineConfiguration
+        var configuration: PipelineConfiguration
         do {
             configuration = try tree.decode(
                 PipelineConfiguration.self, overlaying: .standard, rules: ConfigurationSchema.overlayRules)
@@ -59,6 +62,8 @@ public enum ConfigurationFile {
         } catch {
             throw ConfigurationFileError(path: path, "\(error)")
         }
+        try loadModels(
+            into: &configuration, folder: URL(fileURLWithPath: path).deletingLastPathComponent().path, path: path)
         do { try configuration.validate() } catch {
             throw ConfigurationFileError(path: path, "key '\(error.key)': \(error.reason)")
         }

@@ -15,12 +15,21 @@ public enum MethodologyReport {
         public var blindTo: String
     }
 
-    /// One note per method of `configuration`'s registry (their `DetectionMethod.summary`),
-    /// then the aggregation's, with the weights `configuration` gives each profile.
+    /// One note per method of `configuration`'s registry (their `DetectionMethod.summary`,
+    /// a learned method's with the model it scored with), then the aggregation's, with the
+    /// weights `configuration` gives each profile.
     public static func notes(for configuration: PipelineConfiguration) -> [MethodNote] {
+        let models = configuration.learnedModels
         let methods = configuration.registry.methods.map { method in
-            MethodNote(
-                key: method.identifier.description, title: method.summary.title, signal: method.summary.signal,
+            var signal = method.summary.signal
+            if let model = models[method.identifier] {
+                let compiledIn = configuration.usesCompiledInModel(method.identifier)
+                signal +=
+                    " Model: `\(model.modelID ?? "?")` (SHA-256 \(model.sha256 ?? "unknown"), "
+                    + (compiledIn ? "compiled in, \(model.path)" : "file \(model.path)") + ")."
+            }
+            return MethodNote(
+                key: method.identifier.description, title: method.summary.title, signal: signal,
                 blindTo: method.summary.blindTo)
         }
         let aggregation = configuration.aggregation

@@ -14,7 +14,11 @@ extension TextureTrainer {
         throws(TextureTrainingError) -> Collection
     {
         try checkOptions()
-        let wanted = Set(SampleLabel.allCases.filter { Self.textureClass($0).map(options.classes.contains) ?? false })
+        let wanted = Set(
+            SampleLabel.allCases.filter { label in
+                let learned = Self.textureClass(label) ?? (label == .screen ? options.screenClass : nil)
+                return learned.map(options.classes.contains) ?? false
+            })
         let described = try describe(
             manifests: manifests, splits: Set(options.trainSplits + options.valSplits),
             labels: wanted, jobs: options.jobs, progress: progress)
@@ -79,7 +83,8 @@ extension TextureTrainer {
                 work.append(
                     ExtractionJob(
                         manifest: path, id: sample.id, imagePath: loader.absolutePath(sample.image),
-                        expectedSHA256: sample.sha256?.image, label: sample.label, split: sample.split))
+                        expectedSHA256: sample.sha256?.image, label: sample.label, split: sample.split,
+                        group: sample.group, tags: sample.tags))
             }
         }
 
@@ -101,7 +106,7 @@ extension TextureTrainer {
                 described.examples.append(
                     TextureExample(
                         features: features, label: job.label, id: job.id,
-                        split: job.split, manifest: job.manifest))
+                        split: job.split, manifest: job.manifest, group: job.group, tags: job.tags))
             case .failure(let reason):
                 described.failedSamples.append(.init(manifest: job.manifest, sample: job.id, reason: reason.message))
             }
@@ -186,6 +191,8 @@ extension TextureTrainer {
         var expectedSHA256: String?
         var label: SampleLabel
         var split: DatasetSplit
+        var group: String?
+        var tags: [String]
     }
 
     struct ExtractionFailure: Error, Sendable {

@@ -14,20 +14,39 @@ public struct TextureExample: Sendable, Equatable {
     public var split: DatasetSplit
     /// The manifest as given, empty for in-memory examples.
     public var manifest: String
+    /// The sample's `group` (session, repository); nil when it has none (it is then a
+    /// group of its own).
+    public var group: String?
+    /// The sample's tags (`source:OWNER/NAME` names its source).
+    public var tags: [String]
 
     public init(
         features: [Double], label: SampleLabel, id: String = "", split: DatasetSplit = .train,
-        manifest: String = ""
+        manifest: String = "", group: String? = nil, tags: [String] = []
     ) {
         self.features = features
         self.label = label
         self.id = id
         self.split = split
         self.manifest = manifest
+        self.group = group
+        self.tags = tags
     }
 
     /// The texture class of `label`; nil for `screen`.
     public var textureClass: TextureClass? { TextureTrainer.textureClass(label) }
+
+    /// The group cross-validation keeps together: the manifest and `group`, or the sample
+    /// alone.
+    public var groupKey: String { "\(manifest)\u{0}" + (group ?? "\u{1}\(id)") }
+
+    /// `OWNER/NAME` of the first `source:` tag; nil when there is none.
+    public var source: String? {
+        tags.first { $0.hasPrefix(Self.sourceTagPrefix) }.map { String($0.dropFirst(Self.sourceTagPrefix.count)) }
+    }
+
+    /// `source:`, the tag prefix naming a sample's source repository.
+    public static let sourceTagPrefix = "source:"
 }
 
 /// Trains a `TextureModel` (`texture/1`) from labelled datasets.
@@ -69,6 +88,10 @@ public struct TextureTrainer: Sendable {
         public var modelID: String = "texture-2"
         /// `provenance.tool`, e.g. `rial-bench 0.1.0`.
         public var tool: String = "rial-bench"
+        /// The class a generic `screen` label (a real photo of a screen whose panel kind is
+        /// unknown) is learned as; nil skips such samples (counted in `skipped_labels`).
+        /// Must be a screen class.
+        public var screenClass: TextureClass? = nil
 
         public init() {}
     }
@@ -99,6 +122,12 @@ public struct TextureTrainer: Sendable {
         return try fit(collection)
     }
 
+    /// The class `example` is learned as: its label's texture class, or `screenClass` for
+    /// the generic `screen`.
+    public func learnedClass(_ example: TextureExample) -> TextureClass? {
+        Self.textureClass(example.label) ?? (example.label == .screen ? options.screenClass : nil)
+    }
+
     /// Fits and evaluates a model on already described samples (see the type's steps).
     ///
     /// - Throws: `TextureTrainingError.noTrainingSamples` or `.unusableClasses`, and
@@ -106,7 +135,7 @@ public struct TextureTrainer: Sendable {
     public func fit(_ collection: Collection) throws(TextureTrainingError) -> TextureModel {
         try checkOptions()
         let d = TextureFeatures.count
-        let train = collection.train.filter { $0.textureClass.map(options.classes.contains) ?? false }
+        let train = collection.train.filter { learnedClass($0).map(options.classes.contains) ?? false }
         guard !train.isEmpty else {
             throw .noTrainingSamples(
                 "no sample of split(s) \(options.trainSplits.map(\.rawValue).joined(separator: ", ")) "
@@ -115,14 +144,14 @@ public struct TextureTrainer: Sendable {
         if let bad = train.first(where: { $0.features.count != d }) {
             throw .invalidOptions("sample \(bad.id) has \(bad.features.count) features, expected \(d)")
         }
-        let present = options.classes.filter { c in train.contains { $0.textureClass == c } }
+        let present = options.classes.filter { c in train.contains { learnedClass($0) == c } }
         guard present.contains(.realScene), present.count >= 2 else {
             throw .unusableClasses(
                 "training samples cover \(present.map(\.rawValue)); need real_scene and at least one attack class")
         }
         let classes = present
         let validation = collection.validation.filter {
-            ($0.textureClass.map(classes.contains) ?? false) && $0.features.count == d
+            (learnedClass($0).map(classes.contains) ?? false) && $0.features.count == d
         }
 
         // Standardisation.
@@ -146,7 +175,7 @@ public struct TextureTrainer: Sendable {
             }
             return out
         }
-        let labels = train.map { example in example.textureClass.flatMap(classes.firstIndex(of:)) ?? 0 }
+        let labels = train.map { example in learnedClass(example).flatMap(classes.firstIndex(of:)) ?? 0 }
         let fitted = SoftmaxRegression.fit(
             features: standardised(train), labels: labels, featureCount: d,
             classes: classes.count, l2: options.l2, maxIterations: options.maxIterations,
@@ -154,7 +183,7 @@ public struct TextureTrainer: Sendable {
         func counts(_ examples: [TextureExample]) -> [String: Int] {
             var out: [String: Int] = [:]
             for c in options.classes { out[c.rawValue] = 0 }
-            for e in examples { out[e.label.rawValue, default: 0] += 1 }
+            for e in examples { out[(learnedClass(e)?.rawValue ?? e.label.rawValue), default: 0] += 1 }
             return out
         }
         let placeholder = TextureModelProvenance(
@@ -172,8 +201,13 @@ public struct TextureTrainer: Sendable {
             modelID: options.modelID, classes: classes, featureMeans: means, featureStds: stds,
             standardisedClip: clip, weights: fitted.weights, biases: fitted.biases,
             provenance: placeholder)
-        model.provenance.training = Self.evaluate(model, on: train)
-        model.provenance.validation = validation.isEmpty ? nil : Self.evaluate(model, on: validation)
+        model.provenance.training = Self.evaluate(model, on: train, as: learnedClass)
+        model.provenance.validation =
+            validation.isEmpty ? nil : Self.evaluate(model, on: validation, as: learnedClass)
+        let mapped = train.filter { $0.label == .screen }.count + validation.filter { $0.label == .screen }.count
+        if mapped > 0, let screenClass = options.screenClass {
+            model.provenance.labelMap = [SampleLabel.screen.rawValue: screenClass.rawValue]
+        }
         do {
             try model.validate()
         } catch {
@@ -183,15 +217,19 @@ public struct TextureTrainer: Sendable {
     }
 
     /// Confusion matrix (rows = truth, columns = prediction, in `model.classes` order),
-    /// accuracy and mean cross-entropy of `model` on `examples` whose label is a model class.
-    public static func evaluate(_ model: TextureModel, on examples: [TextureExample])
+    /// accuracy and mean cross-entropy of `model` on `examples` whose class (`truth`,
+    /// default: the label's texture class) is a model class.
+    public static func evaluate(
+        _ model: TextureModel, on examples: [TextureExample],
+        as truth: (TextureExample) -> TextureClass? = { $0.textureClass }
+    )
         -> TextureModelProvenance.Evaluation
     {
         let k = model.classes.count
         var matrix = [[Int]](repeating: [Int](repeating: 0, count: k), count: k)
         var correct = 0, count = 0, logLoss = 0.0
         for example in examples {
-            guard let truth = example.textureClass.flatMap(model.classes.firstIndex(of:)),
+            guard let truth = truth(example).flatMap(model.classes.firstIndex(of:)),
                 let p = model.probabilities(example.features)
             else { continue }
             let predicted = p.indices.max { p[$0] < p[$1] } ?? 0
@@ -224,6 +262,9 @@ public struct TextureTrainer: Sendable {
         guard !options.trainSplits.isEmpty else { throw .invalidOptions("need at least one training split") }
         guard !options.classes.contains(.unknown), Set(options.classes).count == options.classes.count else {
             throw .invalidOptions("classes must be distinct model classes (not unknown)")
+        }
+        if let screenClass = options.screenClass, !screenClass.isScreen {
+            throw .invalidOptions("the class of `screen` samples must be a screen class, got \(screenClass.rawValue)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RialDetection
 import RialEval
 
 /// `rial-bench bench`: per-method latency on a fixed 12 MP capture.
@@ -29,6 +30,12 @@ struct Bench: ParsableCommand {
     @Flag(help: "Run in a debug build anyway (numbers are then meaningless; verdicts are n/a).")
     var allowDebugBuild = false
 
+    @Option(
+        help:
+            "YAML configuration file (methods, constants, learned models; see `rial-bench config print`); default: the compiled-in configuration.",
+        completion: .file(extensions: ["yaml", "yml", "json"]))
+    var config: String?
+
     func validate() throws {
         if !(1...Benchmark.maximumIterations).contains(iterations) {
             throw ValidationError("--iterations must be in 1...\(Benchmark.maximumIterations), got \(iterations)")
@@ -44,9 +51,22 @@ struct Bench: ParsableCommand {
     }
 
     func run() throws {
+        var configuration = PipelineConfiguration.standard
+        if let config {
+            do { configuration = try ConfigurationFile.load(path: config) } catch {
+                throw CLIError.badInput(error.description)
+            }
+        }
         if !json { FileHandle.standardError.write(Data("bench: generating the 12 MP capture...\n".utf8)) }
-        let report = Benchmark.run(iterations: iterations, warmup: warmup, build: BuildInfo.configuration) { key in
-            if !json { FileHandle.standardError.write(Data("bench: \(key)\n".utf8)) }
+        let report: Benchmark.Report
+        do {
+            report = try Benchmark.run(
+                iterations: iterations, warmup: warmup, build: BuildInfo.configuration, configuration: configuration
+            ) { key in
+                if !json { FileHandle.standardError.write(Data("bench: \(key)\n".utf8)) }
+            }
+        } catch {
+            throw CLIError.badInput(CLIError.configurationMessage(error, file: config))
         }
         if json {
             let encoder = JSONEncoder()
@@ -65,6 +85,9 @@ struct Bench: ParsableCommand {
                 ])
             }
             Terminal.out("capture: \(report.capture)")
+            for (method, model) in (report.models ?? [:]).sorted(by: { $0.key < $1.key }) {
+                Terminal.out("\(method) model: \(model.modelID ?? model.path) (sha256 \(model.sha256 ?? "unknown"))")
+            }
             Terminal.out(
                 "machine: \(report.environment.cpu), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles"
             )

@@ -4,6 +4,8 @@ import RialCodecs
 import RialDetection
 import RialEval
 
+extension TextureHoldOut: ExpressibleByArgument {}
+
 /// `rial-bench train`: fit the learned detection methods on labelled datasets.
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,6 +34,16 @@ extension TrainCommand {
                 --evaluate prints, for each held-out manifest, the mean score (p(real_scene)) per label, \
                 the real-vs-attack AUC and the real scenes not classified real_scene (not recorded in \
                 the model); --features-out writes the descriptor table for analysis.
+
+                Real photos (e.g. datasets/real-dev/manifest.json, alone or with synthetic \
+                manifests): --hold-out source validates leave-one-source-out (one fold per \
+                `source:OWNER/NAME` tag; samples without one, such as synthetic captures, are \
+                always fitted on), --hold-out group by group K-fold (--folds); both pool the \
+                training and validation splits, keep every group on one side of each fold, print \
+                accuracy and the real-vs-attack AUC of p(real_scene) per held-out fold, record them \
+                in the model (cross_validation), and fit the written model on every pooled sample. \
+                The generic `screen` label (a photographed screen of unknown panel kind) is skipped \
+                unless --screen-class names the screen class to learn it as (lcd_screen for real-dev).
                 """)
 
         @Option(help: "A dataset manifest (repeatable).")
@@ -48,6 +60,21 @@ extension TrainCommand {
 
         @Option(help: "Split to validate on (repeatable; default: val).")
         var valSplit: [DatasetSplit] = []
+
+        @Option(
+            help:
+                "How to validate: split (fit on --train-split, validate on --val-split), group (group K-fold) or source (leave one source out)."
+        )
+        var holdOut: TextureHoldOut = .split
+
+        @Option(help: "Folds of --hold-out group.")
+        var folds: Int = 5
+
+        @Option(
+            help:
+                "Class the generic `screen` label is learned as: lcd_screen, oled_screen, or none (skip; real-dev needs lcd_screen or oled_screen)."
+        )
+        var screenClass: String = "none"
 
         @Option(help: "L2 penalty on the weights, per sample.")
         var l2: Double = 0.01
@@ -76,6 +103,10 @@ extension TrainCommand {
             if dataset.isEmpty { throw ValidationError("give at least one --dataset MANIFEST") }
             if !(l2.isFinite && l2 >= 0) { throw ValidationError("--l2 must be a finite number >= 0, got \(l2)") }
             if modelId.isEmpty { throw ValidationError("--model-id must not be empty") }
+            if holdOut == .group && folds < 2 { throw ValidationError("--folds must be >= 2, got \(folds)") }
+            if screenClass != "none" && !(TextureClass(rawValue: screenClass)?.isScreen ?? false) {
+                throw ValidationError("--screen-class must be lcd_screen, oled_screen or none, got '\(screenClass)'")
+            }
             let train = trainSplit.isEmpty ? [DatasetSplit.train] : trainSplit
             if let overlap = train.first(where: { (valSplit.isEmpty ? [.val] : valSplit).contains($0) }) {
                 throw ValidationError("split '\(overlap.rawValue)' cannot be both a training and a validation split")
@@ -91,6 +122,12 @@ extension TrainCommand {
             options.l2 = l2
             options.modelID = modelId
             options.tool = "rial-bench \(RialBenchVersion.string)"
+            options.screenClass = TextureClass(rawValue: screenClass)
+            if holdOut != .split {
+                // Cross-validation pools both splits; the written model is fitted on all of them.
+                options.trainSplits += options.valSplits
+                options.valSplits = []
+            }
             let trainer = TextureTrainer(options: options)
 
             let collection: TextureTrainer.Collection
@@ -107,11 +144,32 @@ extension TrainCommand {
                 Terminal.warning(
                     "\(collection.failedSamples.count - 20) more samples skipped (see the model's failed_samples)")
             }
-            let model: TextureModel
+            var model: TextureModel
             do {
                 model = try trainer.fit(collection)
             } catch {
                 throw inputError(error)
+            }
+            if holdOut != .split {
+                let folds = TextureCrossValidation.folds(
+                    of: collection.train, by: holdOut, folds: self.folds, seed: seed)
+                guard !folds.isEmpty else {
+                    throw CLIError.badInput(
+                        "\(dataset.joined(separator: ", ")): no sample carries a `source:OWNER/NAME` tag to hold out")
+                }
+                let outcome: TextureCrossValidation.Outcome
+                do {
+                    let progress = ProgressReporter.Deferred(label: "held-out folds")
+                    outcome = try TextureCrossValidation.run(
+                        trainer, examples: collection.train, folds: folds, final: model
+                    ) { done, total in progress.update(done, of: total) }
+                } catch {
+                    throw inputError(error)
+                }
+                model.provenance.validation = outcome.pooled
+                model.provenance.valClassCounts = outcome.pooledClassCounts
+                model.provenance.crossValidation = .init(by: holdOut.rawValue, folds: outcome.folds)
+                Terminal.out(Self.crossValidationSummary(outcome, by: holdOut))
             }
             let json: Data
             do {
@@ -147,6 +205,29 @@ extension TrainCommand {
             if let featuresOut {
                 try write(Data(Self.csv(described).utf8), to: featuresOut)
             }
+        }
+
+        static func crossValidationSummary(_ outcome: TextureCrossValidation.Outcome, by: TextureHoldOut) -> String {
+            func f(_ v: Double?) -> String { v.map { String(format: "%.3f", $0) } ?? "-" }
+            var table = TextTable(["held out", "samples", "labels", "trained on", "accuracy", "AUC real vs attack"])
+            for fold in outcome.folds {
+                table.append([
+                    fold.heldOut, String(fold.heldOutCount),
+                    fold.labelCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "),
+                    String(fold.trainCount), f(fold.accuracy), f(fold.auc),
+                ])
+            }
+            table.append([
+                "pooled", String(outcome.heldOut.samples.count), "", "", f(outcome.heldOut.accuracy),
+                f(outcome.heldOut.realVersusAttackAUC),
+            ])
+            return [
+                "",
+                by == .source
+                    ? "leave one source out (no source or group both fitted on and held out; arg-max accuracy):"
+                    : "group K-fold (no group both fitted on and held out; arg-max accuracy):",
+                table.render(),
+            ].joined(separator: "\n")
         }
 
         static func evaluationSummary(_ evaluation: TextureEvaluation, manifest: String) -> String {
@@ -235,8 +316,9 @@ extension TrainCommand {
             if let validation = p.validation {
                 lines.append(
                     String(
-                        format: "validation accuracy %.3f on %d samples (rows = truth, columns = prediction):",
-                        validation.accuracy ?? .nan, validation.sampleCount))
+                        format: "validation accuracy %.3f on %d %@samples (rows = truth, columns = prediction):",
+                        validation.accuracy ?? .nan, validation.sampleCount,
+                        p.crossValidation == nil ? "" : "held-out "))
                 var table = TextTable(["truth \\ predicted"] + model.classes.map(\.rawValue))
                 for (k, row) in validation.confusionMatrix.enumerated() {
                     table.append([model.classes[k].rawValue] + row.map(String.init))
