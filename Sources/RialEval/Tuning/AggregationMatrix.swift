@@ -1,0 +1,156 @@
+import RialDetection
+
+/// What the aggregator reads of each sample, extracted once into flat arrays (samples x
+/// columns), so that `rial-bench tune` can score thousands of candidate weights,
+/// calibrations and boundaries without building records: `rankingScores` reproduces
+/// `ConfidenceAggregator` + the ranking score for one candidate in O(samples x columns).
+///
+/// A column is one aggregation input in the order `CaptureAnalyzer` builds them: the
+/// aggregated method of each family in `MethodFamily` order, then `attestation`.
+/// Row-major: entry `(i, j)` is at `i * columns.count + j`.
+public struct AggregationMatrix: Sendable {
+    /// One aggregation input.
+    public struct Column: Sendable, Equatable {
+        /// The method key whose score fills it (`depth/2`, `moire/1`; `attestation` for
+        /// the attestation signal): the key of its calibration.
+        public var key: String
+        /// The weight it takes.
+        public var role: AggregationMethod
+        /// Whether tuning may calibrate it (every method; not attestation).
+        public var calibratable: Bool
+
+        public init(key: String, role: AggregationMethod, calibratable: Bool) {
+            self.key = key
+            self.role = role
+            self.calibratable = calibratable
+        }
+    }
+
+    public let columns: [Column]
+    public let rows: Int
+    /// `available && score finite`, per entry.
+    public var scored: [Bool]
+    /// Raw score (NaN when not scored), per entry.
+    public var scores: [Double]
+    public var screen: [Bool]
+    public var print: [Bool]
+    /// The attestation cap of each sample (`AttestationCaps.cap(for:)`).
+    public var attestationCap: [ConfidenceLevel]
+
+    public init(
+        columns: [Column], scored: [Bool], scores: [Double], screen: [Bool], print: [Bool],
+        attestationCap: [ConfidenceLevel]
+    ) {
+        self.columns = columns
+        rows = attestationCap.count
+        self.scored = scored
+        self.scores = scores
+        self.screen = screen
+        self.print = print
+        self.attestationCap = attestationCap
+    }
+
+    /// The rows `indices`, in that order.
+    public func subset(_ indices: [Int]) -> AggregationMatrix {
+        let m = columns.count
+        var copy = AggregationMatrix(
+            columns: columns, scored: [], scores: [], screen: [], print: [], attestationCap: [])
+        copy.scored.reserveCapacity(indices.count * m)
+        copy.scores.reserveCapacity(indices.count * m)
+        for i in indices {
+            copy.scored.append(contentsOf: scored[(i * m)..<(i * m + m)])
+            copy.scores.append(contentsOf: scores[(i * m)..<(i * m + m)])
+            copy.screen.append(contentsOf: screen[(i * m)..<(i * m + m)])
+            copy.print.append(contentsOf: print[(i * m)..<(i * m + m)])
+            copy.attestationCap.append(attestationCap[i])
+        }
+        return AggregationMatrix(
+            columns: columns, scored: copy.scored, scores: copy.scores, screen: copy.screen, print: copy.print,
+            attestationCap: copy.attestationCap)
+    }
+
+    /// The raw scores of column `j` where it scored, with their row numbers.
+    public func column(_ j: Int) -> (rows: [Int], scores: [Double]) {
+        let m = columns.count
+        var r: [Int] = [], s: [Double] = []
+        for i in 0..<rows where scored[i * m + j] {
+            r.append(i)
+            s.append(scores[i * m + j])
+        }
+        return (r, s)
+    }
+
+    /// The matrix with `calibrations` (by column key) applied to the scores
+    /// (`ScoreCalibration.apply`, as a run applies them before aggregation).
+    public func calibrated(_ calibrations: [String: ScoreCalibration]) -> AggregationMatrix {
+        var copy = self
+        let m = columns.count
+        for (j, column) in columns.enumerated() {
+            guard let calibration = calibrations[column.key] else { continue }
+            for i in 0..<rows where scored[i * m + j] { copy.scores[i * m + j] = calibration.apply(scores[i * m + j]) }
+        }
+        return copy
+    }
+
+    /// The ranking score of every row under `configuration` with per-column `weights`
+    /// (the weight of each column's role; roles of `profile` without a column count in
+    /// "every weighted method scored" as never scored). NaN for a row where nothing
+    /// scored (the record's aggregate is then not a score: `SampleRecord.score`).
+    ///
+    /// Steps are `ConfidenceAggregator.aggregate`'s, in its order and with its arithmetic
+    /// (so the results are identical, not just close), then the ranking score of the
+    /// shared contract: the capped score `(hi - m) + (m / 2) (uncapped - hi) / (1 - hi)`
+    /// when a cap lowered the level to one with upper bound `hi`, else the score.
+    public func rankingScores(
+        weights: [Double], expectedWeighted: Int, primary: AggregationMethod?,
+        configuration c: AggregationConfiguration
+    ) -> [Double] {
+        let m = columns.count
+        let primaryColumn = columns.firstIndex { $0.role == primary }
+        var out = [Double](repeating: .nan, count: rows)
+        let boundaries = c.levelBoundaries
+        let margin = c.cappedScoreMargin
+        scored.withUnsafeBufferPointer { scored in
+            scores.withUnsafeBufferPointer { scores in
+                for i in 0..<rows {
+                    let base = i * m
+                    var count = 0, total = 0.0
+                    var anyReal = false, anyFake = false, screen = false, print = false, primaryScored = false
+                    for j in 0..<m where weights[j] > 0 && scored[base + j] {
+                        count += 1
+                        total += weights[j]
+                        let s = Swift.min(Swift.max(scores[base + j], 0), 1)
+                        if s >= c.realThreshold { anyReal = true } else { anyFake = true }
+                        if self.screen[base + j] { screen = true }
+                        if self.print[base + j] { print = true }
+                        if j == primaryColumn { primaryScored = true }
+                    }
+                    guard count > 0 else { continue }
+                    var mean = 0.0
+                    for j in 0..<m where weights[j] > 0 && scored[base + j] {
+                        mean += weights[j] / total * Swift.min(Swift.max(scores[base + j], 0), 1)
+                    }
+                    let agree = !(anyReal && anyFake)
+                    let boost = agree && count >= c.minMethodsForAgreement && !anyFake ? c.agreementBoost : 0
+                    let allPresent = count == expectedWeighted
+                    let uncapped = Swift.min(Swift.max(mean + boost, 0), 1)
+                    let uncappedLevel = boundaries.level(for: uncapped)
+                    var level = uncappedLevel
+                    func cap(_ l: ConfidenceLevel) { if l < level { level = l } }
+                    if !agree { cap(c.levelCaps.disagreement) }
+                    if screen { cap(c.levelCaps.screen) }
+                    if print { cap(c.levelCaps.print) }
+                    if !primaryScored { cap(.medium) }
+                    if !(allPresent && agree && primaryScored) { cap(.high) }
+                    cap(attestationCap[i])
+                    if level < uncappedLevel, let hi = boundaries.upperBound(of: level) {
+                        out[i] = (hi - margin) + (margin / 2) * (uncapped - hi) / (1 - hi)
+                    } else {
+                        out[i] = uncapped
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
