@@ -60,7 +60,7 @@ import Testing
                 let attestation = attestations[Int(rng.bounded(UInt64(attestations.count)))]
                 caps.append(configuration.attestationCaps.cap(for: attestation).level)
                 let result = aggregator.aggregate(inputs: inputs, attestation: attestation, profile: profile)
-                expected.append(result.weightsUsed.isEmpty ? .nan : Self.rankingScore(result, configuration))
+                expected.append(result.weightsUsed.isEmpty ? .nan : result.rankingScore)
             }
             let matrix = AggregationMatrix(
                 columns: Self.columns, scored: scored, scores: scores, screen: screen, print: print,
@@ -73,15 +73,5 @@ import Testing
                 #expect(fast[i] == expected[i] || (fast[i].isNaN && expected[i].isNaN), "row \(i)")
             }
         }
-    }
-
-    /// The shared contract's ranking score from the aggregator's result.
-    static func rankingScore(_ r: AggregationResult, _ c: AggregationConfiguration) -> Double {
-        let uncappedLevel = c.levelBoundaries.level(for: r.uncappedScore)
-        guard r.confidenceLevel < uncappedLevel, let hi = c.levelBoundaries.upperBound(of: r.confidenceLevel) else {
-            return r.confidenceScore
-        }
-        let m = c.cappedScoreMargin
-        return (hi - m) + (m / 2) * (r.uncappedScore - hi) / (1 - hi)
     }
 }

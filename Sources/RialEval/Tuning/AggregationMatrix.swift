@@ -36,10 +36,14 @@ public struct AggregationMatrix: Sendable {
     public var print: [Bool]
     /// The attestation cap of each sample (`AttestationCaps.cap(for:)`).
     public var attestationCap: [ConfidenceLevel]
+    /// Whether the entry's score came from the column's own method key (false for a phone
+    /// payload's result in its place, which a run never calibrates), per entry.
+    public var ownKey: [Bool]
 
+    /// `ownKey` nil: every entry is the column's own method.
     public init(
         columns: [Column], scored: [Bool], scores: [Double], screen: [Bool], print: [Bool],
-        attestationCap: [ConfidenceLevel]
+        attestationCap: [ConfidenceLevel], ownKey: [Bool]? = nil
     ) {
         self.columns = columns
         rows = attestationCap.count
@@ -48,46 +52,52 @@ public struct AggregationMatrix: Sendable {
         self.screen = screen
         self.print = print
         self.attestationCap = attestationCap
+        self.ownKey = ownKey ?? Array(repeating: true, count: scored.count)
     }
 
     /// The rows `indices`, in that order.
     public func subset(_ indices: [Int]) -> AggregationMatrix {
         let m = columns.count
         var copy = AggregationMatrix(
-            columns: columns, scored: [], scores: [], screen: [], print: [], attestationCap: [])
+            columns: columns, scored: [], scores: [], screen: [], print: [], attestationCap: [], ownKey: [])
         copy.scored.reserveCapacity(indices.count * m)
         copy.scores.reserveCapacity(indices.count * m)
         for i in indices {
-            copy.scored.append(contentsOf: scored[(i * m)..<(i * m + m)])
-            copy.scores.append(contentsOf: scores[(i * m)..<(i * m + m)])
-            copy.screen.append(contentsOf: screen[(i * m)..<(i * m + m)])
-            copy.print.append(contentsOf: print[(i * m)..<(i * m + m)])
+            let range = (i * m)..<(i * m + m)
+            copy.scored.append(contentsOf: scored[range])
+            copy.scores.append(contentsOf: scores[range])
+            copy.screen.append(contentsOf: screen[range])
+            copy.print.append(contentsOf: print[range])
+            copy.ownKey.append(contentsOf: ownKey[range])
             copy.attestationCap.append(attestationCap[i])
         }
         return AggregationMatrix(
             columns: columns, scored: copy.scored, scores: copy.scores, screen: copy.screen, print: copy.print,
-            attestationCap: copy.attestationCap)
+            attestationCap: copy.attestationCap, ownKey: copy.ownKey)
     }
 
-    /// The raw scores of column `j` where it scored, with their row numbers.
+    /// The raw scores of column `j` where its own method scored, with their row numbers.
     public func column(_ j: Int) -> (rows: [Int], scores: [Double]) {
         let m = columns.count
         var r: [Int] = [], s: [Double] = []
-        for i in 0..<rows where scored[i * m + j] {
+        for i in 0..<rows where scored[i * m + j] && ownKey[i * m + j] {
             r.append(i)
             s.append(scores[i * m + j])
         }
         return (r, s)
     }
 
-    /// The matrix with `calibrations` (by column key) applied to the scores
-    /// (`ScoreCalibration.apply`, as a run applies them before aggregation).
+    /// The matrix with `calibrations` (by column key) applied to the scores of the
+    /// column's own method (`ScoreCalibration.apply`, as a run applies them before
+    /// aggregation; payload results stay as given).
     public func calibrated(_ calibrations: [String: ScoreCalibration]) -> AggregationMatrix {
         var copy = self
         let m = columns.count
         for (j, column) in columns.enumerated() {
             guard let calibration = calibrations[column.key] else { continue }
-            for i in 0..<rows where scored[i * m + j] { copy.scores[i * m + j] = calibration.apply(scores[i * m + j]) }
+            for i in 0..<rows where scored[i * m + j] && ownKey[i * m + j] {
+                copy.scores[i * m + j] = calibration.apply(scores[i * m + j])
+            }
         }
         return copy
     }
@@ -98,9 +108,8 @@ public struct AggregationMatrix: Sendable {
     /// scored (the record's aggregate is then not a score: `SampleRecord.score`).
     ///
     /// Steps are `ConfidenceAggregator.aggregate`'s, in its order and with its arithmetic
-    /// (so the results are identical, not just close), then the ranking score of the
-    /// shared contract: the capped score `(hi - m) + (m / 2) (uncapped - hi) / (1 - hi)`
-    /// when a cap lowered the level to one with upper bound `hi`, else the score.
+    /// (so the results are identical, not just close), then the ranking score
+    /// (`ConfidenceAggregator.rankingScore` when a cap lowered the level, else the score).
     public func rankingScores(
         weights: [Double], expectedWeighted: Int, primary: AggregationMethod?,
         configuration c: AggregationConfiguration
@@ -144,7 +153,7 @@ public struct AggregationMatrix: Sendable {
                     if !(allPresent && agree && primaryScored) { cap(.high) }
                     cap(attestationCap[i])
                     if level < uncappedLevel, let hi = boundaries.upperBound(of: level) {
-                        out[i] = (hi - margin) + (margin / 2) * (uncapped - hi) / (1 - hi)
+                        out[i] = ConfidenceAggregator.rankingScore(uncapped: uncapped, cappedBelow: hi, margin: margin)
                     } else {
                         out[i] = uncapped
                     }
