@@ -117,3 +117,49 @@ import Testing
         #expect(r.apcerPerSpecies == [0.5, 0] && r.bpcer == 1.0 / 3)
     }
 }
+
+@Suite struct TuningRadixOrderTests {
+    /// The radix order equals a comparison sort by (descending value, ascending index)
+    /// on values with ties, negatives, -0.0 and non-finite entries (left out).
+    @Test func radixOrderEqualsComparisonSort() {
+        var rng = SplitMix64(seed: 12)
+        var values: [Double] = (0..<3000).map { _ in (Double(rng.bounded(41)) - 20) / 8 }
+        values += [-0.0, 0.0, .nan, .infinity, -.infinity, 1e-300, -1e-300, 0.0, -0.0]
+        let expected = values.indices.filter { values[$0].isFinite }.sorted {
+            values[$0] > values[$1] || (values[$0] == values[$1] && $0 < $1)
+        }
+        #expect(RankingSummary.descendingOrder(values).map(Int.init) == expected)
+    }
+}
+
+@Suite struct TuningHeldOutMetricsTests {
+    /// 20 bona fide at 0.05 ... 1.00; attacks: lcd at 0.5 and 0.05, print at 0.9. BPCER <= 5%
+    /// allows one bona fide below the threshold, so (ascending) the block at 0.05 (one
+    /// bona fide, one lcd) is rejected and the threshold is 0.10. APCER: lcd 1/2 (0.5
+    /// accepted), print 1/1: max 1, pooled 2/3; BPCER 1/20.
+    @Test func apcerAtBPCERByHand() {
+        var samples = (1...20).map {
+            ScoredSample(id: "b\($0)", score: Double($0) / 20, bonaFide: true, species: "real_scene")
+        }
+        samples += [
+            ScoredSample(id: "a1", score: 0.5, bonaFide: false, species: "lcd_screen"),
+            ScoredSample(id: "a2", score: 0.05, bonaFide: false, species: "lcd_screen"),
+            ScoredSample(id: "a3", score: 0.9, bonaFide: false, species: "printed_paper"),
+        ]
+        let r = HeldOutMetrics.apcerAtBPCER(samples, target: 0.05, settings: BootstrapSettings(resamples: 0))
+        #expect(r.threshold == 0.10)
+        #expect(r.apcerMax == 1 && abs(r.apcerPooled - 2.0 / 3) < 1e-15 && r.bpcer == 0.05)
+        #expect(r.apcerMaxCI == nil)
+        let withCI = HeldOutMetrics.apcerAtBPCER(samples, target: 0.05, settings: BootstrapSettings(resamples: 200))
+        #expect(withCI.apcerMaxCI.map { $0.lower <= 1 && $0.upper <= 1 && $0.lower >= 0 } == true)
+    }
+}
+
+@Suite struct TuningDETPlotTests {
+    /// Acklam's probit against the exact quantile (bisection on erfc): 1.2e-9 relative.
+    @Test(arguments: [0.001, 0.01, 0.02425, 0.05, 0.3, 0.5, 0.6, 0.9, 0.999])
+    func probitMatchesTheExactQuantile(p: Double) {
+        let exact = standardNormalQuantile(p)
+        #expect(abs(TuningDETPlot.probit(p) - exact) <= 1.2e-9 * max(1, abs(exact)))
+    }
+}

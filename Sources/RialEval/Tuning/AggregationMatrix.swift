@@ -115,47 +115,64 @@ public struct AggregationMatrix: Sendable {
         configuration c: AggregationConfiguration
     ) -> [Double] {
         let m = columns.count
-        let primaryColumn = columns.firstIndex { $0.role == primary }
+        let primaryColumn = columns.firstIndex { $0.role == primary } ?? -1
         var out = [Double](repeating: .nan, count: rows)
         let boundaries = c.levelBoundaries
-        let margin = c.cappedScoreMargin
+        let margin = c.cappedScoreMargin, realThreshold = c.realThreshold
+        let minMethods = c.minMethodsForAgreement, agreementBoost = c.agreementBoost
+        // Levels as ranks (0 SUSPICIOUS ... 4 VERY_HIGH); a cap lowers the level to its rank.
+        let disagreementCap = c.levelCaps.disagreement.rank, screenCap = c.levelCaps.screen.rank
+        let printCap = c.levelCaps.print.rank
+        let medium = ConfidenceLevel.medium.rank, high = ConfidenceLevel.high.rank
+        let levels = ConfidenceLevel.allCases.sorted()
+        let w = weights
+        let attestationRanks = attestationCap.map(\.rank)
         scored.withUnsafeBufferPointer { scored in
             scores.withUnsafeBufferPointer { scores in
-                for i in 0..<rows {
-                    let base = i * m
-                    var count = 0, total = 0.0
-                    var anyReal = false, anyFake = false, screen = false, print = false, primaryScored = false
-                    for j in 0..<m where weights[j] > 0 && scored[base + j] {
-                        count += 1
-                        total += weights[j]
-                        let s = Swift.min(Swift.max(scores[base + j], 0), 1)
-                        if s >= c.realThreshold { anyReal = true } else { anyFake = true }
-                        if self.screen[base + j] { screen = true }
-                        if self.print[base + j] { print = true }
-                        if j == primaryColumn { primaryScored = true }
-                    }
-                    guard count > 0 else { continue }
-                    var mean = 0.0
-                    for j in 0..<m where weights[j] > 0 && scored[base + j] {
-                        mean += weights[j] / total * Swift.min(Swift.max(scores[base + j], 0), 1)
-                    }
-                    let agree = !(anyReal && anyFake)
-                    let boost = agree && count >= c.minMethodsForAgreement && !anyFake ? c.agreementBoost : 0
-                    let allPresent = count == expectedWeighted
-                    let uncapped = Swift.min(Swift.max(mean + boost, 0), 1)
-                    let uncappedLevel = boundaries.level(for: uncapped)
-                    var level = uncappedLevel
-                    func cap(_ l: ConfidenceLevel) { if l < level { level = l } }
-                    if !agree { cap(c.levelCaps.disagreement) }
-                    if screen { cap(c.levelCaps.screen) }
-                    if print { cap(c.levelCaps.print) }
-                    if !primaryScored { cap(.medium) }
-                    if !(allPresent && agree && primaryScored) { cap(.high) }
-                    cap(attestationCap[i])
-                    if level < uncappedLevel, let hi = boundaries.upperBound(of: level) {
-                        out[i] = ConfidenceAggregator.rankingScore(uncapped: uncapped, cappedBelow: hi, margin: margin)
-                    } else {
-                        out[i] = uncapped
+                screen.withUnsafeBufferPointer { screenFlags in
+                    print.withUnsafeBufferPointer { printFlags in
+                        w.withUnsafeBufferPointer { w in
+                            out.withUnsafeMutableBufferPointer { out in
+                                for i in 0..<rows {
+                                    let base = i * m
+                                    var count = 0, total = 0.0
+                                    var anyReal = false, anyFake = false, screen = false, print = false
+                                    var primaryScored = false
+                                    for j in 0..<m where w[j] > 0 && scored[base + j] {
+                                        count += 1
+                                        total += w[j]
+                                        let s = Swift.min(Swift.max(scores[base + j], 0), 1)
+                                        if s >= realThreshold { anyReal = true } else { anyFake = true }
+                                        if screenFlags[base + j] { screen = true }
+                                        if printFlags[base + j] { print = true }
+                                        if j == primaryColumn { primaryScored = true }
+                                    }
+                                    guard count > 0 else { continue }
+                                    var mean = 0.0
+                                    for j in 0..<m where w[j] > 0 && scored[base + j] {
+                                        mean += w[j] / total * Swift.min(Swift.max(scores[base + j], 0), 1)
+                                    }
+                                    let agree = !(anyReal && anyFake)
+                                    let boost = agree && count >= minMethods && !anyFake ? agreementBoost : 0
+                                    let allPresent = count == expectedWeighted
+                                    let uncapped = Swift.min(Swift.max(mean + boost, 0), 1)
+                                    let uncappedLevel = boundaries.level(for: uncapped).rank
+                                    var level = uncappedLevel
+                                    if !agree { level = Swift.min(level, disagreementCap) }
+                                    if screen { level = Swift.min(level, screenCap) }
+                                    if print { level = Swift.min(level, printCap) }
+                                    if !primaryScored { level = Swift.min(level, medium) }
+                                    if !(allPresent && agree && primaryScored) { level = Swift.min(level, high) }
+                                    level = Swift.min(level, attestationRanks[i])
+                                    if level < uncappedLevel, let hi = boundaries.upperBound(of: levels[level]) {
+                                        out[i] = ConfidenceAggregator.rankingScore(
+                                            uncapped: uncapped, cappedBelow: hi, margin: margin)
+                                    } else {
+                                        out[i] = uncapped
+                                    }
+                                }
+                            }
+                        }
                     }
                 }
             }

@@ -128,51 +128,50 @@ public struct HeldOutMetrics: Sendable, Equatable, Codable {
         }
         let scores = sorted.map(\.score)
         let speciesCount = speciesIndex.count
-        let evaluate: @Sendable ((Int) -> Int) -> (threshold: Double, max: Double, pooled: Double, bpcer: Double) = {
-            weight in
-            var totalBF = 0
-            var totals = [Int](repeating: 0, count: speciesCount)
-            for i in scores.indices {
-                let w = weight(Int(clusters[i]))
-                if species[i] < 0 { totalBF += w } else { totals[Int(species[i])] += w }
-            }
-            let totalAttacks = totals.reduce(0, +)
-            guard totalBF > 0 && totalAttacks > 0 else { return (.nan, .nan, .nan, .nan) }
-            var below = [Int](repeating: 0, count: speciesCount)
-            var rejected = 0, i = 0
-            var threshold = Double.infinity
-            while i < scores.count {
-                var end = i, blockBF = 0
-                var blockAttacks: [(Int, Int)] = []
-                while end < scores.count && scores[end] == scores[i] {
-                    let w = weight(Int(clusters[end]))
-                    if species[end] < 0 { blockBF += w } else { blockAttacks.append((Int(species[end]), w)) }
-                    end += 1
+        // Blocks of equal scores, ascending.
+        let blockEnds = scores.indices.filter { $0 + 1 == scores.count || scores[$0 + 1] != scores[$0] }.map { $0 + 1 }
+        let evaluate:
+            @Sendable (UnsafeBufferPointer<Int32>) -> (threshold: Double, max: Double, pooled: Double, bpcer: Double) =
+                { weight in
+                    var totalBF = 0
+                    var totals = [Int](repeating: 0, count: speciesCount)
+                    for i in scores.indices {
+                        let w = Int(weight[Int(clusters[i])])
+                        if species[i] < 0 { totalBF += w } else { totals[Int(species[i])] += w }
+                    }
+                    let totalAttacks = totals.reduce(0, +)
+                    guard totalBF > 0 && totalAttacks > 0 else { return (.nan, .nan, .nan, .nan) }
+                    var below = [Int](repeating: 0, count: speciesCount)
+                    var rejected = 0, start = 0
+                    var threshold = Double.infinity
+                    for end in blockEnds {
+                        var blockBF = 0
+                        for i in start..<end where species[i] < 0 { blockBF += Int(weight[Int(clusters[i])]) }
+                        if Double(rejected + blockBF) / Double(totalBF) > target {
+                            threshold = scores[start]
+                            break
+                        }
+                        rejected += blockBF
+                        for i in start..<end where species[i] >= 0 {
+                            below[Int(species[i])] += Int(weight[Int(clusters[i])])
+                        }
+                        start = end
+                    }
+                    var maxRate = 0.0
+                    for s in 0..<speciesCount where totals[s] > 0 {
+                        maxRate = max(maxRate, Double(totals[s] - below[s]) / Double(totals[s]))
+                    }
+                    let pooled = Double(totalAttacks - below.reduce(0, +)) / Double(totalAttacks)
+                    return (threshold, maxRate, pooled, Double(rejected) / Double(totalBF))
                 }
-                if Double(rejected + blockBF) / Double(totalBF) > target {
-                    threshold = scores[i]
-                    break
-                }
-                rejected += blockBF
-                for (s, w) in blockAttacks { below[s] += w }
-                i = end
-            }
-            var maxRate = 0.0
-            for s in 0..<speciesCount where totals[s] > 0 {
-                maxRate = max(maxRate, Double(totals[s] - below[s]) / Double(totals[s]))
-            }
-            let pooled = Double(totalAttacks - below.reduce(0, +)) / Double(totalAttacks)
-            return (threshold, maxRate, pooled, Double(rejected) / Double(totalBF))
-        }
-        let point = evaluate { _ in 1 }
+        let ones = [Int32](repeating: 1, count: clusterIndex.count)
+        let point = ones.withUnsafeBufferPointer { evaluate($0) }
         var interval: ConfidenceInterval?
         if settings.resamples > 0 && !clusterIndex.isEmpty {
-            let resampler = ClusterResampler(clusterCount: clusterIndex.count, settings: settings)
+            let resampler = ClusterResampler(clusterCount: clusterIndex.count, settings: settings, alwaysWide: true)
             let replicates = resampler.map { _, weights -> Double in
-                switch weights {
-                case .narrow(let w): evaluate { Int(w[$0]) }.max
-                case .wide(let w): evaluate { Int(w[$0]) }.max
-                }
+                guard case .wide(let w) = weights else { return .nan }
+                return evaluate(w).max
             }
             interval = .bootstrapPercentile(replicates, settings: settings)
         }

@@ -36,42 +36,21 @@ public enum PlattCalibration {
         let targets = (0..<n).map { bonaFide[$0] ? hiTarget : loTarget }
         let f = Array(scores.prefix(n))
         var a = 0.0, b = log((prior0 + 1) / (prior1 + 1))
-        var value = loss(f, targets, a, b)
+        var at = evaluate(f, targets, a, b)
         let tolerance = 1e-11 * Double(max(1, n))
         for _ in 0..<100 {
-            var h11 = 1e-12, h22 = 1e-12, h21 = 0.0, g1 = 0.0, g2 = 0.0
-            for i in 0..<n {
-                let z = f[i] * a + b
-                let p: Double, q: Double
-                if z >= 0 {
-                    let e = exp(-z)
-                    p = e / (1 + e)
-                    q = 1 / (1 + e)
-                } else {
-                    let e = exp(z)
-                    p = 1 / (1 + e)
-                    q = e / (1 + e)
-                }
-                let d2 = p * q
-                h11 += f[i] * f[i] * d2
-                h22 += d2
-                h21 += f[i] * d2
-                let d1 = targets[i] - p
-                g1 += f[i] * d1
-                g2 += d1
-            }
-            if max(abs(g1), abs(g2)) < tolerance { break }
-            let det = h11 * h22 - h21 * h21
-            let da = -(h22 * g1 - h21 * g2) / det
-            let db = -(-h21 * g1 + h11 * g2) / det
-            let gd = g1 * da + g2 * db
+            if max(abs(at.g1), abs(at.g2)) < tolerance { break }
+            let det = at.h11 * at.h22 - at.h21 * at.h21
+            let da = -(at.h22 * at.g1 - at.h21 * at.g2) / det
+            let db = -(-at.h21 * at.g1 + at.h11 * at.g2) / det
+            let gd = at.g1 * da + at.g2 * db
             var step = 1.0
             var accepted = false
             while step >= 1e-10 {
                 let na = a + step * da, nb = b + step * db
-                let candidate = loss(f, targets, na, nb)
-                if candidate < value + 1e-4 * step * gd {
-                    (a, b, value) = (na, nb, candidate)
+                let candidate = evaluate(f, targets, na, nb)
+                if candidate.loss < at.loss + 1e-4 * step * gd {
+                    (a, b, at) = (na, nb, candidate)
                     accepted = true
                     break
                 }
@@ -80,6 +59,42 @@ public enum PlattCalibration {
             if !accepted { break }
         }
         return .platt(a: a, b: b)
+    }
+
+    /// The loss, its gradient `(g1, g2)` and its Hessian (plus `1e-12 I`) at `(a, b)`, in
+    /// one pass (each accepted Newton step reuses them).
+    static func evaluate(_ f: [Double], _ t: [Double], _ a: Double, _ b: Double) -> (
+        loss: Double, g1: Double, g2: Double, h11: Double, h22: Double, h21: Double
+    ) {
+        var loss = 0.0, h11 = 1e-12, h22 = 1e-12, h21 = 0.0, g1 = 0.0, g2 = 0.0
+        f.withUnsafeBufferPointer { f in
+            t.withUnsafeBufferPointer { t in
+                for i in 0..<f.count {
+                    let z = f[i] * a + b
+                    // p = 1 / (1 + e^z), q = 1 - p, without overflow.
+                    let p: Double, q: Double
+                    if z >= 0 {
+                        let e = exp(-z)
+                        p = e / (1 + e)
+                        q = 1 / (1 + e)
+                        loss += t[i] * z + log1p(e)
+                    } else {
+                        let e = exp(z)
+                        p = 1 / (1 + e)
+                        q = e / (1 + e)
+                        loss += (t[i] - 1) * z + log1p(e)
+                    }
+                    let d2 = p * q
+                    h11 += f[i] * f[i] * d2
+                    h22 += d2
+                    h21 += f[i] * d2
+                    let d1 = t[i] - p
+                    g1 += f[i] * d1
+                    g2 += d1
+                }
+            }
+        }
+        return (loss, g1, g2, h11, h22, h21)
     }
 
     /// `Σ_i -[t_i log p_i + (1 - t_i) log(1 - p_i)]` with `p_i = 1 / (1 + exp(a s_i + b))`,

@@ -113,11 +113,12 @@ public struct TuningReport: Sendable, Equatable, Codable {
         var after = [Double](repeating: .nan, count: problem.count)
         var acceptedAfter = [Bool](repeating: false, count: problem.count)
         var perFold: [Fold] = []
-        func metrics(_ scores: [Double], _ accepted: [Bool], _ rows: [Int]) -> HeldOutMetrics {
+        func metrics(_ scores: [Double], _ accepted: [Bool], _ rows: [Int], intervals: Bool = true) -> HeldOutMetrics {
             HeldOutMetrics(
                 scores: rows.map { scores[$0] }, accepted: rows.map { accepted[$0] },
                 bonaFide: rows.map { problem.bonaFide[$0] }, species: rows.map { speciesNames[$0] },
-                groups: rows.map { problem.groups[$0] }, targetBPCER: targetBPCER, settings: bootstrap)
+                groups: rows.map { problem.groups[$0] }, targetBPCER: targetBPCER,
+                settings: intervals ? bootstrap : BootstrapSettings(resamples: 0, seed: bootstrap.seed))
         }
         let acceptedBefore = base.map { $0 >= baseThreshold }
         for f in 0..<folds.count {
@@ -137,7 +138,7 @@ public struct TuningReport: Sendable, Equatable, Codable {
         let all = Array(0..<problem.count)
         let final = tuner.fit(rows: all)
         let finalScores = tuner.rankingScores(final, rows: all)
-        let inSample = metrics(finalScores, finalScores.map { $0 >= final.threshold }, all)
+        let inSample = metrics(finalScores, finalScores.map { $0 >= final.threshold }, all, intervals: false)
         progress(folds.count + 1, folds.count + 1)
         var perSpecies: [String: Int] = [:]
         for name in speciesNames { perSpecies[name, default: 0] += 1 }
