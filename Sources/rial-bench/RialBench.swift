@@ -9,7 +9,7 @@ struct RialBench: ParsableCommand {
         subcommands: [
             Run.self, Report.self, Merge.self, Rescore.self, Compare.self, Gate.self, Bench.self, Methodology.self,
             Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self,
-            TrainCommand.self, BenchDecodeCommand.self,
+            TrainCommand.self, BenchDecodeCommand.self, BenchRescoreCommand.self,
         ]
     )
 

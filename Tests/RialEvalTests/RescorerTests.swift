@@ -68,3 +68,63 @@ import Testing
         try Rescorer.compatibility(of: allowed, with: .standard)
     }
 }
+
+/// The scanner path of the record pass (`SampleRecordLine`) against the `JSONDecoder` path.
+@Suite(.serialized) struct SampleRecordLineTests {
+    static func configurationB() -> PipelineConfiguration {
+        var b = PipelineConfiguration.standard
+        b.aggregation.profiles["ios_pro"]?.weights = [.lidar: 0.4, .moire: 0.3, .texture: 0.1, .supporting: 0.2]
+        b.calibration = ["moire/1": .platt(a: -8, b: 4)]
+        b.decision.threshold = 0.6
+        return b
+    }
+
+    /// Every line the runner wrote takes the scanner path, and gives the line and slim
+    /// record that decoding, `Rescorer.rescore` and encoding give.
+    @Test func scannerEqualsTheDecoderPath() throws {
+        let rescorer = try Rescorer(configuration: Self.configurationB())
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        #expect(RescorerTests.records.count == 8)
+        for original in RescorerTests.records {
+            let line = Array(original.jsonLine().utf8)
+            let fast = try #require(line.withUnsafeBufferPointer { SampleRecordLine.rescore($0, rescorer: rescorer) })
+            let slow = rescorer.rescore(try decoder.decode(SampleRecord.self, from: Data(line)))
+            #expect(fast.record == slow.slimmed())
+            #expect(String(decoding: fast.line, as: UTF8.self) == slow.jsonLine())
+        }
+    }
+
+    /// Lines the scanner does not know fall back (nil): an unknown key, a truncated line,
+    /// a record without `aggregation_inputs`, garbage.
+    @Test func unknownShapesFallBack() throws {
+        let rescorer = try Rescorer(configuration: .standard)
+        let record = try #require(RescorerTests.records.first { $0.status == .evaluated })
+        var old = record
+        old.aggregationInputs = nil
+        old.attestationEvidence = nil
+        let line = record.jsonLine()
+        let cases = [
+            line.replacingOccurrences(of: "{\"aggregate\"", with: "{\"added_later\":1,\"aggregate\""),
+            String(line.dropLast(10)), old.jsonLine(), "", "{", "[]", "{\"id\":\"a\"}", "not json",
+        ]
+        for text in cases {
+            let bytes = Array(text.utf8)
+            #expect(
+                bytes.withUnsafeBufferPointer { SampleRecordLine.rescore($0, rescorer: rescorer) } == nil,
+                "\(text.prefix(60))")
+        }
+    }
+
+    /// The aggregate fragment is written as `JSONEncoder` writes it (sorted keys, numbers).
+    @Test(arguments: [0.74, 1.0, 0.0, 0.1, 1e-5, 0.33333333333333337, 2.5e-10, 0.9999999999999999])
+    func aggregateTextMatchesJSONEncoder(value: Double) throws {
+        let aggregate = SampleRecord.Aggregate(
+            score: value, level: .medium, flags: [.partialAnalysis, .methodsDisagree], uncappedScore: value,
+            rankingScore: value, weights: [.moire: value, .lidar: 1 - value], primaryMethod: "depth/2")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(SampleRecordLine.encode(aggregate) == String(decoding: try encoder.encode(aggregate), as: UTF8.self))
+    }
+}

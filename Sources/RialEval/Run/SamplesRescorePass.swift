@@ -3,7 +3,8 @@ import RialDetection
 import RialMedia
 
 /// The record pass of a rescore: streams `samples.jsonl` in large chunks, rescores the
-/// lines of each chunk on every worker (`concurrentMap` over slices of lines), and writes
+/// lines of each chunk on every worker (`concurrentMap` over slices of lines; each line by
+/// `SampleRecordLine`'s scanner, or by `JSONDecoder` where it does not apply), and writes
 /// the new lines in the original order. Memory holds one chunk of text and the slim
 /// records (`SampleRecord.slimmed()`) the metrics are computed from.
 enum SamplesRescorePass {
@@ -110,6 +111,18 @@ enum SamplesRescorePass {
             for n in bounds[s]..<bounds[s + 1] {
                 guard !lines[n].isEmpty else { continue }
                 let number = firstLine + n
+                let fast = text.withUnsafeBufferPointer { buffer in
+                    let base = lines[n].lowerBound - text.startIndex
+                    return SampleRecordLine.rescore(
+                        UnsafeBufferPointer(rebasing: buffer[base..<(base + lines[n].count)]), rescorer: rescorer)
+                }
+                if let fast {
+                    slice.output += fast.line
+                    slice.output.append(UInt8(ascii: "\n"))
+                    if fast.record.status == .evaluated { slice.rescored += 1 } else { slice.failed += 1 }
+                    slice.records.append(fast.record)
+                    continue
+                }
                 let record: SampleRecord
                 do { record = try decoder.decode(SampleRecord.self, from: Data(text[lines[n]])) } catch {
                     slice.problem = (number, "\(source): line \(number) is not a sample record (\(error))")
