@@ -54,6 +54,10 @@ import Testing
             "--out", parent.appendingPathComponent("r").path,
         ])
         #expect(again.status == 0, "\(again.stderr)")
+        let rescored = try CLIRunner.run([
+            "rescore", Self.run, "--config", "\(a)/tuned.yaml", "--out", parent.appendingPathComponent("s").path,
+        ])
+        #expect(rescored.status == 0, "\(rescored.stderr)")
     }
 
     @Test func badOptionsAreUsageErrors() throws {

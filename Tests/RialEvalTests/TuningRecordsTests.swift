@@ -35,6 +35,27 @@ import Testing
         }
     }
 
+    /// The same through `Rescorer` (what `rial-bench rescore` writes): the record's
+    /// aggregate score under the tuned configuration, and its decision at the tuned
+    /// threshold, equal the fast path's.
+    @Test func fastEvaluationEqualsRescorer() throws {
+        let records = TuningBenchmark.syntheticRecords(count: 600, seed: 22)
+        let base = PipelineConfiguration.standard
+        let problem = try TuningProblem.from(records: records, base: base, profileName: base.profile) { _ in "x" }
+        var options = TuningOptions()
+        options.objective = .apcerAtBPCER
+        let tuner = try Tuner(problem: problem, options: options)
+        let rows = Array(0..<problem.count)
+        let fit = tuner.fit(rows: rows)
+        let rescorer = try Rescorer(configuration: fit.applied(to: base, profile: base.profile))
+        let fast = tuner.rankingScores(fit, rows: rows)
+        for (i, record) in records.enumerated() {
+            let rescored = rescorer.rescore(record)
+            #expect(fast[i] == rescored.score("aggregate") ?? 0, "sample \(record.id)")
+            #expect((fast[i] >= fit.threshold) == (rescored.decision == .bonaFide), "sample \(record.id)")
+        }
+    }
+
     @Test func recordsWithoutAggregationInputsAreRefused() {
         var records = TuningBenchmark.syntheticRecords(count: 5, seed: 1)
         records[3].aggregationInputs = nil
