@@ -68,5 +68,9 @@ import Testing
         let missing = try CLIRunner.run(["tune", "--from", "/nonexistent/run", "--out", out])
         #expect(missing.status == 65)
         #expect(missing.stderr.contains("/nonexistent/run: no such run folder"))
+        // The synthetic set has no source tags: one source (its dataset), nothing to hold out.
+        let oneSource = try tune(out, ["--by", "source"])
+        #expect(oneSource.status == 65)
+        #expect(oneSource.stderr.contains("--by source needs at least 2 sources to hold one out, found 1"))
     }
 }

@@ -43,29 +43,49 @@ public enum IsotonicCalibration {
         return .isotonic(x: keptX, y: keptY)
     }
 
-    /// The weighted non-decreasing least-squares fit of `y` (pool adjacent violators):
-    /// blocks are merged while a block's mean is `>=` the next one's, each merge
-    /// re-checked against the block before.
+    /// The weighted non-decreasing least-squares fit of `y` (pool adjacent violators), in
+    /// the order and arithmetic of scikit-learn's `_inplace_contiguous_isotonic_regression`
+    /// so that pooled means agree to the last bit (trimming compares them for equality):
+    /// from block `i`, a whole non-increasing run of following blocks is pooled at once
+    /// (`Σ w y / Σ w`, each block entering as `w · mean`), then the scan steps back to the
+    /// previous block; blocks are linked by their first and last index.
     ///
     /// - Complexity: O(n).
-    public static func poolAdjacentViolators(_ y: [Double], weights: [Double]) -> [Double] {
-        var means: [Double] = [], masses: [Double] = [], lengths: [Int] = []
-        for i in y.indices {
-            means.append(y[i])
-            masses.append(weights[i])
-            lengths.append(1)
-            while means.count > 1 && means[means.count - 2] >= means[means.count - 1] {
-                let m1 = masses.removeLast(), v1 = means.removeLast(), l1 = lengths.removeLast()
-                let k = means.count - 1
-                let total = masses[k] + m1
-                means[k] = (means[k] * masses[k] + v1 * m1) / total
-                masses[k] = total
-                lengths[k] += l1
+    public static func poolAdjacentViolators(_ values: [Double], weights: [Double]) -> [Double] {
+        var y = values, w = weights
+        let n = y.count
+        // target[first] = last index of the block, target[last] = its first index.
+        var target = Array(0..<n)
+        var i = 0
+        while i < n {
+            var k = target[i] + 1
+            if k == n { break }
+            if y[i] < y[k] {
+                i = k
+                continue
+            }
+            var sumWY = w[i] * y[i], sumW = w[i]
+            while true {
+                let previous = y[k]
+                sumWY += w[k] * y[k]
+                sumW += w[k]
+                k = target[k] + 1
+                if k == n || previous < y[k] {
+                    y[i] = sumWY / sumW
+                    w[i] = sumW
+                    target[i] = k - 1
+                    target[k - 1] = i
+                    if i > 0 { i = target[i - 1] }
+                    break
+                }
             }
         }
-        var result: [Double] = []
-        result.reserveCapacity(y.count)
-        for (mean, length) in zip(means, lengths) { result.append(contentsOf: repeatElement(mean, count: length)) }
-        return result
+        i = 0
+        while i < n {
+            let k = target[i] + 1
+            for j in (i + 1)..<k { y[j] = y[i] }
+            i = k
+        }
+        return y
     }
 }

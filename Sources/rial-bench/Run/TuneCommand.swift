@@ -118,6 +118,13 @@ struct Tune: ParsableCommand {
         guard problem.bonaFide.contains(true), problem.bonaFide.contains(false) else {
             throw CLIError.badInput("\(runs.joined(separator: ", ")): tuning needs both bona fide and attack samples")
         }
+        let keys = by == .source ? problem.sources : problem.groups
+        let distinct = Set(keys)
+        guard distinct.count >= 2 else {
+            throw CLIError.badInput(
+                "\(runs.joined(separator: ", ")): --by \(by.rawValue) needs at least 2 \(by == .source ? "sources" : "groups") "
+                    + "to hold one out, found \(distinct.count) (\(distinct.sorted().first ?? ""))")
+        }
         var options = TuningOptions()
         options.objective = objective
         options.target = targetAPCER.map { .apcer($0) } ?? .bpcer(targetBPCER ?? 0.05)
