@@ -41,7 +41,7 @@ import Testing
             let n = 400
             var scored: [Bool] = [], scores: [Double] = [], screen: [Bool] = [], print: [Bool] = []
             var caps: [ConfidenceLevel] = []
-            var expected: [Double] = []
+            var expected: [Double] = [], expectedUncapped: [Double] = []
             for _ in 0..<n {
                 var inputs: [AggregationInput] = []
                 for column in Self.columns {
@@ -61,6 +61,7 @@ import Testing
                 caps.append(configuration.attestationCaps.cap(for: attestation).level)
                 let result = aggregator.aggregate(inputs: inputs, attestation: attestation, profile: profile)
                 expected.append(result.weightsUsed.isEmpty ? .nan : result.rankingScore)
+                expectedUncapped.append(result.weightsUsed.isEmpty ? .nan : result.uncappedScore)
             }
             let matrix = AggregationMatrix(
                 columns: Self.columns, scored: scored, scores: scores, screen: screen, print: print,
@@ -69,8 +70,13 @@ import Testing
                 weights: Self.columns.map { profile.weights[$0.role] ?? 0 },
                 expectedWeighted: profile.weightedMethods.count, primary: profile.primary,
                 configuration: configuration)
+            let uncapped = matrix.rankingScores(
+                weights: Self.columns.map { profile.weights[$0.role] ?? 0 },
+                expectedWeighted: profile.weightedMethods.count, primary: profile.primary,
+                configuration: configuration, uncapped: true)
             for i in 0..<n {
                 #expect(fast[i] == expected[i] || (fast[i].isNaN && expected[i].isNaN), "row \(i)")
+                #expect(uncapped[i] == expectedUncapped[i] || (uncapped[i].isNaN && expectedUncapped[i].isNaN))
             }
         }
     }

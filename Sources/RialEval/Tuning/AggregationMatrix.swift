@@ -110,9 +110,10 @@ public struct AggregationMatrix: Sendable {
     /// Steps are `ConfidenceAggregator.aggregate`'s, in its order and with its arithmetic
     /// (so the results are identical, not just close), then the ranking score
     /// (`ConfidenceAggregator.rankingScore` when a cap lowered the level, else the score).
+    /// With `uncapped`, the uncapped score instead (`AggregationResult.uncappedScore`).
     public func rankingScores(
         weights: [Double], expectedWeighted: Int, primary: AggregationMethod?,
-        configuration c: AggregationConfiguration
+        configuration c: AggregationConfiguration, uncapped uncappedOnly: Bool = false
     ) -> [Double] {
         let m = columns.count
         let primaryColumn = columns.firstIndex { $0.role == primary } ?? -1
@@ -156,6 +157,10 @@ public struct AggregationMatrix: Sendable {
                                     let boost = agree && count >= minMethods && !anyFake ? agreementBoost : 0
                                     let allPresent = count == expectedWeighted
                                     let uncapped = Swift.min(Swift.max(mean + boost, 0), 1)
+                                    if uncappedOnly {
+                                        out[i] = uncapped
+                                        continue
+                                    }
                                     let uncappedLevel = boundaries.level(for: uncapped).rank
                                     var level = uncappedLevel
                                     if !agree { level = Swift.min(level, disagreementCap) }

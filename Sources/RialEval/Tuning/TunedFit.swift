@@ -39,10 +39,6 @@ public struct TunedFit: Sendable, Equatable, Codable {
     public var objectiveAtStart: Double
     /// Candidate weight vectors evaluated.
     public var evaluations: Int
-    /// Rounds of the threshold/boundaries fixed point (see `Tuner`); `converged` false
-    /// when it stopped at the limit.
-    public var boundaryRounds: Int
-    public var converged: Bool
     /// Samples fitted on.
     public var samples: Int
 
@@ -54,8 +50,7 @@ public struct TunedFit: Sendable, Equatable, Codable {
         case objective
         case objectiveAtStart = "objective_at_start"
         case evaluations
-        case boundaryRounds = "boundary_rounds"
-        case converged, samples
+        case samples
     }
 
     /// `base` with this fit: the profile's weights, calibration, decision threshold and

@@ -40,11 +40,10 @@ public struct TuningOptions: Sendable, Equatable {
 ///    decimals (the largest takes the rounding remainder) before being scored, so what is
 ///    written is what was scored. Ties on the objective go to AUC, then to the earlier
 ///    candidate. The primary keeps at least `primaryFloor`.
-/// 3. Threshold and boundaries, a fixed point (the ranking score of a capped sample
-///    depends on the boundaries): from the base boundaries, score R, take the threshold
-///    for the target (`OperatingTarget`), set the boundaries from it (`boundaries(for:)`),
-///    and repeat until they no longer change (at most 8 rounds). The threshold is always
-///    the one computed on the ranking scores under the boundaries written.
+/// 3. Boundaries and threshold: the level boundaries from the uncapped scores of R
+///    (`boundaries(for:threshold:)`), then the decision threshold for the target
+///    (`OperatingTarget`) on the ranking scores of R under those boundaries, so the
+///    threshold written meets the target on R exactly as `run` would score R.
 public struct Tuner: Sendable {
     public let problem: TuningProblem
     public let options: TuningOptions
@@ -89,7 +88,7 @@ public struct Tuner: Sendable {
         return TunedFit(
             calibration: calibration, calibrationChoice: choices, weights: search.weights, threshold: point.threshold,
             levelBoundaries: point.boundaries, objective: search.objective, objectiveAtStart: search.start,
-            evaluations: search.evaluations, boundaryRounds: point.rounds, converged: point.converged,
+            evaluations: search.evaluations,
             samples: rows.count)
     }
 
@@ -169,7 +168,7 @@ public struct Tuner: Sendable {
     /// Ranking scores of `matrix` (already calibrated) under `weights` and `boundaries`.
     func rankingScores(
         _ matrix: AggregationMatrix, weights: [AggregationMethod: Double],
-        boundaries: AggregationConfiguration.LevelBoundaries
+        boundaries: AggregationConfiguration.LevelBoundaries, uncapped: Bool = false
     ) -> [Double] {
         var c = problem.base.aggregation
         c.levelBoundaries = boundaries
@@ -177,7 +176,7 @@ public struct Tuner: Sendable {
         return Self.rejectingUnscored(
             matrix.rankingScores(
                 weights: columnWeights, expectedWeighted: weights.values.filter { $0 > 0 }.count,
-                primary: profile.primary, configuration: c))
+                primary: profile.primary, configuration: c, uncapped: uncapped))
     }
 
     /// A sample that no weighted method scored is rejected by a run (its aggregate score
@@ -299,20 +298,19 @@ public struct Tuner: Sendable {
 
     // MARK: Threshold and boundaries
 
-    /// Step 3 of the fit.
+    /// Step 3 of the fit: the level boundaries from the uncapped scores (which do not
+    /// depend on the boundaries), then the decision threshold on the ranking scores under
+    /// those boundaries (which do: a capped sample's ranking score sits just below its
+    /// level's upper boundary).
     func operatingPoint(
         _ matrix: AggregationMatrix, weights: [AggregationMethod: Double], summaryOf: ([Double]) -> RankingSummary
-    ) -> (threshold: Double, boundaries: AggregationConfiguration.LevelBoundaries, rounds: Int, converged: Bool) {
-        var boundaries = problem.base.aggregation.levelBoundaries
-        for round in 1...8 {
-            let summary = summaryOf(rankingScores(matrix, weights: weights, boundaries: boundaries))
-            let threshold = clampThreshold(options.target.threshold(on: summary))
-            let next = self.boundaries(for: summary, threshold: threshold)
-            if next == boundaries { return (threshold, boundaries, round, true) }
-            boundaries = next
-        }
-        let summary = summaryOf(rankingScores(matrix, weights: weights, boundaries: boundaries))
-        return (clampThreshold(options.target.threshold(on: summary)), boundaries, 8, false)
+    ) -> (threshold: Double, boundaries: AggregationConfiguration.LevelBoundaries) {
+        let base = problem.base.aggregation.levelBoundaries
+        let uncapped = summaryOf(rankingScores(matrix, weights: weights, boundaries: base, uncapped: true))
+        let boundaries = self.boundaries(
+            for: uncapped, threshold: clampThreshold(options.target.threshold(on: uncapped)))
+        let ranking = summaryOf(rankingScores(matrix, weights: weights, boundaries: boundaries))
+        return (clampThreshold(options.target.threshold(on: ranking)), boundaries)
     }
 
     /// A threshold usable as `decision.threshold` (0...1): `-inf` (reject no bona fide
@@ -323,8 +321,9 @@ public struct Tuner: Sendable {
         return min(1, max(0, t))
     }
 
-    /// The level boundaries for the fitting data's ranking scores and decision threshold:
-    /// - medium = the decision threshold;
+    /// The level boundaries for the fitting data's uncapped scores (`uncapped_score`: a
+    /// level is the level of the uncapped score unless a cap lowers it):
+    /// - medium = the threshold for the operating target on the uncapped scores;
     /// - low = the highest threshold with BPCER <= 1% (few bona fide fall to SUSPICIOUS);
     /// - high = the higher of the lowest threshold with APCER (max over species) <= 1% and
     ///   the highest with BPCER <= 50% (HIGH needs both: few attacks, and the better half
