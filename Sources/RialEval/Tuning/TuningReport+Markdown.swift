@@ -74,6 +74,13 @@ extension TuningReport {
             out +=
                 "| \(key) | \(c.kind) | \(c.plattLogLoss.map(n) ?? "n/a") | \(c.isotonicLogLoss.map(n) ?? "n/a") | \(c.samples) |\n"
         }
+        out += "\nHow: weights are non-negative and sum to 1 (grid with step 1/4 plus a pattern search from "
+        out += "the base weights, on the ranking score of the fitting data); level boundaries come from the "
+        out += "fitting data's uncapped scores (medium at the operating target, low where BPCER reaches 1%, "
+        out += "high at APCER 1% or the bona fide median, very_high at APCER 0.1% or the top fifth of the "
+        out += "bona fide, whichever is higher, kept at least 2 x capped_score_margin apart); the decision "
+        out += "threshold is then taken for the target on the ranking score. A sample no weighted method "
+        out += "scored counts as rejected (score 0), as the decision treats it.\n"
         out += "\nInputs: "
         out += inputs.map { "\(MarkdownText.escape($0.folder)) (samples_sha256 \($0.samplesSHA256.prefix(12))…)" }
             .joined(separator: ", ")

@@ -47,7 +47,7 @@ struct Tune: ParsableCommand {
     @Option(help: "Outer folds: group (group K-fold) or source (leave one source out).")
     var by: FoldScheme = .group
 
-    @Option(help: "Seed of the folds (and of nothing else: the search is deterministic).")
+    @Option(help: "Seed of the outer and inner group folds and of the bootstrap (the search itself is deterministic).")
     var seed: UInt64 = 1
 
     @Option(
