@@ -66,6 +66,24 @@ import Testing
         #expect(Set(fit.calibration.keys) == ["depth/2", "moire/1", "texture/1"])
     }
 
+    /// With an APCER target the threshold keeps every species' APCER on the fitting data
+    /// within it.
+    @Test func apcerTargetIsMetOnTheFittingData() throws {
+        let problem = Self.problem(samples: 600, seed: 12)
+        var options = TuningOptions()
+        options.target = .apcer(0.05)
+        options.objective = .apcerAtBPCER
+        let tuner = try Tuner(problem: problem, options: options)
+        let rows = Array(0..<problem.count)
+        let fit = tuner.fit(rows: rows)
+        let scores = tuner.rankingScores(fit, rows: rows)
+        for species in 0..<2 {
+            let attacks = rows.filter { problem.species[$0] == Int32(species) }
+            let accepted = attacks.filter { scores[$0] >= fit.threshold }.count
+            #expect(Double(accepted) / Double(attacks.count) <= 0.05, "species \(species)")
+        }
+    }
+
     @Test func nestedCrossValidationIsDeterministic() throws {
         let problem = Self.problem(samples: 300, seed: 5)
         var options = TuningOptions()
