@@ -7,9 +7,9 @@ struct RialBench: ParsableCommand {
         abstract: "Evaluate the rial. provenance-camera detection pipeline on labelled captures.",
         version: RialBenchVersion.string,
         subcommands: [
-            Run.self, Report.self, Merge.self, Compare.self, Gate.self, Bench.self, Methodology.self,
+            Run.self, Report.self, Merge.self, Rescore.self, Compare.self, Gate.self, Bench.self, Methodology.self,
             Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self,
-            TrainCommand.self, BenchDecodeCommand.self,
+            TrainCommand.self, BenchDecodeCommand.self, BenchRescoreCommand.self, Tune.self, BenchTuneCommand.self,
         ]
     )
 

@@ -265,7 +265,8 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         #expect(
             Set(object.keys) == [
-                "confidence_score", "confidence_level", "uncapped_score", "weighted_mean", "agreement_boost", "flags",
+                "confidence_score", "confidence_level", "uncapped_score", "ranking_score", "weighted_mean",
+                "agreement_boost", "flags",
                 "weights_used", "primary_method", "methods_agree", "disagreement_score", "caps_applied",
                 "attestation_rejected", "analysis_time_ms",
             ])

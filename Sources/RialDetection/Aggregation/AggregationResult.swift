@@ -7,9 +7,18 @@ public struct AggregationResult: Sendable, Equatable, Codable {
     /// level boundaries.
     public var confidenceScore: Double
     public var confidenceLevel: ConfidenceLevel
-    /// `clamp(weighted_mean + agreement_boost, 0, 1)` before any cap: the continuous
-    /// number for ROC curves.
+    /// `clamp(weighted_mean + agreement_boost, 0, 1)` before any cap.
     public var uncappedScore: Double
+    /// The score that ranks: what ROC, AUC, DET, EER, threshold tables, tuning and the
+    /// decision (`ranking_score >= decision.threshold`) use. Equal to `confidence_score`
+    /// when no cap lowered the level. When a cap lowered it to level L, whose upper bound
+    /// is `hi` (so `uncapped_score >= hi`), with `m = capped_score_margin`:
+    /// `ranking = (hi - m) + (m / 2) * (uncapped - hi) / (1 - hi)` (the fraction is 0
+    /// when `hi = 1`). It lies in `[hi - m, hi - m / 2]`, inside L and at or above the
+    /// flattened `confidence_score = hi - m`, and keeps the order of `uncapped_score`
+    /// among the samples capped to the same level: a cap lowers the score but does not
+    /// tie it.
+    public var rankingScore: Double
     /// `sum(w_i * s_i) / sum(w_i)` over the scored methods with weight > 0; 0 when none
     /// scored.
     public var weightedMean: Double
@@ -42,6 +51,7 @@ public struct AggregationResult: Sendable, Equatable, Codable {
         case confidenceScore = "confidence_score"
         case confidenceLevel = "confidence_level"
         case uncappedScore = "uncapped_score"
+        case rankingScore = "ranking_score"
         case weightedMean = "weighted_mean"
         case agreementBoost = "agreement_boost"
         case flags
@@ -55,7 +65,7 @@ public struct AggregationResult: Sendable, Equatable, Codable {
     }
 
     public init(
-        confidenceScore: Double, confidenceLevel: ConfidenceLevel, uncappedScore: Double,
+        confidenceScore: Double, confidenceLevel: ConfidenceLevel, uncappedScore: Double, rankingScore: Double,
         weightedMean: Double, agreementBoost: Double, flags: [AggregationFlag],
         weightsUsed: [AggregationMethod: Double], primaryMethod: AggregationMethod?, methodsAgree: Bool,
         disagreementScore: Double, capsApplied: [String], attestationRejected: Bool,
@@ -64,6 +74,7 @@ public struct AggregationResult: Sendable, Equatable, Codable {
         self.confidenceScore = confidenceScore
         self.confidenceLevel = confidenceLevel
         self.uncappedScore = uncappedScore
+        self.rankingScore = rankingScore
         self.weightedMean = weightedMean
         self.agreementBoost = agreementBoost
         self.flags = flags

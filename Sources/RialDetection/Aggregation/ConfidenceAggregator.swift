@@ -26,6 +26,11 @@
 ///    the `>=` boundaries, every cap). If a cap lowered it, score =
 ///    `min(uncapped, upperBound(level) - capped_score_margin)`.
 /// 9. `ambiguous_results` when `|score - level_boundaries.medium| < ambiguity_band`.
+/// 10. Ranking score (`AggregationResult.rankingScore`): the score itself when no cap
+///     lowered the level; when one lowered it to a level with upper bound `hi`,
+///     `(hi - m) + (m / 2) * (uncapped - hi) / (1 - hi)` with `m = capped_score_margin`,
+///     so it stays inside the capped level but keeps the order of `uncapped`. ROC, AUC,
+///     DET, tuning and the evaluation decision use it; level and score are as above.
 public struct ConfidenceAggregator: Sendable {
     public let configuration: AggregationConfiguration
 
@@ -117,17 +122,30 @@ public struct ConfidenceAggregator: Sendable {
         let uncappedLevel = boundaries.level(for: uncapped)
         let binding = caps.filter { $0.level < uncappedLevel }
         let level = binding.map(\.level).min() ?? uncappedLevel
-        var score = uncapped
+        var score = uncapped, ranking = uncapped
         if level < uncappedLevel, let upper = boundaries.upperBound(of: level) {
             score = Swift.min(score, upper - c.cappedScoreMargin)
+            ranking = Self.rankingScore(uncapped: uncapped, cappedBelow: upper, margin: c.cappedScoreMargin)
         }
         if abs(score - boundaries.medium) < c.ambiguityBand { flags.insert(.ambiguousResults) }
 
         return AggregationResult(
-            confidenceScore: score, confidenceLevel: level, uncappedScore: uncapped, weightedMean: weightedMean,
+            confidenceScore: score, confidenceLevel: level, uncappedScore: uncapped, rankingScore: ranking,
+            weightedMean: weightedMean,
             agreementBoost: boost, flags: flags.sorted(), weightsUsed: weightsUsed, primaryMethod: profile.primary,
             methodsAgree: agree, disagreementScore: disagreement,
             capsApplied: binding.map { "\($0.cause): level capped at \($0.level.rawValue)" }.sorted(),
             attestationRejected: rejected, analysisTimeMs: timer.elapsedMilliseconds)
+    }
+
+    /// The ranking score of a capture whose level a cap lowered to the level with upper
+    /// bound `hi` (exclusive): `(hi - m) + (m / 2) * (uncapped - hi) / (1 - hi)`, where
+    /// `uncapped >= hi` (else the cap would not have lowered the level). Increasing in
+    /// `uncapped`, from `hi - m` (at `uncapped = hi`) to `hi - m / 2` (at 1). With
+    /// `hi >= 1` no uncapped score lies above `hi` and the result is `hi - m`.
+    public static func rankingScore(uncapped: Double, cappedBelow hi: Double, margin m: Double) -> Double {
+        let span = 1 - hi
+        let fraction = span > 0 ? Swift.min(Swift.max((uncapped - hi) / span, 0), 1) : 0
+        return (hi - m) + (m / 2) * fraction
     }
 }

@@ -31,6 +31,9 @@ extension CaptureAnalyzer {
             var entry = JSONObject()
             entry["available"] = .bool(outcome.summary.status == .completed)
             entry["score"] = outcome.summary.score.map { .number($0) } ?? .null
+            if let calibration = configuration.calibration[outcome.key], let score = outcome.summary.score {
+                entry["calibrated_score"] = .number(calibration.apply(score))
+            }
             entry["weight"] = .number(isAggregated ? aggregation.weightsUsed[outcome.family.role] ?? 0 : 0)
             entry["role"] = .string(outcome.family.role.rawValue)
             entry["aggregated"] = .bool(isAggregated)
@@ -68,7 +71,7 @@ extension CaptureAnalyzer {
                 status: input.attestation.status, method: input.attestation.method,
                 deviceModel: input.deviceModel),
             sceneAnalysis: .init(
-                status: status, isLikelyRealScene: aggregation.confidenceScore >= threshold,
+                status: status, isLikelyRealScene: aggregation.rankingScore >= threshold,
                 primaryMethod: primaryKey, breakdown: breakdown,
                 crossValidation: .init(
                     methodsAgree: aggregation.methodsAgree,

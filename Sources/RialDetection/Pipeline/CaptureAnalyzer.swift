@@ -17,7 +17,8 @@ public struct CaptureAnalyzer: Sendable {
     public let configuration: PipelineConfiguration
     /// One instance per configured method.
     let instances: [MethodIdentifier: any DetectionMethod]
-    let aggregator: ConfidenceAggregator
+    /// Selection, calibration and aggregation of the outcomes.
+    let aggregator: PipelineAggregator
 
     /// - Throws: `ConfigurationError` naming the key when `configuration` is invalid.
     public init(configuration: PipelineConfiguration = .standard) throws(ConfigurationError) {
@@ -29,7 +30,7 @@ public struct CaptureAnalyzer: Sendable {
             instances[identifier] = try Self.instance(of: method, configuration: configuration)
         }
         self.instances = instances
-        aggregator = try ConfidenceAggregator(configuration: configuration.aggregation)
+        aggregator = try PipelineAggregator(configuration: configuration)
     }
 
     private static func instance<M: DetectionMethod>(of method: M.Type, configuration: PipelineConfiguration)
@@ -52,13 +53,7 @@ public struct CaptureAnalyzer: Sendable {
         rows: RowAnalysis? = nil
     ) throws(ConfigurationError) -> CaptureAnalysis {
         let profileName = profile ?? configuration.profile
-        let weights: AggregationProfile
-        do { weights = try configuration.aggregation.profile(named: profileName) } catch {
-            throw ConfigurationError(
-                key: "profile",
-                "'\(profileName)' is not a profile (known: "
-                    + configuration.aggregation.profiles.keys.sorted().joined(separator: ", ") + ")")
-        }
+        let weights = try aggregator.profile(named: profileName)
         let clock = ContinuousClock()
         let start = rows?.start ?? clock.now
 
@@ -71,28 +66,22 @@ public struct CaptureAnalyzer: Sendable {
         var outcomes = local.compactMap { done[$0] ?? next.next() }
         outcomes += input.payload?.outcomes ?? []
 
-        // Aggregation: the configured version of each family, payload results in place of local ones.
-        var aggregated: [MethodOutcome] = []
-        for family in MethodFamily.allCases {
-            if let fromPayload = outcomes.first(where: { $0.family == family && $0.source == .payload }) {
-                aggregated.append(fromPayload)
-            } else if let method = configuration.aggregateWith[family],
-                let outcome = outcomes.first(where: { $0.key == method.description })
-            {
-                aggregated.append(outcome)
-            }
+        // Aggregation: the configured version of each family, payload results in place of
+        // local ones, calibrated (`PipelineAggregator`, which `rescore` runs on records too).
+        var candidates: [String: AggregationCandidate] = [:]
+        for outcome in outcomes where candidates[outcome.key] == nil {
+            candidates[outcome.key] = outcome.aggregationCandidate
         }
-        let aggregation = aggregator.aggregate(
-            inputs: aggregationInputs(aggregated, attestation: input.attestation),
-            attestation: input.attestation, profile: weights)
+        let step = aggregator.aggregate(candidates, attestation: input.attestation, profile: weights)
+        let aggregated = step.aggregated.compactMap { key in outcomes.first { $0.key == key } }
         let total = max(0, (clock.now - start).milliseconds)
 
         let evidence = Self.evidence(
-            input: input, outcomes: outcomes, aggregated: aggregated, aggregation: aggregation,
+            input: input, outcomes: outcomes, aggregated: aggregated, aggregation: step.result,
             profileName: profileName, profile: weights, configuration: configuration,
             totalMs: total)
         return CaptureAnalysis(
-            outcomes: outcomes, aggregated: aggregated.map(\.key), aggregation: aggregation,
+            outcomes: outcomes, aggregated: step.aggregated, aggregation: step.result,
             evidence: evidence, totalMs: total)
     }
 
@@ -196,23 +185,17 @@ public struct CaptureAnalyzer: Sendable {
         return MethodCapture.with(input) { !instance.lacksInput(in: $0) }
     }
 
-    /// Aggregates already computed outcomes under the configured profile (benchmarks time this).
+    /// Aggregates already computed outcomes under the configured profile, as `analyze`
+    /// does (selection, calibration; benchmarks time this).
     public func aggregate(_ outcomes: [MethodOutcome], attestation: AttestationEvidence) -> AggregationResult {
         let weights =
             (try? configuration.aggregation.profile(named: configuration.profile))
             ?? AggregationProfile(primary: nil, weights: [:])
-        return aggregator.aggregate(
-            inputs: aggregationInputs(outcomes, attestation: attestation),
-            attestation: attestation, profile: weights)
-    }
-
-    /// The aggregator's inputs: one per outcome, plus attestation as a weighted signal
-    /// (scored by `attestation_scores`, unavailable when not passed or failed).
-    func aggregationInputs(_ outcomes: [MethodOutcome], attestation: AttestationEvidence) -> [AggregationInput] {
-        let score = configuration.attestationScores.score(for: attestation)
-        return outcomes.map(\.aggregationInput) + [
-            score.map { .scored(.attestation, $0) } ?? .unavailable(.attestation)
-        ]
+        var candidates: [String: AggregationCandidate] = [:]
+        for outcome in outcomes where candidates[outcome.key] == nil {
+            candidates[outcome.key] = outcome.aggregationCandidate
+        }
+        return aggregator.aggregate(candidates, attestation: attestation, profile: weights).result
     }
 
     /// One method on one capture.

@@ -50,11 +50,14 @@ public struct EvidencePackage: Sendable, Equatable, Codable {
         /// `completed` when every aggregated method scored, `partial` when some did,
         /// `unavailable` when none did.
         public var status: String
-        /// `final_score >= decision.threshold`.
+        /// `aggregation.ranking_score >= decision.threshold` (the ranking score equals
+        /// `final_score` unless a cap lowered the level; see `AggregationResult.rankingScore`).
         public var isLikelyRealScene: Bool
         /// The method filling the profile's primary role (`depth/2`), or nil.
         public var primaryMethod: String?
-        /// Breakdown key -> `{available, score, weight, role, aggregated, source, ...result fields}`.
+        /// Breakdown key -> `{available, score, weight, role, aggregated, source, ...result fields}`;
+        /// `score` is the method's raw score, and `calibrated_score` what aggregation took
+        /// when the configuration's `calibration` has an entry for the key.
         public var breakdown: JSONObject
         public var crossValidation: CrossValidation
         /// The aggregated confidence score (same as `confidence_score`).

@@ -1,8 +1,8 @@
 extension PipelineConfiguration {
     /// How a score becomes a yes/no decision: bona fide (accept) when `score >= threshold`.
     public struct DecisionConfiguration: Sendable, Equatable, Codable {
-        /// Threshold of the aggregate `confidence_score` and of any method without its
-        /// own entry. 0.5; in 0...1.
+        /// Threshold of the aggregate's `ranking_score` (equal to `confidence_score` unless
+        /// a cap lowered the level) and of any method without its own entry. 0.5; in 0...1.
         public var threshold: Double = 0.5
         /// Per-method thresholds by identifier (`depth/1: 0.5`); empty by default.
         public var methodThresholds: [String: Double] = [:]

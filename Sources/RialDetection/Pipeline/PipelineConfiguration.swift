@@ -18,6 +18,8 @@ import Foundation
 /// attestation_scores: {...}
 /// metadata: {...}
 /// decision: {...}
+/// calibration: {moire/1: {kind: platt, a: -6.1, b: 3.2}}   # ScoreCalibration per method
+/// provenance: {seed: "7", ...}           # free-form, ignored by the analysis
 /// ```
 /// The method sections are those of the configuration's `registry` (`MethodRegistry`):
 /// each is the method's `Configuration`, read and written with `configuration[Method.self]`.
@@ -92,6 +94,14 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         public var metadata = MetadataChecks.Configuration()
         /// Binary decisions for evaluation and `is_likely_real_scene`.
         public var decision = DecisionConfiguration()
+        /// Per-method score calibration, keyed by method identifier (`moire/1: {kind: platt,
+        /// a: -6.1, b: 3.2}` or `{kind: isotonic, x: [...], y: [...]}`): applied to that
+        /// method's score before aggregation; the method's own result keeps the raw score.
+        /// Empty by default (no calibration).
+        public var calibration: [String: ScoreCalibration] = [:]
+        /// Free-form notes on where this configuration came from (a tuned file's data
+        /// hashes, seed, objective). Printed back, never read by the analysis. Unset by default.
+        public var provenance: [String: String]?
 
         init(methods: [MethodIdentifier], aggregateWith: [MethodFamily: MethodIdentifier]) {
             self.methods = methods
@@ -103,7 +113,23 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
             case aggregateWith = "aggregate_with"
             case aggregation
             case attestationScores = "attestation_scores"
-            case metadata, decision
+            case metadata, decision, calibration, provenance
+        }
+
+        /// Synthesized decoding, except that `calibration` may be absent (configurations
+        /// recorded in `results.json` before it existed): then it is empty.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            format = try c.decode(String.self, forKey: .format)
+            profile = try c.decode(String.self, forKey: .profile)
+            methods = try c.decode([MethodIdentifier].self, forKey: .methods)
+            aggregateWith = try c.decode([MethodFamily: MethodIdentifier].self, forKey: .aggregateWith)
+            aggregation = try c.decode(AggregationConfiguration.self, forKey: .aggregation)
+            attestationScores = try c.decode(AttestationScores.self, forKey: .attestationScores)
+            metadata = try c.decode(MetadataChecks.Configuration.self, forKey: .metadata)
+            decision = try c.decode(DecisionConfiguration.self, forKey: .decision)
+            calibration = try c.decodeIfPresent([String: ScoreCalibration].self, forKey: .calibration) ?? [:]
+            provenance = try c.decodeIfPresent([String: String].self, forKey: .provenance)
         }
     }
 
@@ -160,6 +186,24 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         try section(.attestationScores) { () throws(ConfigurationError) in try s.attestationScores.validate() }
         try section(.metadata) { () throws(ConfigurationError) in try s.metadata.validate() }
         try section(.decision) { () throws(ConfigurationError) in try s.decision.validate() }
+        try section(.calibration) { () throws(ConfigurationError) in try validateCalibration() }
+    }
+
+    /// Each key of `calibration` names a method of the registry (`moire/1`), and each map
+    /// is valid (`ScoreCalibration.validate()`); keys relative to `calibration`.
+    private func validateCalibration() throws(ConfigurationError) {
+        for key in settings.calibration.keys.sorted() {
+            let identifier: MethodIdentifier
+            do { identifier = try MethodIdentifier(parsing: key) } catch {
+                throw ConfigurationError(key: key, error.description)
+            }
+            guard registry.method(identifier) != nil else {
+                throw ConfigurationError(
+                    key: key,
+                    "no such method; known: " + registry.identifiers.map(\.description).joined(separator: ", "))
+            }
+            do { try settings.calibration[key]!.validate() } catch { throw error.prefixed(by: key) }
+        }
     }
 
     private func section(_ key: Settings.CodingKeys, _ check: () throws(ConfigurationError) -> Void)

@@ -10,13 +10,17 @@ enum ConfigurationSchema {
     static let exemplar: JSONValue = {
         var c = PipelineConfiguration.exemplar()
         c.decision.methodThresholds = [:]
+        c.provenance = [:]
         return tree(of: c)
     }()
 
-    /// Paths whose children are names chosen by the user; children share the schema of `template`.
+    /// Paths whose children are names chosen by the user; children share the schema of
+    /// `template` (`""`: any value; `"*"`: any value, checked by `enumeratedMaps` at `PATH.*`).
     static let openMaps: [String: String] = [
         "aggregation.profiles": "aggregation.profiles.ios_pro",
         "decision.method_thresholds": "",
+        "provenance": "",
+        "calibration": "*",
     ]
 
     /// Allowed children for paths whose keys come from an enumeration.
@@ -24,7 +28,18 @@ enum ConfigurationSchema {
         "aggregate_with": MethodFamily.allCases.map(\.rawValue),
         "aggregation.profiles.*.weights": AggregationMethod.allCases.map(\.rawValue),
         "attestation_scores": ["secure_enclave", "strongbox", "tee", "software", "failed"],
+        "calibration.*": calibrationKeys,
     ]
+
+    /// The keys a calibration may have: those `ScoreCalibration` encodes, over its kinds.
+    static let calibrationKeys: [String] = {
+        let kinds: [ScoreCalibration] = [.platt(a: 0, b: 0), .isotonic(x: [0], y: [0])]
+        var keys: [String] = []
+        for kind in kinds {
+            for key in tree(of: kind).objectValue?.keys ?? [] where !keys.contains(key) { keys.append(key) }
+        }
+        return keys
+    }()
 
     /// How a configuration file is laid over the encoded defaults (`ConfigurationFile.parse`,
     /// `JSONValue.overlaid(with:rules:)`) where the plain rule (objects merge key by key,
@@ -34,12 +49,14 @@ enum ConfigurationSchema {
     /// |---|---|---|
     /// | `aggregate_with` | replaced whole | a family left out is not aggregated |
     /// | `decision.method_thresholds` | replaced whole | the file lists every per-method threshold |
+    /// | `calibration`, `provenance` | replaced whole | the file lists every entry (defaults are empty) |
     /// | `aggregation.profiles.*` | new name over `{weights: {}}`; `null` is a value | `AggregationConfiguration.overlayRules` |
     /// | `aggregation.profiles.*.weights.*` | `null` is a value | a weight is a number |
-    static let overlayRules = JSONOverlayRules(replacedWhole: ["aggregate_with", "decision.method_thresholds"])
+    static let overlayRules = JSONOverlayRules(
+        replacedWhole: ["aggregate_with", "decision.method_thresholds", "calibration", "provenance"])
         .merging(AggregationConfiguration.overlayRules.prefixed(by: "aggregation"))
 
-    static func tree(of configuration: PipelineConfiguration) -> JSONValue {
+    static func tree(of configuration: some Encodable) -> JSONValue {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         guard let data = try? encoder.encode(configuration), let value = try? JSONValue.parse(data) else {
@@ -68,6 +85,12 @@ enum ConfigurationSchema {
         }
         if let template = openMaps[pattern] {
             guard !template.isEmpty else { return }
+            if template == "*" {
+                for (key, child) in object {
+                    walk(child, schema: nil, path: join(path, key), pattern: join(pattern, "*"), found: &found)
+                }
+                return
+            }
             let templateSchema = lookup(exemplar, template)
             for (key, child) in object {
                 walk(child, schema: templateSchema, path: join(path, key), pattern: join(pattern, "*"), found: &found)

@@ -184,18 +184,28 @@ public struct DatasetRunner: Sendable {
             return record
         }
         var methods = JSONObject()
-        for outcome in analysis.outcomes { methods[outcome.key] = .object(outcome.fields) }
+        var candidates: [String: AggregationCandidate] = [:]
+        for outcome in analysis.outcomes {
+            methods[outcome.key] = .object(outcome.fields)
+            candidates[outcome.key] = outcome.aggregationCandidate
+        }
         record.methods = methods
-        let a = analysis.aggregation
-        record.aggregate = .init(
-            score: a.confidenceScore, level: a.confidenceLevel, flags: a.flags,
-            uncappedScore: a.uncappedScore, weights: a.weightsUsed,
-            primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod)
-        record.decision = a.confidenceScore >= plan.configuration.decision.threshold(for: nil) ? .bonaFide : .attack
+        record.aggregationInputs = candidates
+        record.attestationEvidence = loaded.input.attestation
+        record.aggregate = .init(analysis.aggregation, primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod)
+        record.decision = Self.decision(analysis.aggregation.rankingScore, configuration: plan.configuration)
         var latency = analysis.evidence.latencyMs
         for (key, value) in loaded.latencyMs { latency[key] = value }
         record.latencyMs = latency
         return record
+    }
+
+    /// The evaluation decision: bona fide when the aggregate's ranking score reaches
+    /// `decision.threshold` (`rescore` decides the same way).
+    public static func decision(_ rankingScore: Double, configuration: PipelineConfiguration)
+        -> SampleRecord.Decision
+    {
+        rankingScore >= configuration.decision.threshold(for: nil) ? .bonaFide : .attack
     }
 
     static func baseRecord(_ sample: DatasetSample, item: WorkItem, dataset: String) -> SampleRecord {

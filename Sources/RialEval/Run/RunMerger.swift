@@ -85,6 +85,7 @@ public enum RunMerger {
         context.shards = folders.count
         context.toolVersion = toolVersion
         context.shard = nil
+        context.rescoredFrom = nil
         context.mergedShards = shardResults.map {
             RunShard(index: $0.shard.index, count: $0.shard.count, samplesSHA256: $0.results.samplesSHA256)
         }.sorted { $0.index < $1.index }
@@ -98,6 +99,6 @@ extension RunResults {
         Context(
             configuration: configuration, datasets: datasets, limit: limit, seed: seeds["bootstrap"] ?? 42,
             resamples: bootstrapResamples, build: build, jobs: jobs, runSeconds: runSeconds, shards: shards,
-            toolVersion: tool.version, shard: shard, mergedShards: mergedShards)
+            toolVersion: tool.version, shard: shard, mergedShards: mergedShards, rescoredFrom: rescoredFrom)
     }
 }

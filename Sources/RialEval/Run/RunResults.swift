@@ -49,6 +49,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     public var samplesSHA256: String?
     /// Lines of that `samples.jsonl`.
     public var samplesLines: Int?
+    /// Set when these results are a `rescore` of another run: that run and the
+    /// configuration file it was aggregated again under.
+    public var rescoredFrom: RescoreOrigin?
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -65,6 +68,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case mergedShards = "merged_shards"
         case samplesSHA256 = "samples_sha256"
         case samplesLines = "samples_lines"
+        case rescoredFrom = "rescored_from"
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -129,12 +133,15 @@ public struct RunResults: Sendable, Equatable, Codable {
         public var toolVersion: String
         public var shard: RunShard?
         public var mergedShards: [RunShard]?
+        /// The run these results rescore (`rescore`), nil for a run.
+        public var rescoredFrom: RescoreOrigin?
 
         public init(
             configuration: PipelineConfiguration, datasets: [RunDataset], limit: Int?, seed: UInt64,
             resamples: Int, build: String, jobs: Int, runSeconds: Double, shards: Int = 1, toolVersion: String,
-            shard: RunShard? = nil, mergedShards: [RunShard]? = nil
+            shard: RunShard? = nil, mergedShards: [RunShard]? = nil, rescoredFrom: RescoreOrigin? = nil
         ) {
+            self.rescoredFrom = rescoredFrom
             self.shard = shard
             self.mergedShards = mergedShards
             self.configuration = configuration
@@ -243,7 +250,7 @@ public struct RunResults: Sendable, Equatable, Codable {
             failures: failures, seeds: seeds, bootstrapResamples: context.resamples, methods: allKeys,
             metrics: metrics(evaluated), metricsByData: byData, latency: latency, build: context.build,
             jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards, shard: context.shard,
-            mergedShards: context.mergedShards)
+            mergedShards: context.mergedShards, rescoredFrom: context.rescoredFrom)
     }
 
     /// SHA-256 of the configuration as canonical JSON (sorted keys, no spaces).

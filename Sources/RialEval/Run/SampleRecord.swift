@@ -31,6 +31,13 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     public var aggregate: Aggregate?
     /// Set when the sample was analysed.
     public var decision: Decision?
+    /// Breakdown key -> what aggregation needs of that outcome (raw score, detections),
+    /// for every outcome, aggregated or not: with `attestation_evidence`, all that
+    /// `rescore` needs to aggregate the sample again. Set for every evaluated sample; nil
+    /// in runs written before it existed.
+    public var aggregationInputs: [String: AggregationCandidate]? = nil
+    /// The attestation the sample was aggregated with. Set with `aggregation_inputs`.
+    public var attestationEvidence: AttestationEvidence? = nil
     /// Milliseconds: `decode`, `sha256`, each method, `aggregation`, `total`.
     public var latencyMs: [String: Double]
     /// SHA-256 of the files read, by role.
@@ -87,11 +94,12 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         public var description: String { rawValue }
     }
 
-    /// The aggregate decision at the configured threshold.
+    /// The aggregate decision at the configured threshold: `aggregate.ranking_score >=
+    /// decision.threshold` (`AggregationResult.rankingScore`).
     public enum Decision: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
-        /// Aggregate score >= the decision threshold.
+        /// Aggregate ranking score >= the decision threshold.
         case bonaFide = "bona_fide"
-        /// Aggregate score below it.
+        /// Aggregate ranking score below it.
         case attack
 
         public var description: String { rawValue }
@@ -117,10 +125,14 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     }
 
     public struct Aggregate: Sendable, Equatable, Codable {
+        /// `confidence_score`: the level's score, flattened by a cap.
         public var score: Double
         public var level: ConfidenceLevel
         public var flags: [AggregationFlag]
         public var uncappedScore: Double
+        /// `AggregationResult.rankingScore`: what metrics and the decision use. Nil in
+        /// runs written before it existed (then `score` stands in).
+        public var rankingScore: Double?
         public var weights: [AggregationMethod: Double]
         /// Breakdown key of the method filling the primary role.
         public var primaryMethod: String?
@@ -128,8 +140,30 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         enum CodingKeys: String, CodingKey {
             case score, level, flags
             case uncappedScore = "uncapped_score"
+            case rankingScore = "ranking_score"
             case weights
             case primaryMethod = "primary_method"
+        }
+
+        public init(
+            score: Double, level: ConfidenceLevel, flags: [AggregationFlag], uncappedScore: Double,
+            rankingScore: Double? = nil, weights: [AggregationMethod: Double], primaryMethod: String?
+        ) {
+            self.score = score
+            self.level = level
+            self.flags = flags
+            self.uncappedScore = uncappedScore
+            self.rankingScore = rankingScore
+            self.weights = weights
+            self.primaryMethod = primaryMethod
+        }
+
+        /// The record of `result`, whose primary role `primaryMethod` filled.
+        public init(_ result: AggregationResult, primaryMethod: String?) {
+            self.init(
+                score: result.confidenceScore, level: result.confidenceLevel, flags: result.flags,
+                uncappedScore: result.uncappedScore, rankingScore: result.rankingScore,
+                weights: result.weightsUsed, primaryMethod: primaryMethod)
         }
     }
 
@@ -142,14 +176,18 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         case latencyMs = "latency_ms"
         case sha256
         case decodeWarnings = "decode_warnings"
+        case aggregationInputs = "aggregation_inputs"
+        case attestationEvidence = "attestation_evidence"
     }
 
     /// The score of breakdown key `key` (`aggregate` for the aggregate), when it scored.
-    /// The aggregate counts as scored only when at least one method fed it.
+    /// The aggregate's is its ranking score (`aggregate.ranking_score`, or `score` in runs
+    /// written before it existed), and it counts as scored only when at least one method
+    /// fed it.
     public func score(_ key: String) -> Double? {
         if key == "aggregate" {
             guard let aggregate, !aggregate.weights.isEmpty else { return nil }
-            return aggregate.score
+            return aggregate.rankingScore ?? aggregate.score
         }
         // `NAME/VERSION:field` reads another continuous field of the result (depth/1's margin).
         let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
@@ -178,7 +216,8 @@ public struct SampleRecord: Sendable, Equatable, Codable {
 
     /// The record with each method's result cut to what metrics and reports read
     /// (`status`, `score`, and the continuous companions such as depth/1's `margin`):
-    /// a run holds one of these per sample in memory, not the full results.
+    /// a run holds one of these per sample in memory, not the full results. Every other
+    /// field is kept (`aggregation_inputs` and `attestation_evidence` too).
     public func slimmed() -> SampleRecord {
         var copy = self
         var slim = JSONObject()

@@ -128,7 +128,8 @@ enum AnalysisSummary {
         lines.append("\(image)")
         for warning in decodeWarnings { lines.append("FLAGGED: decoded from damaged JPEG data: \(warning)") }
         lines.append(
-            "confidence: \(p.confidenceLevel.rawValue) \(format(p.confidenceScore)) (profile \(p.profile); "
+            "confidence: \(p.confidenceLevel.rawValue) \(format(p.confidenceScore)) (ranking score "
+                + "\(format(p.aggregation.rankingScore)); profile \(p.profile); "
                 + "real scene: \(p.sceneAnalysis.isLikelyRealScene ? "yes" : "no"); primary \(p.sceneAnalysis.primaryMethod ?? "none"))"
         )
         lines.append(
@@ -138,7 +139,8 @@ enum AnalysisSummary {
         for (key, value) in p.sceneAnalysis.breakdown {
             let entry = value.objectValue ?? [:]
             let status = entry["status"]?.stringValue ?? "?"
-            let score = entry["score"]?.numberValue.map(format) ?? "-"
+            var score = entry["score"]?.numberValue.map(format) ?? "-"
+            if let calibrated = entry["calibrated_score"]?.numberValue { score += " -> \(format(calibrated))" }
             let weight = (entry["aggregated"] == .bool(true)) ? (entry["weight"]?.numberValue.map(format) ?? "-") : "-"
             let ms = p.latencyMs[key].map { String(format: "%.1f", $0) } ?? "-"
             table.append([key, status, score, weight, ms, detail(entry)])

@@ -1,0 +1,191 @@
+import Foundation
+import RialCodecs
+import RialDetection
+import RialMedia
+
+/// Aggregates the samples of a finished run again under another configuration, without
+/// decoding an image or running a method (`rial-bench rescore`).
+///
+/// A run records, for every evaluated sample, every method outcome as aggregation sees it
+/// (`aggregation_inputs`: raw score, availability, detections) and the attestation
+/// (`attestation_evidence`). `rescore(_:)` runs the pipeline's own aggregation step
+/// (`PipelineAggregator`: selection by `aggregate_with`, calibration, the aggregator) on
+/// them and rewrites `aggregate` and `decision` as `run` writes them, so the record equals
+/// the one a fresh `run` with the new configuration writes, field for field (the timings
+/// in `latency_ms` are the run's). Failed samples are returned unchanged.
+///
+/// What a rescore can change: `aggregation`, `calibration`, `decision`, `profile`,
+/// `provenance`, `aggregate_with` (among the versions the run computed),
+/// `attestation_scores` and `metadata` (which no record holds). What it cannot: `methods`
+/// and the method sections of the methods that ran (`compatibility(of:with:)`).
+public struct Rescorer: Sendable {
+    /// The configuration the records are aggregated under (`profile` set to the profile used).
+    public let configuration: PipelineConfiguration
+    let aggregator: PipelineAggregator
+    let profile: AggregationProfile
+
+    /// - Parameter profile: the aggregation profile (default: the configuration's `profile`).
+    /// - Throws: `ConfigurationError` when `configuration` is invalid or names no profile `profile`.
+    public init(configuration: PipelineConfiguration, profile: String? = nil) throws(ConfigurationError) {
+        var configuration = configuration
+        if let profile { configuration.profile = profile }
+        aggregator = try PipelineAggregator(configuration: configuration)
+        self.profile = try aggregator.profile(named: configuration.profile)
+        self.configuration = configuration
+    }
+
+    /// `record` aggregated again: `aggregate` and `decision` recomputed from its
+    /// `aggregation_inputs` and `attestation_evidence`; everything else as it was. A failed
+    /// record, or one without `aggregation_inputs` (`RunRescore` refuses such runs), is
+    /// returned unchanged.
+    public func rescore(_ record: SampleRecord) -> SampleRecord {
+        guard record.status == .evaluated, let candidates = record.aggregationInputs else { return record }
+        let outcome = aggregator.aggregate(
+            candidates, attestation: record.attestationEvidence ?? .missing, profile: profile)
+        var copy = record
+        copy.aggregate = .init(outcome.result, primaryMethod: outcome.primaryMethod)
+        copy.decision = DatasetRunner.decision(outcome.result.rankingScore, configuration: configuration)
+        return copy
+    }
+
+    /// Checks that `configuration` computes the same method results as the run's `run`
+    /// configuration: the same `methods`, and every method section of those methods equal.
+    ///
+    /// - Throws: `RunError` naming the first key that differs (`depth/2.sample_stride`)
+    ///   with both values, and saying that only a re-run can change it.
+    public static func compatibility(of configuration: PipelineConfiguration, with run: PipelineConfiguration)
+        throws(RunError)
+    {
+        let new = ConfigurationSchema.tree(of: configuration), old = ConfigurationSchema.tree(of: run)
+        let methodsKey = "methods"
+        guard configuration.methods == run.methods else {
+            throw RunError(
+                "key '\(methodsKey)': the run ran [\(run.methods.map(\.description).joined(separator: ", "))], "
+                    + "the configuration lists [\(configuration.methods.map(\.description).joined(separator: ", "))]; "
+                    + "a rescore cannot run or drop a method: re-run with this configuration")
+        }
+        for method in run.methods {
+            let key = method.description
+            if let difference = firstDifference(old[key] ?? .null, new[key] ?? .null, path: key) {
+                throw RunError(
+                    "key '\(difference.path)': the run used \(difference.old), the configuration has \(difference.new); "
+                        + "a rescore cannot change a method's constants (only aggregation, calibration, decision, "
+                        + "profile, provenance, aggregate_with): re-run with this configuration")
+            }
+        }
+    }
+
+    /// The first path at which `a` and `b` differ, with both values as compact JSON.
+    static func firstDifference(_ a: JSONValue, _ b: JSONValue, path: String) -> (
+        path: String, old: String, new: String
+    )? {
+        if case .object(let x) = a, case .object(let y) = b {
+            var keys = x.keys
+            for key in y.keys where x[key] == nil { keys.append(key) }
+            for key in keys.sorted() {
+                if let found = firstDifference(x[key] ?? .null, y[key] ?? .null, path: "\(path).\(key)") {
+                    return found
+                }
+            }
+            return nil
+        }
+        guard a != b else { return nil }
+        return (
+            path, a == .null ? "no value" : a.serialized(pretty: false),
+            b == .null ? "no value" : b.serialized(pretty: false)
+        )
+    }
+}
+
+/// The rescore of one run folder into another (`rial-bench rescore RUN --config FILE
+/// --out DIR`): the run folder is verified as `report --from` verifies it, every record
+/// is rescored (`Rescorer`), and a complete run folder is written — `samples.jsonl`,
+/// `results.json` with every metric, and the reports `run` writes — into `staging`.
+public enum RunRescore {
+    /// What a rescore produced.
+    public struct Outcome: Sendable {
+        public var results: RunResults
+        /// Samples rescored (evaluated) and carried over (failed).
+        public var rescored: Int
+        public var failed: Int
+        /// Wall time of the record pass (read, aggregate, write `samples.jsonl`), seconds.
+        public var recordSeconds: Double
+        /// Wall time of the metrics and reports, seconds.
+        public var reportSeconds: Double
+    }
+
+    /// Rescores the run folder `run` under `configuration` into the folder `staging`
+    /// (a `RunFolderStaging` path; the caller commits it).
+    ///
+    /// - Parameters:
+    ///   - configurationFile: the file `configuration` was read from, recorded with its SHA-256.
+    ///   - jobs: worker threads for the record pass.
+    /// - Throws: `RunError` when `run` is not a verified run folder, its records lack
+    ///   `aggregation_inputs` (written by an older rial-bench), the configuration changes
+    ///   what the run computed (`Rescorer.compatibility`), or a file cannot be read or written.
+    public static func rescore(
+        run: String, configuration: PipelineConfiguration, configurationFile: String?, into staging: String,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, toolVersion: String
+    ) throws(RunError) -> Outcome {
+        let runResults = try RunOutput.verifiedResults(folder: run)
+        try Rescorer.compatibility(of: configuration, with: runResults.configuration)
+        let rescorer: Rescorer
+        do { rescorer = try Rescorer(configuration: configuration) } catch {
+            throw RunError("\(configurationFile ?? "configuration"): key '\(error.key)': \(error.reason)")
+        }
+        let source = URL(fileURLWithPath: run).appendingPathComponent(RunOutput.samplesFile).path
+        let target = URL(fileURLWithPath: staging).appendingPathComponent(RunOutput.samplesFile).path
+        let clock = ContinuousClock()
+        let start = clock.now
+        let pass = try SamplesRescorePass.run(source: source, target: target, rescorer: rescorer, jobs: jobs)
+        let recordSeconds = (clock.now - start).milliseconds / 1_000
+
+        var context = runResults.context
+        context.configuration = rescorer.configuration
+        context.toolVersion = toolVersion
+        var fileHash: String?
+        if let configurationFile { fileHash = try? SHA256Digest.hash(fileAt: configurationFile) }
+        context.rescoredFrom = RescoreOrigin(
+            run: run, samplesSHA256: runResults.samplesSHA256 ?? "",
+            configurationSHA256: runResults.configurationSHA256, configurationFile: configurationFile,
+            configurationFileSHA256: fileHash)
+        let results = RunResults.build(records: pass.records, context: context)
+        try RunOutput.writeResultsAndReports(results: results, records: pass.records, folder: staging)
+        return Outcome(
+            results: results, rescored: pass.rescored, failed: pass.failed, recordSeconds: recordSeconds,
+            reportSeconds: (clock.now - start).milliseconds / 1_000 - recordSeconds)
+    }
+}
+
+/// Where a rescored run came from (`results.json` `rescored_from`).
+public struct RescoreOrigin: Sendable, Equatable, Codable {
+    /// The run folder, as given.
+    public var run: String
+    /// SHA-256 of that run's `samples.jsonl`.
+    public var samplesSHA256: String
+    /// SHA-256 of that run's configuration (its `configuration_sha256`).
+    public var configurationSHA256: String
+    /// The configuration file of the rescore, as given.
+    public var configurationFile: String?
+    /// SHA-256 of that file's bytes.
+    public var configurationFileSHA256: String?
+
+    public init(
+        run: String, samplesSHA256: String, configurationSHA256: String, configurationFile: String?,
+        configurationFileSHA256: String?
+    ) {
+        self.run = run
+        self.samplesSHA256 = samplesSHA256
+        self.configurationSHA256 = configurationSHA256
+        self.configurationFile = configurationFile
+        self.configurationFileSHA256 = configurationFileSHA256
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case run
+        case samplesSHA256 = "samples_sha256"
+        case configurationSHA256 = "configuration_sha256"
+        case configurationFile = "configuration_file"
+        case configurationFileSHA256 = "configuration_file_sha256"
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import RialDetection
+
+/// One fit of everything `rial-bench tune` fits, on one part of the data.
+public struct TunedFit: Sendable, Equatable, Codable {
+    /// Why a method got the calibration it got.
+    public struct CalibrationChoice: Sendable, Equatable, Codable {
+        /// `platt`, `isotonic`, or `none` (a class missing among its scores).
+        public var kind: String
+        /// Mean log loss (labels 0/1, p clipped to [1e-15, 1 - 1e-15]) over the inner
+        /// held-out folds; nil when no inner fold had both classes to fit on.
+        public var plattLogLoss: Double?
+        public var isotonicLogLoss: Double?
+        /// Samples the method scored in the fitting data.
+        public var samples: Int
+        /// Both fits on all of the fitting data (the chosen one is `calibration[key]`):
+        /// what `scripts/check-tune-sklearn.py` compares with scikit-learn.
+        public var platt: ScoreCalibration?
+        public var isotonic: ScoreCalibration?
+
+        enum CodingKeys: String, CodingKey {
+            case kind
+            case plattLogLoss = "platt_log_loss"
+            case isotonicLogLoss = "isotonic_log_loss"
+            case samples, platt, isotonic
+        }
+    }
+
+    /// Per method key.
+    public var calibration: [String: ScoreCalibration]
+    public var calibrationChoice: [String: CalibrationChoice]
+    /// The profile's weights (non-negative, summing to 1).
+    public var weights: [AggregationMethod: Double]
+    /// The decision threshold on the ranking score.
+    public var threshold: Double
+    public var levelBoundaries: AggregationConfiguration.LevelBoundaries
+    /// The objective on the fitting data at the chosen weights, and at the starting ones.
+    public var objective: Double
+    public var objectiveAtStart: Double
+    /// Candidate weight vectors evaluated.
+    public var evaluations: Int
+    /// Samples fitted on.
+    public var samples: Int
+
+    enum CodingKeys: String, CodingKey {
+        case calibration
+        case calibrationChoice = "calibration_choice"
+        case weights, threshold
+        case levelBoundaries = "level_boundaries"
+        case objective
+        case objectiveAtStart = "objective_at_start"
+        case evaluations
+        case samples
+    }
+
+    /// `base` with this fit: the profile's weights, calibration, decision threshold and
+    /// level boundaries replaced.
+    public func applied(to base: PipelineConfiguration, profile: String) -> PipelineConfiguration {
+        var c = base
+        c.aggregation.profiles[profile]?.weights = weights
+        c.aggregation.levelBoundaries = levelBoundaries
+        c.decision.threshold = threshold
+        c.calibration = calibration
+        return c
+    }
+}

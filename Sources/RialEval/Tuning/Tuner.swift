@@ -1,0 +1,380 @@
+import Foundation
+import RialDetection
+import RialMedia
+
+/// Options of one tuning (`rial-bench tune`).
+public struct TuningOptions: Sendable, Equatable {
+    public var objective: TuningObjective = .auc
+    public var target: OperatingTarget = .bpcer(0.05)
+    /// Outer folds for `.group`.
+    public var folds: Int = 5
+    public var scheme: FoldScheme = .group
+    public var seed: UInt64 = 1
+    /// Inner group folds that choose between Platt and isotonic per method.
+    public var innerFolds: Int = 3
+    /// Upper end of the APCER range of `pauc`: 0...0.1.
+    public var partialAUCMaxAPCER: Double = 0.1
+    /// Coarse grid step of the weight search (1/4: every weight in {0, .25, .5, .75, 1}).
+    public var gridDivisions: Int = 4
+    /// The smallest weight the primary method may get (its weight must stay > 0).
+    public var primaryFloor: Double = 0.01
+
+    public init() {}
+}
+
+/// Fits calibrations, weights, the decision threshold and the level boundaries on part of
+/// a `TuningProblem`, and scores other parts with the fit. Deterministic for a seed.
+///
+/// A fit on rows R:
+/// 1. Calibration, per calibratable column that scored on R with both classes present:
+///    Platt (`PlattCalibration`) or isotonic (`IsotonicCalibration`), whichever has the
+///    lower mean log loss over `innerFolds` group folds of R (each fitted on the other
+///    inner folds; Platt on a tie); the winner is then fitted on all of R.
+/// 2. Weights: the profile's weights over its methods and every method with a column,
+///    searched on the simplex to maximise the objective of the ranking score on R (under
+///    the base level boundaries): the start (the base weights, normalised) and every point
+///    of the grid with step `1/gridDivisions` are evaluated and the best is the start of a
+///    pattern search, which tries moving +-step of weight to or from each method (the
+///    others rescaled so the sum stays 1) and takes the best improving move, halving
+///    the step from 0.1 down to 1/128 when none improves. Weights are rounded to 4
+///    decimals (the largest takes the rounding remainder) before being scored, so what is
+///    written is what was scored. Ties on the objective go to AUC, then to the earlier
+///    candidate. The primary keeps at least `primaryFloor`.
+/// 3. Boundaries and threshold: the level boundaries from the uncapped scores of R
+///    (`boundaries(for:threshold:)`), then the decision threshold for the target
+///    (`OperatingTarget`) on the ranking scores of R under those boundaries, so the
+///    threshold written meets the target on R exactly as `run` would score R.
+public struct Tuner: Sendable {
+    public let problem: TuningProblem
+    public let options: TuningOptions
+    let profile: AggregationProfile
+    /// Roles searched, sorted.
+    let roles: [AggregationMethod]
+
+    public init(problem: TuningProblem, options: TuningOptions) throws(ConfigurationError) {
+        self.problem = problem
+        self.options = options
+        profile = try problem.base.aggregation.profile(named: problem.profileName)
+        var roles = Set(profile.weights.keys)
+        for column in problem.matrix.columns where column.calibratable { roles.insert(column.role) }
+        self.roles = roles.sorted()
+    }
+
+    // MARK: Fitting
+
+    /// Everything fitted on `rows`.
+    public func fit(rows: [Int]) -> TunedFit {
+        let matrix = problem.matrix.subset(rows)
+        let truth = rows.map { problem.bonaFide[$0] }
+        let groups = rows.map { problem.groups[$0] }
+        var calibration: [String: ScoreCalibration] = [:]
+        var choices: [String: TunedFit.CalibrationChoice] = [:]
+        for (j, column) in matrix.columns.enumerated() where column.calibratable {
+            let (r, s) = matrix.column(j)
+            guard !r.isEmpty else { continue }
+            let y = r.map { truth[$0] }
+            let choice = chooseCalibration(scores: s, bonaFide: y, groups: r.map { groups[$0] })
+            choices[column.key] = choice.choice
+            if let fitted = choice.calibration { calibration[column.key] = fitted }
+        }
+        let calibrated = matrix.calibrated(calibration)
+        let kinds = rows.map { max(problem.species[$0], 0) }
+        let speciesCount = problem.speciesNames.count
+        let summaryOf: @Sendable ([Double]) -> RankingSummary = { scores in
+            RankingSummary(scores: scores, bonaFide: truth, species: kinds, speciesCount: speciesCount)
+        }
+        let search = searchWeights(calibrated, summaryOf: summaryOf)
+        let point = operatingPoint(calibrated, weights: search.weights, summaryOf: summaryOf)
+        return TunedFit(
+            calibration: calibration, calibrationChoice: choices, weights: search.weights, threshold: point.threshold,
+            levelBoundaries: point.boundaries, objective: search.objective, objectiveAtStart: search.start,
+            evaluations: search.evaluations,
+            samples: rows.count)
+    }
+
+    /// Platt or isotonic for one method's scores (step 1).
+    func chooseCalibration(scores: [Double], bonaFide: [Bool], groups: [String]) -> (
+        calibration: ScoreCalibration?, choice: TunedFit.CalibrationChoice
+    ) {
+        let positives = bonaFide.filter { $0 }.count
+        guard positives > 0 && positives < bonaFide.count else {
+            return (
+                nil,
+                .init(
+                    kind: "none", plattLogLoss: nil, isotonicLogLoss: nil, samples: scores.count, platt: nil,
+                    isotonic: nil)
+            )
+        }
+        let inner = GroupFolds.groupKFold(groups: groups, k: options.innerFolds, seed: options.seed)
+        var platt = 0.0, isotonic = 0.0, counted = 0
+        if inner.count >= 2 {
+            for f in 0..<inner.count {
+                let (train, test) = inner.split(f)
+                let y = train.map { bonaFide[$0] }
+                guard y.contains(true), y.contains(false), !test.isEmpty else { continue }
+                let s = train.map { scores[$0] }
+                guard let p = PlattCalibration.fit(scores: s, bonaFide: y),
+                    let i = IsotonicCalibration.fit(scores: s, bonaFide: y)
+                else { continue }
+                for k in test {
+                    platt += Self.logLoss(p.apply(scores[k]), bonaFide[k])
+                    isotonic += Self.logLoss(i.apply(scores[k]), bonaFide[k])
+                }
+                counted += test.count
+            }
+        }
+        let useIsotonic = counted > 0 && isotonic < platt
+        let plattFit = PlattCalibration.fit(scores: scores, bonaFide: bonaFide)
+        let isotonicFit = IsotonicCalibration.fit(scores: scores, bonaFide: bonaFide)
+        let mean = { (total: Double) in counted > 0 ? total / Double(counted) : nil }
+        return (
+            useIsotonic ? isotonicFit : plattFit,
+            .init(
+                kind: useIsotonic ? "isotonic" : "platt", plattLogLoss: mean(platt), isotonicLogLoss: mean(isotonic),
+                samples: scores.count, platt: plattFit, isotonic: isotonicFit)
+        )
+    }
+
+    /// `-log p` for bona fide, `-log(1 - p)` for an attack, p clipped to [1e-15, 1 - 1e-15].
+    static func logLoss(_ p: Double, _ bonaFide: Bool) -> Double {
+        let q = min(max(p, 1e-15), 1 - 1e-15)
+        return bonaFide ? -log(q) : -log(1 - q)
+    }
+
+    // MARK: Weights
+
+    /// The objective and its AUC tie-break for `weights` on `matrix` (`boundaries`).
+    func score(
+        _ matrix: AggregationMatrix, weights: [AggregationMethod: Double],
+        boundaries: AggregationConfiguration.LevelBoundaries, summaryOf: ([Double]) -> RankingSummary
+    ) -> (objective: Double, auc: Double) {
+        let summary = summaryOf(rankingScores(matrix, weights: weights, boundaries: boundaries))
+        let auc = summary.auc
+        switch options.objective {
+        case .auc: return (auc, auc)
+        case .pauc: return (summary.partialAUC(maxFPR: options.partialAUCMaxAPCER), auc)
+        case .apcerAtBPCER:
+            switch options.target {
+            case .bpcer(let x):
+                let t = summary.thresholdForBPCER(x)
+                return (-RankingSummary.maxRate(summary.rates(at: t).apcerPerSpecies), auc)
+            case .apcer(let x):
+                let t = summary.thresholdForAPCER(x)
+                return (-summary.rates(at: t).bpcer, auc)
+            }
+        }
+    }
+
+    /// Ranking scores of `matrix` (already calibrated) under `weights` and `boundaries`.
+    func rankingScores(
+        _ matrix: AggregationMatrix, weights: [AggregationMethod: Double],
+        boundaries: AggregationConfiguration.LevelBoundaries, uncapped: Bool = false
+    ) -> [Double] {
+        var c = problem.base.aggregation
+        c.levelBoundaries = boundaries
+        let columnWeights = matrix.columns.map { weights[$0.role] ?? 0 }
+        return Self.rejectingUnscored(
+            matrix.rankingScores(
+                weights: columnWeights, expectedWeighted: weights.values.filter { $0 > 0 }.count,
+                primary: profile.primary, configuration: c, uncapped: uncapped))
+    }
+
+    /// A sample that no weighted method scored is rejected by a run (its aggregate score
+    /// is 0, SUSPICIOUS); tuning counts it at ranking score 0 instead of leaving it out,
+    /// so that dropping a method cannot improve a metric by removing the samples only it
+    /// scored.
+    static func rejectingUnscored(_ scores: [Double]) -> [Double] {
+        scores.map { $0.isNaN ? 0 : $0 }
+    }
+
+    /// Weights rounded to 4 decimals, summing to 1 (the largest takes the remainder);
+    /// the primary at least `primaryFloor`.
+    func normalised(_ raw: [Double]) -> [Double] {
+        var w = raw.map { max(0, $0.isFinite ? $0 : 0) }
+        if let p = profile.primary, let k = roles.firstIndex(of: p) { w[k] = max(w[k], options.primaryFloor) }
+        let total = w.reduce(0, +)
+        w = total > 0 ? w.map { $0 / total } : w.map { _ in 1 / Double(w.count) }
+        w = w.map { ($0 * 10_000).rounded() / 10_000 }
+        let largest = w.indices.max { w[$0] < w[$1] || (w[$0] == w[$1] && $0 > $1) }!
+        w[largest] = 0
+        w[largest] = ((1 - w.reduce(0, +)) * 10_000).rounded() / 10_000
+        return w
+    }
+
+    func dictionary(_ w: [Double]) -> [AggregationMethod: Double] {
+        Dictionary(uniqueKeysWithValues: zip(roles, w))
+    }
+
+    /// Step 2 of the fit.
+    func searchWeights(_ matrix: AggregationMatrix, summaryOf: @Sendable ([Double]) -> RankingSummary) -> (
+        weights: [AggregationMethod: Double], objective: Double, start: Double, evaluations: Int
+    ) {
+        let boundaries = problem.base.aggregation.levelBoundaries
+        func evaluate(_ candidates: [[Double]]) -> [(objective: Double, auc: Double)] {
+            withoutActuallyEscaping(summaryOf) { summaryOf in
+                candidates.indices.concurrentMap { k in
+                    self.score(
+                        matrix, weights: self.dictionary(candidates[k]), boundaries: boundaries, summaryOf: summaryOf)
+                }
+            }
+        }
+        func better(_ a: (objective: Double, auc: Double), than b: (objective: Double, auc: Double)) -> Bool {
+            let ao = a.objective.isNaN ? -.infinity : a.objective, bo = b.objective.isNaN ? -.infinity : b.objective
+            if ao > bo + 1e-12 { return true }
+            if ao < bo - 1e-12 { return false }
+            let aa = a.auc.isNaN ? -.infinity : a.auc, ba = b.auc.isNaN ? -.infinity : b.auc
+            return aa > ba + 1e-12
+        }
+        let start = normalised(roles.map { profile.weights[$0] ?? 0 })
+        var candidates = [start]
+        var seen = Set([start])
+        for point in Self.simplexGrid(dimensions: roles.count, divisions: options.gridDivisions) {
+            let w = normalised(point)
+            if seen.insert(w).inserted { candidates.append(w) }
+        }
+        let scored = evaluate(candidates)
+        var evaluations = candidates.count
+        var best = 0
+        for k in 1..<scored.count where better(scored[k], than: scored[best]) { best = k }
+        var current = candidates[best], currentScore = scored[best]
+        var step = 0.1
+        while step >= 1.0 / 128 && evaluations < 2_000 {
+            var moves: [[Double]] = []
+            for i in roles.indices {
+                for sign in [1.0, -1.0] {
+                    let w = normalised(Self.move(current, i, sign * step))
+                    if w != current && seen.insert(w).inserted { moves.append(w) }
+                }
+            }
+            let results = evaluate(moves)
+            evaluations += moves.count
+            var pick: Int?
+            for k in results.indices where better(results[k], than: pick.map { results[$0] } ?? currentScore) {
+                pick = k
+            }
+            if let pick {
+                current = moves[pick]
+                currentScore = results[pick]
+            } else {
+                step /= 2
+            }
+        }
+        return (dictionary(current), currentScore.objective, scored[0].objective, evaluations)
+    }
+
+    /// `w` with weight `i` changed by `delta` (clamped to 0...1) and the others rescaled
+    /// to keep the sum (shared equally when they were all 0).
+    static func move(_ w: [Double], _ i: Int, _ delta: Double) -> [Double] {
+        var out = w
+        let target = min(1, max(0, w[i] + delta))
+        let othersBefore = 1 - w[i], othersAfter = 1 - target
+        out[i] = target
+        for k in w.indices where k != i {
+            out[k] = othersBefore > 0 ? w[k] * othersAfter / othersBefore : othersAfter / Double(w.count - 1)
+        }
+        return out
+    }
+
+    /// Every point of the simplex whose coordinates are multiples of `1/divisions`, in
+    /// lexicographic order of the counts.
+    static func simplexGrid(dimensions: Int, divisions: Int) -> [[Double]] {
+        guard dimensions > 0, divisions > 0 else { return [] }
+        var out: [[Double]] = []
+        var counts = [Int](repeating: 0, count: dimensions)
+        func place(_ k: Int, _ left: Int) {
+            if k == dimensions - 1 {
+                counts[k] = left
+                out.append(counts.map { Double($0) / Double(divisions) })
+                return
+            }
+            for c in stride(from: left, through: 0, by: -1) {
+                counts[k] = c
+                place(k + 1, left - c)
+            }
+        }
+        place(0, divisions)
+        return out
+    }
+
+    // MARK: Threshold and boundaries
+
+    /// Step 3 of the fit: the level boundaries from the uncapped scores (which do not
+    /// depend on the boundaries), then the decision threshold on the ranking scores under
+    /// those boundaries (which do: a capped sample's ranking score sits just below its
+    /// level's upper boundary).
+    func operatingPoint(
+        _ matrix: AggregationMatrix, weights: [AggregationMethod: Double], summaryOf: ([Double]) -> RankingSummary
+    ) -> (threshold: Double, boundaries: AggregationConfiguration.LevelBoundaries) {
+        let base = problem.base.aggregation.levelBoundaries
+        let uncapped = summaryOf(rankingScores(matrix, weights: weights, boundaries: base, uncapped: true))
+        let boundaries = self.boundaries(
+            for: uncapped, threshold: clampThreshold(options.target.threshold(on: uncapped)))
+        let ranking = summaryOf(rankingScores(matrix, weights: weights, boundaries: boundaries))
+        return (clampThreshold(options.target.threshold(on: ranking)), boundaries)
+    }
+
+    /// A threshold usable as `decision.threshold` (0...1): `-inf` (reject no bona fide
+    /// needed) is 0, `+inf` (no threshold meets an APCER target) is 1, NaN (a class
+    /// missing) is the base threshold.
+    func clampThreshold(_ t: Double) -> Double {
+        if t.isNaN { return problem.base.decision.threshold }
+        return min(1, max(0, t))
+    }
+
+    /// The level boundaries for the fitting data's uncapped scores (`uncapped_score`: a
+    /// level is the level of the uncapped score unless a cap lowers it):
+    /// - medium = the threshold for the operating target on the uncapped scores;
+    /// - low = the highest threshold with BPCER <= 1% (few bona fide fall to SUSPICIOUS);
+    /// - high = the higher of the lowest threshold with APCER (max over species) <= 1% and
+    ///   the highest with BPCER <= 50% (HIGH needs both: few attacks, and the better half
+    ///   of the bona fide);
+    /// - very_high = the higher of the lowest threshold with APCER <= 0.1% and the highest
+    ///   with BPCER <= 80% (the best fifth of the bona fide);
+    /// then, with `g = 2 · capped_score_margin` (every band must be wider than the margin),
+    /// clamped in this order: medium into [2g, 1 - 2g], low into [g, medium - g], high
+    /// into [medium + g, 1 - g], very_high into [high + g, 1], so they are strictly
+    /// decreasing and valid. A rate that cannot be computed (a class missing) keeps the
+    /// base boundary, clamped the same way.
+    func boundaries(for summary: RankingSummary, threshold: Double) -> AggregationConfiguration.LevelBoundaries {
+        let base = problem.base.aggregation.levelBoundaries
+        let g = 2 * problem.base.aggregation.cappedScoreMargin
+        func pick(_ value: Double, _ fallback: Double, _ lo: Double, _ hi: Double) -> Double {
+            let v = value.isNaN ? fallback : value
+            return min(hi, max(lo, v))
+        }
+        let medium = pick(threshold, base.medium, 2 * g, 1 - 2 * g)
+        let low = pick(summary.thresholdForBPCER(0.01), base.low, g, medium - g)
+        func higher(_ a: Double, _ b: Double) -> Double { a.isNaN ? b : b.isNaN ? a : max(a, b) }
+        let high = pick(
+            higher(summary.thresholdForAPCER(0.01), summary.thresholdForBPCER(0.5)), base.high, medium + g, 1 - g)
+        let veryHigh = pick(
+            higher(summary.thresholdForAPCER(0.001), summary.thresholdForBPCER(0.8)), base.veryHigh, high + g, 1)
+        return .init(veryHigh: veryHigh, high: high, medium: medium, low: low)
+    }
+
+    // MARK: Scoring
+
+    /// Ranking scores of `rows` under `fit` (0 where nothing scored: `rejectingUnscored`).
+    public func rankingScores(_ fit: TunedFit, rows: [Int]) -> [Double] {
+        let matrix = problem.matrix.subset(rows).calibrated(fit.calibration)
+        var c = problem.base.aggregation
+        c.levelBoundaries = fit.levelBoundaries
+        let columnWeights = matrix.columns.map { fit.weights[$0.role] ?? 0 }
+        return Self.rejectingUnscored(
+            matrix.rankingScores(
+                weights: columnWeights, expectedWeighted: fit.weights.values.filter { $0 > 0 }.count,
+                primary: profile.primary, configuration: c))
+    }
+
+    /// Ranking scores of every sample under the base configuration (its own calibration,
+    /// weights and boundaries).
+    public func baseRankingScores() -> [Double] {
+        let base = problem.base.aggregation
+        let matrix = problem.matrix.calibrated(problem.base.calibration)
+        let columnWeights = matrix.columns.map { profile.weights[$0.role] ?? 0 }
+        return Self.rejectingUnscored(
+            matrix.rankingScores(
+                weights: columnWeights, expectedWeighted: profile.weightedMethods.count, primary: profile.primary,
+                configuration: base))
+    }
+}

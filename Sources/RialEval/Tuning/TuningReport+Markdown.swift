@@ -1,0 +1,90 @@
+import Foundation
+import RialDetection
+
+extension TuningReport {
+    /// `tune.md`: the held-out before/after first, then per fold or source, the chosen
+    /// threshold with the APCER per species it gives, and what was fitted.
+    public func markdown() -> String {
+        func p(_ v: Double) -> String { v.isFinite ? String(format: "%.1f%%", 100 * v) : "n/a" }
+        func n(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "n/a" }
+        func ci(_ c: ConfidenceInterval?, percent: Bool) -> String {
+            guard let c, c.lower.isFinite, c.upper.isFinite else { return "" }
+            return percent ? " [\(p(c.lower)), \(p(c.upper))]" : " [\(n(c.lower)), \(n(c.upper))]"
+        }
+        let target = String(format: "%g%%", 100 * heldOutAfter.apcerAtBPCER.targetBPCER)
+        var out = "# rial-bench tune: profile \(MarkdownText.escape(profile))\n\n"
+        out += "Objective `\(objective.rawValue)`"
+        if objective == .pauc { out += String(format: " (APCER 0-%g%%)", 100 * partialAUCMaxAPCER) }
+        out += ", target \(self.target), "
+        out +=
+            foldScheme == .source
+            ? "leave-one-source-out (\(folds) sources)" : "group \(folds)-fold (no group in two folds)"
+        out += ", seed \(seed), \(samples) samples from \(inputs.count) run(s). "
+        out += "Every number below is measured on held-out samples: each fold's fit (calibration, "
+        out += "Platt-or-isotonic choice by \(innerFolds) inner group folds, weights, threshold, level boundaries) "
+        out += "saw only the other folds. Intervals: 95% cluster bootstrap by group, "
+        out += "\(bootstrap.resamples) resamples.\n\n"
+        out += "## Held out, pooled\n\n"
+        out += "| | AUC | APCER at BPCER \(target) | operating point: BPCER | APCER (max species) | APCER pooled |\n"
+        out += "|---|---|---|---|---|---|\n"
+        for (name, m) in [("before (base configuration)", heldOutBefore), ("after (tuned per fold)", heldOutAfter)] {
+            let op = m.operatingPoint
+            out += "| \(name) | \(n(m.auc))\(ci(m.aucCI, percent: false)) | "
+            out += "\(p(m.apcerAtBPCER.apcerMax))\(ci(m.apcerAtBPCER.apcerMaxCI, percent: true)) | "
+            out +=
+                "\(p(op.bpcer))\(ci(op.bpcerCI, percent: true)) | \(p(op.apcerMax))\(ci(op.apcerMaxCI, percent: true)) | "
+            out += "\(p(op.apcerPooled))\(ci(op.apcerPooledCI, percent: true)) |\n"
+        }
+        out += "\nThe operating point uses each configuration's own decision threshold (before: the base "
+        out += "threshold; after: the threshold each fold fitted for \(self.target)); "
+        out += "\"APCER at BPCER \(target)\" takes the threshold on the held-out scores themselves.\n\n"
+        out += "![DET curves](det.svg)\n\n"
+        out += "## Per held-out \(foldScheme == .source ? "source" : "fold")\n\n"
+        out +=
+            "| held out | n | AUC before | AUC after | APCER at BPCER \(target) before | after | threshold | BPCER after |\n"
+        out += "|---|---|---|---|---|---|---|---|\n"
+        for fold in perFold {
+            out += "| \(MarkdownText.escape(fold.name)) | \(fold.after.samples) | "
+            out += "\(n(fold.before.auc))\(ci(fold.before.aucCI, percent: false)) | "
+            out += "\(n(fold.after.auc))\(ci(fold.after.aucCI, percent: false)) | "
+            out += "\(p(fold.before.apcerAtBPCER.apcerMax))\(ci(fold.before.apcerAtBPCER.apcerMaxCI, percent: true)) | "
+            out += "\(p(fold.after.apcerAtBPCER.apcerMax))\(ci(fold.after.apcerAtBPCER.apcerMaxCI, percent: true)) | "
+            out += "\(String(format: "%.4f", fold.fit.threshold)) | \(p(fold.after.operatingPoint.bpcer)) |\n"
+        }
+        out += "\n## The tuned configuration (fitted on all \(samples) samples)\n\n"
+        out += String(format: "Decision threshold %.6f (ranking score), for %@. ", final.threshold, self.target)
+        let b = final.levelBoundaries
+        out += String(
+            format: "Level boundaries: very_high %.4f, high %.4f, medium %.4f, low %.4f.\n\n", b.veryHigh, b.high,
+            b.medium, b.low)
+        out += "Held-out APCER per attack species at each fold's threshold (pooled over folds), "
+        out += "and in-sample at the final threshold:\n\n"
+        out += "| species | attacks | APCER held out | APCER in-sample (final threshold) |\n|---|---|---|---|\n"
+        for species in heldOutAfter.operatingPoint.attacksPerSpecies.keys.sorted() {
+            out += "| \(MarkdownText.escape(species)) | \(heldOutAfter.operatingPoint.attacksPerSpecies[species]!) | "
+            out += "\(p(heldOutAfter.operatingPoint.apcerPerSpecies[species] ?? .nan)) | "
+            out += "\(p(finalInSample.apcerPerSpecies[species] ?? .nan)) |\n"
+        }
+        out += "\nWeights: "
+        out += final.weights.keys.sorted().map { String(format: "%@ %.4f", $0.rawValue, final.weights[$0]!) }.joined(
+            separator: ", ")
+        out += ".\n\n| method | calibration | Platt log loss | isotonic log loss | samples |\n|---|---|---|---|---|\n"
+        for key in final.calibrationChoice.keys.sorted() {
+            let c = final.calibrationChoice[key]!
+            out +=
+                "| \(key) | \(c.kind) | \(c.plattLogLoss.map(n) ?? "n/a") | \(c.isotonicLogLoss.map(n) ?? "n/a") | \(c.samples) |\n"
+        }
+        out += "\nHow: weights are non-negative and sum to 1 (grid with step 1/4 plus a pattern search from "
+        out += "the base weights, on the ranking score of the fitting data); level boundaries come from the "
+        out += "fitting data's uncapped scores (medium at the operating target, low where BPCER reaches 1%, "
+        out += "high at APCER 1% or the bona fide median, very_high at APCER 0.1% or the top fifth of the "
+        out += "bona fide, whichever is higher, kept at least 2 x capped_score_margin apart); the decision "
+        out += "threshold is then taken for the target on the ranking score. A sample no weighted method "
+        out += "scored counts as rejected (score 0), as the decision treats it.\n"
+        out += "\nInputs: "
+        out += inputs.map { "\(MarkdownText.escape($0.folder)) (samples_sha256 \($0.samplesSHA256.prefix(12))…)" }
+            .joined(separator: ", ")
+        out += ".\n"
+        return out
+    }
+}

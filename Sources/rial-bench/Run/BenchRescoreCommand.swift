@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import RialEval
+
+/// `rial-bench bench-rescore`: how long `rescore` takes on a large synthetic run.
+struct BenchRescoreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-rescore",
+        abstract: "Measure rescore on a large synthetic run folder (release builds).",
+        discussion: """
+            Writes a run folder of --samples synthetic records shaped as run writes them (six methods, \
+            each with --fields-per-method further numbers, aggregation inputs, latencies, hashes; not \
+            timed), then times rescore on it under a configuration that changes weights, a calibration \
+            and the decision threshold: the record pass (verify, read, aggregate, write samples.jsonl) and \
+            the metrics and reports, with --resamples bootstrap resamples. The run folder is removed \
+            afterwards unless --keep.
+            """)
+
+    @Option(help: "Records in the synthetic run.")
+    var samples: Int = 1_000_000
+
+    @Option(help: "Numeric fields per method result besides the common ones (line size).")
+    var fieldsPerMethod: Int = 8
+
+    @Option(help: "Bootstrap resamples recorded in the synthetic run (the rescore computes as many).")
+    var resamples: Int = 0
+
+    @Option(help: "Folder for the synthetic run and the rescore (default: a new temporary folder).")
+    var folder: String?
+
+    @Flag(help: "Keep the synthetic run folder.")
+    var keep = false
+
+    @OptionGroup var jobs: JobsOption
+
+    @Flag(help: "Print the report as JSON.")
+    var json = false
+
+    @Flag(help: "Run in a debug build anyway (numbers are then meaningless).")
+    var allowDebugBuild = false
+
+    func validate() throws {
+        if samples < 1 { throw ValidationError("--samples must be at least 1, got \(samples)") }
+        if !(0...1000).contains(fieldsPerMethod) {
+            throw ValidationError("--fields-per-method must be in 0...1000, got \(fieldsPerMethod)")
+        }
+        try BootstrapOptionCheck.resamples(resamples)
+        if BuildInfo.configuration != "release" && !allowDebugBuild {
+            throw ValidationError(
+                "this is a debug build: timings would be meaningless. Build with `swift build -c release` "
+                    + "or pass --allow-debug-build")
+        }
+    }
+
+    func run() throws {
+        let base =
+            folder
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("rial-bench-rescore-\(UUID().uuidString)")
+            .path
+        let run = URL(fileURLWithPath: base).appendingPathComponent("run").path
+        defer { if !keep { try? FileManager.default.removeItem(atPath: base) } }
+        do {
+            if !json { FileHandle.standardError.write(Data("bench-rescore: writing \(samples) records...\n".utf8)) }
+            try RescoreBenchmark.writeRun(
+                folder: run, samples: samples, fieldsPerMethod: fieldsPerMethod, resamples: resamples)
+            if !json { FileHandle.standardError.write(Data("bench-rescore: rescoring...\n".utf8)) }
+            let report = try RescoreBenchmark.measure(
+                run: run, out: URL(fileURLWithPath: base).appendingPathComponent("rescored").path, jobs: jobs.count)
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                Terminal.out(
+                    String(
+                        format:
+                            "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples: records %.2f s, metrics and reports %.2f s, total %.2f s",
+                        report.samples, Double(report.bytes) / Double(max(1, report.samples)),
+                        Double(report.bytes) / 1e9, report.jobs, report.bootstrapResamples, report.recordSeconds,
+                        report.reportSeconds, report.totalSeconds))
+            }
+        } catch let error as RunError {
+            throw CLIError.badInput(error.description)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+@testable import RialDetection
+
+/// `AggregationResult.rankingScore`, by hand with the spec defaults: boundaries 0.90 /
+/// 0.75 / 0.50 / 0.25, `capped_score_margin` m = 0.01, `agreement_boost` 0.05,
+/// `ios_pro` weights lidar 0.55, moire 0.15, texture 0.15, supporting 0.15.
+@Suite struct RankingScoreTests {
+    static let secureEnclave = AttestationEvidence(status: .pass, method: .secureEnclave)
+
+    func aggregate(_ score: Double, attestation: AttestationEvidence) throws -> AggregationResult {
+        let inputs: [AggregationInput] = [.lidar, .moire, .texture, .supporting].map { .scored($0, score) }
+        return try ConfidenceAggregator().aggregate(inputs: inputs, attestation: attestation, profile: .iosPro)
+    }
+
+    /// All four score 0.8 with Secure Enclave: mean 0.8 + boost 0.05 = 0.85, HIGH, and
+    /// no cap is below HIGH (the VERY_HIGH rule caps at HIGH): ranking = score = 0.85.
+    @Test func uncappedRankingEqualsTheConfidenceScore() throws {
+        let r = try aggregate(0.8, attestation: Self.secureEnclave)
+        #expect(r.confidenceLevel == .high)
+        #expect(abs(r.confidenceScore - 0.85) < 1e-12)
+        #expect(r.rankingScore == r.confidenceScore)
+        #expect(r.capsApplied.isEmpty)
+    }
+
+    /// No attestation caps at MEDIUM (hi = 0.75). Uncapped 0.85 (all 0.8):
+    /// 0.74 + 0.005 * (0.85 - 0.75) / 0.25 = 0.74 + 0.002 = 0.742. Uncapped 1 (all 1.0,
+    /// 1.05 clamped): 0.74 + 0.005 * 1 = 0.745. The confidence score of both is 0.74.
+    @Test func cappedRankingKeepsTheOrderInsideTheCappedLevel() throws {
+        let lower = try aggregate(0.8, attestation: .missing)
+        let upper = try aggregate(1.0, attestation: .missing)
+        for r in [lower, upper] {
+            #expect(r.confidenceLevel == .medium)
+            #expect(abs(r.confidenceScore - 0.74) < 1e-12)
+        }
+        #expect(abs(lower.rankingScore - 0.742) < 1e-12)
+        #expect(abs(upper.rankingScore - 0.745) < 1e-12)
+        #expect(lower.rankingScore < upper.rankingScore)
+    }
+
+    /// Software attestation caps at SUSPICIOUS (hi = 0.25): uncapped 0.85 ->
+    /// 0.24 + 0.005 * (0.85 - 0.25) / 0.75 = 0.24 + 0.004 = 0.244, still SUSPICIOUS.
+    @Test func rankingUnderTheSuspiciousCap() throws {
+        let r = try aggregate(0.8, attestation: AttestationEvidence(status: .pass, method: .software))
+        #expect(r.confidenceLevel == .suspicious)
+        #expect(abs(r.confidenceScore - 0.24) < 1e-12)
+        #expect(abs(r.rankingScore - 0.244) < 1e-12)
+    }
+
+    /// The formula alone: hi = 0.5, m = 0.02, uncapped 0.9 -> 0.48 + 0.01 * 0.4 / 0.5 =
+    /// 0.488; at hi itself -> 0.48; at 1 -> 0.49; with hi = 1 (a very_high boundary of
+    /// 1) only uncapped = 1 can be capped, and it gets hi - m = 0.98.
+    @Test func formulaByHand() {
+        #expect(abs(ConfidenceAggregator.rankingScore(uncapped: 0.9, cappedBelow: 0.5, margin: 0.02) - 0.488) < 1e-12)
+        #expect(abs(ConfidenceAggregator.rankingScore(uncapped: 0.5, cappedBelow: 0.5, margin: 0.02) - 0.48) < 1e-12)
+        #expect(abs(ConfidenceAggregator.rankingScore(uncapped: 1, cappedBelow: 0.5, margin: 0.02) - 0.49) < 1e-12)
+        #expect(abs(ConfidenceAggregator.rankingScore(uncapped: 1, cappedBelow: 1, margin: 0.02) - 0.98) < 1e-12)
+    }
+
+    /// Over a sweep of uncapped scores under each cap: the ranking score is strictly
+    /// increasing, at or above the flattened confidence score, and in the capped level.
+    @Test(arguments: [ConfidenceLevel.suspicious, .low, .medium, .high])
+    func rankingStaysInsideTheCappedLevel(level: ConfidenceLevel) throws {
+        let boundaries = AggregationConfiguration.LevelBoundaries()
+        let hi = try #require(boundaries.upperBound(of: level))
+        let m = AggregationConfiguration.reference.cappedScoreMargin
+        var previous = -Double.infinity
+        for step in 0...100 {
+            let uncapped = hi + (1 - hi) * Double(step) / 100
+            let ranking = ConfidenceAggregator.rankingScore(uncapped: uncapped, cappedBelow: hi, margin: m)
+            #expect(ranking > previous)
+            #expect(ranking >= hi - m - 1e-15 && ranking <= hi - m / 2 + 1e-15)
+            #expect(boundaries.level(for: ranking) == level)
+            previous = ranking
+        }
+    }
+
+    @Test func rankingScoreIsEncodedAsRankingScore() throws {
+        let r = try aggregate(1.0, attestation: .missing)
+        let object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(r)) as? [String: Any]
+        #expect((object?["ranking_score"] as? Double).map { abs($0 - 0.745) < 1e-12 } == true)
+    }
+}
