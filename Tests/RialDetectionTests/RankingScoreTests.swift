@@ -24,9 +24,11 @@ import Testing
         #expect(r.capsApplied.isEmpty)
     }
 
-    /// No attestation caps at MEDIUM (hi = 0.75). Uncapped 0.85 (all 0.8):
-    /// 0.74 + 0.005 * (0.85 - 0.75) / 0.25 = 0.74 + 0.002 = 0.742. Uncapped 1 (all 1.0,
-    /// 1.05 clamped): 0.74 + 0.005 * 1 = 0.745. The confidence score of both is 0.74.
+    /// No attestation caps at MEDIUM (hi = 0.75; span 1 + 0.05 - 0.75 = 0.30). Evidence
+    /// 0.85 (all 0.8 + boost): 0.74 + 0.005 * 0.10 / 0.30 = 0.7416666...; evidence 1.05
+    /// (all 1.0 + boost): 0.74 + 0.005 * 1 = 0.745. The confidence score of both is 0.74.
+    /// Evidence 1.01 (all 0.96 + boost) also has uncapped 1 (clamped) but ranks below
+    /// 1.05: 0.74 + 0.005 * 0.26 / 0.30 = 0.7443333...
     @Test func cappedRankingKeepsTheOrderInsideTheCappedLevel() throws {
         let lower = try aggregate(0.8, attestation: .missing)
         let upper = try aggregate(1.0, attestation: .missing)
@@ -34,28 +36,36 @@ import Testing
             #expect(r.confidenceLevel == .medium)
             #expect(abs(r.confidenceScore - 0.74) < 1e-12)
         }
-        #expect(abs(lower.rankingScore - 0.742) < 1e-12)
+        #expect(abs(lower.rankingScore - (0.74 + 0.005 / 3)) < 1e-12)
         #expect(abs(upper.rankingScore - 0.745) < 1e-12)
         #expect(lower.rankingScore < upper.rankingScore)
+        let clamped = try aggregate(0.96, attestation: .missing)
+        #expect(clamped.uncappedScore == 1 && upper.uncappedScore == 1)
+        #expect(abs(clamped.rankingScore - (0.74 + 0.005 * 0.26 / 0.30)) < 1e-12)
+        #expect(clamped.rankingScore < upper.rankingScore)
     }
 
-    /// Software attestation caps at SUSPICIOUS (hi = 0.25): uncapped 0.85 ->
-    /// 0.24 + 0.005 * (0.85 - 0.25) / 0.75 = 0.24 + 0.004 = 0.244, still SUSPICIOUS.
+    /// Software attestation caps at SUSPICIOUS (hi = 0.25; span 1.05 - 0.25 = 0.80):
+    /// evidence 0.85 -> 0.24 + 0.005 * 0.60 / 0.80 = 0.24 + 0.00375 = 0.24375, still SUSPICIOUS.
     @Test func rankingUnderTheSuspiciousCap() throws {
         let r = try aggregate(0.8, attestation: AttestationEvidence(status: .pass, method: .software))
         #expect(r.confidenceLevel == .suspicious)
         #expect(abs(r.confidenceScore - 0.24) < 1e-12)
-        #expect(abs(r.rankingScore - 0.244) < 1e-12)
+        #expect(abs(r.rankingScore - 0.24375) < 1e-12)
     }
 
-    /// The formula alone: hi = 0.5, m = 0.02, uncapped 0.9 -> 0.48 + 0.01 * 0.4 / 0.5 =
-    /// 0.488; at hi itself -> 0.48; at 1 -> 0.49; with hi = 1 (a very_high boundary of
-    /// 1) only uncapped = 1 can be capped, and it gets hi - m = 0.98.
+    /// The formula alone: hi = 0.5, m = 0.02, boost b = 0.05 (span 0.55): evidence 0.9 ->
+    /// 0.48 + 0.01 * 0.4 / 0.55 = 0.48727272...; at hi itself -> 0.48; at 1.05 -> 0.49;
+    /// with hi = 1 and b = 0 (a very_high boundary of 1, no boost) only evidence 1 can be
+    /// capped, and it gets hi - m = 0.98.
     @Test func formulaByHand() {
-        #expect(abs(ConfidenceAggregator.rankingScore(uncapped: 0.9, cappedBelow: 0.5, margin: 0.02) - 0.488) < 1e-12)
-        #expect(abs(ConfidenceAggregator.rankingScore(uncapped: 0.5, cappedBelow: 0.5, margin: 0.02) - 0.48) < 1e-12)
-        #expect(abs(ConfidenceAggregator.rankingScore(uncapped: 1, cappedBelow: 0.5, margin: 0.02) - 0.49) < 1e-12)
-        #expect(abs(ConfidenceAggregator.rankingScore(uncapped: 1, cappedBelow: 1, margin: 0.02) - 0.98) < 1e-12)
+        func r(_ e: Double, _ hi: Double, _ b: Double) -> Double {
+            ConfidenceAggregator.rankingScore(evidence: e, cappedBelow: hi, margin: 0.02, agreementBoost: b)
+        }
+        #expect(abs(r(0.9, 0.5, 0.05) - (0.48 + 0.004 / 0.55)) < 1e-12)
+        #expect(abs(r(0.5, 0.5, 0.05) - 0.48) < 1e-12)
+        #expect(abs(r(1.05, 0.5, 0.05) - 0.49) < 1e-12)
+        #expect(abs(r(1, 1, 0) - 0.98) < 1e-12)
     }
 
     /// Over a sweep of uncapped scores under each cap: the ranking score is strictly
@@ -66,9 +76,11 @@ import Testing
         let hi = try #require(boundaries.upperBound(of: level))
         let m = AggregationConfiguration.reference.cappedScoreMargin
         var previous = -Double.infinity
+        let b = AggregationConfiguration.reference.agreementBoost
         for step in 0...100 {
-            let uncapped = hi + (1 - hi) * Double(step) / 100
-            let ranking = ConfidenceAggregator.rankingScore(uncapped: uncapped, cappedBelow: hi, margin: m)
+            let evidence = hi + (1 + b - hi) * Double(step) / 100
+            let ranking = ConfidenceAggregator.rankingScore(
+                evidence: evidence, cappedBelow: hi, margin: m, agreementBoost: b)
             #expect(ranking > previous)
             #expect(ranking >= hi - m - 1e-15 && ranking <= hi - m / 2 + 1e-15)
             #expect(boundaries.level(for: ranking) == level)

@@ -87,7 +87,7 @@ import Testing
         let tree = ConfigurationSchema.tree(of: loaded)
         #expect(tree["texture/1"]?["model"]?["model_id"]?.stringValue == "texture-other")
         #expect(RunResults.configurationHash(loaded) != RunResults.configurationHash(.standard))
-        #expect(ConfigurationSchema.tree(of: .standard)["texture/1"]?["model"] == nil)
+        #expect(ConfigurationSchema.tree(of: PipelineConfiguration.standard)["texture/1"]?["model"] == nil)
 
         let printed = ConfigurationPrinter.yaml(loaded)
         let again = try ConfigurationFile.parse(printed, path: config)

@@ -28,9 +28,11 @@
 /// 9. `ambiguous_results` when `|score - level_boundaries.medium| < ambiguity_band`.
 /// 10. Ranking score (`AggregationResult.rankingScore`): the score itself when no cap
 ///     lowered the level; when one lowered it to a level with upper bound `hi`,
-///     `(hi - m) + (m / 2) * (uncapped - hi) / (1 - hi)` with `m = capped_score_margin`,
-///     so it stays inside the capped level but keeps the order of `uncapped`. ROC, AUC,
-///     DET, tuning and the evaluation decision use it; level and score are as above.
+///     `(hi - m) + (m / 2) * (e - hi) / (1 + agreement_boost - hi)` with
+///     `m = capped_score_margin` and `e = weighted_mean + boost` before the clamp to 1, so
+///     it stays inside the capped level but keeps the order of the evidence (two captures
+///     whose `uncapped` both clamp to 1 stay apart). ROC, AUC, DET, tuning and the
+///     evaluation decision use it; level and score are as above.
 public struct ConfidenceAggregator: Sendable {
     public let configuration: AggregationConfiguration
 
@@ -125,7 +127,9 @@ public struct ConfidenceAggregator: Sendable {
         var score = uncapped, ranking = uncapped
         if level < uncappedLevel, let upper = boundaries.upperBound(of: level) {
             score = Swift.min(score, upper - c.cappedScoreMargin)
-            ranking = Self.rankingScore(uncapped: uncapped, cappedBelow: upper, margin: c.cappedScoreMargin)
+            ranking = Self.rankingScore(
+                evidence: weightedMean + boost, cappedBelow: upper, margin: c.cappedScoreMargin,
+                agreementBoost: c.agreementBoost)
         }
         if abs(score - boundaries.medium) < c.ambiguityBand { flags.insert(.ambiguousResults) }
 
@@ -139,13 +143,17 @@ public struct ConfidenceAggregator: Sendable {
     }
 
     /// The ranking score of a capture whose level a cap lowered to the level with upper
-    /// bound `hi` (exclusive): `(hi - m) + (m / 2) * (uncapped - hi) / (1 - hi)`, where
-    /// `uncapped >= hi` (else the cap would not have lowered the level). Increasing in
-    /// `uncapped`, from `hi - m` (at `uncapped = hi`) to `hi - m / 2` (at 1). With
-    /// `hi >= 1` no uncapped score lies above `hi` and the result is `hi - m`.
-    public static func rankingScore(uncapped: Double, cappedBelow hi: Double, margin m: Double) -> Double {
-        let span = 1 - hi
-        let fraction = span > 0 ? Swift.min(Swift.max((uncapped - hi) / span, 0), 1) : 0
+    /// bound `hi` (exclusive): `(hi - m) + (m / 2) * (e - hi) / (1 + b - hi)`, where
+    /// `e = weighted_mean + boost` is the evidence before the clamp to 1 (in `0...1 + b`,
+    /// `b` the configuration's `agreement_boost`) and `e >= hi` (else the cap would not have
+    /// lowered the level). Increasing in `e`, from `hi - m` (at `e = hi`) to `hi - m / 2`
+    /// (at `1 + b`): the clamp of `uncapped` to 1 would tie every capture with `e >= 1`.
+    /// With `hi >= 1 + b` no evidence lies above `hi` and the result is `hi - m`.
+    public static func rankingScore(
+        evidence e: Double, cappedBelow hi: Double, margin m: Double, agreementBoost b: Double
+    ) -> Double {
+        let span = 1 + b - hi
+        let fraction = span > 0 ? Swift.min(Swift.max((e - hi) / span, 0), 1) : 0
         return (hi - m) + (m / 2) * fraction
     }
 }

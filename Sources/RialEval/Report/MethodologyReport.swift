@@ -43,7 +43,7 @@ public enum MethodologyReport {
             MethodNote(
                 key: "aggregate", title: "Confidence aggregation",
                 signal:
-                    "Weighted mean of the available methods' scores (\(profiles.joined(separator: "; "))), renormalised over the methods that scored; +\(String(format: "%.2f", aggregation.agreementBoost)) when all agree the capture is real; level caps for disagreement, screen/print detections, a missing primary signal and attestation (every constant in the `aggregation` section below). Per-method calibration (`calibration` section, when set) maps a method's score before the mean. The level and `confidence_score` are the product's; a cap flattens `confidence_score` to the capped level's top (boundary − \(JSONValue.numberText(aggregation.cappedScoreMargin))). ROC, AUC, EER, the threshold tables and the decision use the ranking score instead: equal to `confidence_score` when no cap applied, and under a cap to level L with upper bound hi, (hi − m) + (m/2)·(uncapped − hi)/(1 − hi) with m = `capped_score_margin`, which stays inside L but keeps the order of the uncapped score, so capped samples are not tied.",
+                    "Weighted mean of the available methods' scores (\(profiles.joined(separator: "; "))), renormalised over the methods that scored; +\(String(format: "%.2f", aggregation.agreementBoost)) when all agree the capture is real; level caps for disagreement, screen/print detections, a missing primary signal and attestation (every constant in the `aggregation` section below). Per-method calibration (`calibration` section, when set) maps a method's score before the mean. The level and `confidence_score` are the product's; a cap flattens `confidence_score` to the capped level's top (boundary − \(JSONValue.numberText(aggregation.cappedScoreMargin))). ROC, AUC, EER, the threshold tables and the decision use the ranking score instead: equal to `confidence_score` when no cap applied, and under a cap to level L with upper bound hi, (hi − m) + (m/2)·(e − hi)/(1 + b − hi) with e = weighted mean + boost before the clamp to 1, b = `agreement_boost` and m = `capped_score_margin`, which stays inside L but keeps the order of the evidence, so capped samples are not tied.",
                 blindTo:
                     "Whatever all its inputs miss; image-only detectors are SUPPORTING by design because adversarial recaptures defeat them, so the physical signals (depth, parallax) and hardware attestation dominate."
             )
@@ -199,7 +199,7 @@ public enum MethodologyReport {
             "- No adversarial recaptures (Chimera-style band-limited or calibrated displays) are in the data; image detectors are expected to fail on them, which is why they only support the physical signals."
         )
         out.append(
-            "- Hardware attestation is not simulated: samples carry the attestation level their manifest states (`none` in the default data), which caps the aggregate level at MEDIUM; the aggregate's metrics use the ranking score, which keeps the order of the uncapped score under that cap."
+            "- Hardware attestation is not simulated: samples carry the attestation level their manifest states (`none` in the default data), which caps the aggregate level at MEDIUM; the aggregate's metrics use the ranking score, which keeps the order of the evidence (weighted mean + boost) under that cap."
         )
         out.append("")
         out.append(

@@ -171,7 +171,8 @@ public struct AggregationMatrix: Sendable {
                                     level = Swift.min(level, attestationRanks[i])
                                     if level < uncappedLevel, let hi = boundaries.upperBound(of: levels[level]) {
                                         out[i] = ConfidenceAggregator.rankingScore(
-                                            uncapped: uncapped, cappedBelow: hi, margin: margin)
+                                            evidence: mean + boost, cappedBelow: hi, margin: margin,
+                                            agreementBoost: c.agreementBoost)
                                     } else {
                                         out[i] = uncapped
                                     }
