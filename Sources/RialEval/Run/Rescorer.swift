@@ -127,7 +127,9 @@ public enum RunRescore {
         run: String, configuration: PipelineConfiguration, configurationFile: String?, into staging: String,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount, toolVersion: String
     ) throws(RunError) -> Outcome {
-        let runResults = try RunOutput.verifiedResults(folder: run)
+        // The digest of samples.jsonl is checked as verifiedResults checks it, from the
+        // hash the record pass computes while it reads the file.
+        let runResults = try RunOutput.unverifiedResults(folder: run)
         try Rescorer.compatibility(of: configuration, with: runResults.configuration)
         let rescorer: Rescorer
         do { rescorer = try Rescorer(configuration: configuration) } catch {
@@ -138,6 +140,8 @@ public enum RunRescore {
         let clock = ContinuousClock()
         let start = clock.now
         let pass = try SamplesRescorePass.run(source: source, target: target, rescorer: rescorer, jobs: jobs)
+        try RunOutput.check(pass.inputDigest, against: runResults, samplesPath: source)
+        if let problem = pass.problem { throw RunError(problem) }
         let recordSeconds = (clock.now - start).milliseconds / 1_000
 
         var context = runResults.context
@@ -150,7 +154,8 @@ public enum RunRescore {
             configurationSHA256: runResults.configurationSHA256, configurationFile: configurationFile,
             configurationFileSHA256: fileHash)
         let results = RunResults.build(records: pass.records, context: context)
-        try RunOutput.writeResultsAndReports(results: results, records: pass.records, folder: staging)
+        try RunOutput.writeResultsAndReports(
+            results: results, records: pass.records, folder: staging, samplesDigest: pass.outputDigest)
         return Outcome(
             results: results, rescored: pass.rescored, failed: pass.failed, recordSeconds: recordSeconds,
             reportSeconds: (clock.now - start).milliseconds / 1_000 - recordSeconds)

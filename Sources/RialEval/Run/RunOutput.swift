@@ -25,11 +25,18 @@ public enum RunOutput {
     /// report of `folder` from the records.
     ///
     /// `results.json` is written atomically (temporary file, then rename).
-    public static func writeResultsAndReports(results: RunResults, records: [SampleRecord], folder: String)
-        throws(RunError)
-    {
+    /// `samplesDigest`: the digest of the folder's `samples.jsonl` when the caller computed
+    /// it while writing the file (`rescore`), so it is not read again.
+    public static func writeResultsAndReports(
+        results: RunResults, records: [SampleRecord], folder: String, samplesDigest: SamplesDigest? = nil
+    ) throws(RunError) {
         let url = URL(fileURLWithPath: folder)
-        let digest = try SamplesDigest(fileAt: url.appendingPathComponent(samplesFile).path)
+        let digest: SamplesDigest
+        if let samplesDigest {
+            digest = samplesDigest
+        } else {
+            digest = try SamplesDigest(fileAt: url.appendingPathComponent(samplesFile).path)
+        }
         var results = results
         results.samplesSHA256 = digest.sha256
         results.samplesLines = digest.lines
@@ -49,6 +56,18 @@ public enum RunOutput {
     ///   is missing or its line count or SHA-256 differ from the recorded ones (an
     ///   interrupted run, or a file changed after the run).
     public static func verifiedResults(folder: String) throws(RunError) -> RunResults {
+        let results = try unverifiedResults(folder: folder)
+        let samplesPath = URL(fileURLWithPath: folder).appendingPathComponent(samplesFile).path
+        try check(SamplesDigest(fileAt: samplesPath), against: results, samplesPath: samplesPath)
+        return results
+    }
+
+    /// The `results.json` of run folder `folder`, which must record the digest of its
+    /// `samples.jsonl`; the caller checks it with `check(_:against:samplesPath:)` (a rescore
+    /// hashes the file while it reads it).
+    ///
+    /// - Throws: `RunError` as `verifiedResults(folder:)` for a folder, `results.json` or digest.
+    public static func unverifiedResults(folder: String) throws(RunError) -> RunResults {
         let url = URL(fileURLWithPath: folder)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) else {
@@ -57,13 +76,21 @@ public enum RunOutput {
         guard isDirectory.boolValue else { throw RunError("\(folder): not a folder, expected a run folder") }
         let resultsPath = url.appendingPathComponent(resultsFile).path
         let results = try RunResults.read(path: resultsPath)
-        guard let sha256 = results.samplesSHA256, let lines = results.samplesLines else {
+        guard results.samplesSHA256 != nil, results.samplesLines != nil else {
             throw RunError(
                 "\(resultsPath): records no samples_sha256/samples_lines (written by an older rial-bench), so \(samplesFile) cannot be checked; re-run it"
             )
         }
-        let samplesPath = url.appendingPathComponent(samplesFile).path
-        let digest = try SamplesDigest(fileAt: samplesPath)
+        return results
+    }
+
+    /// Checks `digest` (of the `samples.jsonl` at `samplesPath`) against the digest `results` records.
+    ///
+    /// - Throws: `RunError` naming the file when the line count or SHA-256 differ.
+    public static func check(_ digest: SamplesDigest, against results: RunResults, samplesPath: String)
+        throws(RunError)
+    {
+        let sha256 = results.samplesSHA256 ?? "", lines = results.samplesLines ?? -1
         guard digest.lines == lines else {
             throw RunError(
                 "\(samplesPath): \(digest.lines) lines but \(resultsFile) was computed from \(lines) (an interrupted or altered run); re-run it"
@@ -74,7 +101,6 @@ public enum RunOutput {
                 "\(samplesPath): SHA-256 \(digest.sha256.prefix(12))… does not match \(resultsFile)'s \(sha256.prefix(12))… (changed after the run); re-run it"
             )
         }
-        return results
     }
 }
 
@@ -84,6 +110,12 @@ public struct SamplesDigest: Sendable, Equatable {
     public var sha256: String
     /// Newline characters, plus one for a last line without a newline.
     public var lines: Int
+
+    /// A digest computed while the file was written.
+    init(sha256: String, lines: Int) {
+        self.sha256 = sha256
+        self.lines = lines
+    }
 
     /// - Throws: `RunError` naming `path` when it is missing or unreadable.
     public init(fileAt path: String) throws(RunError) {

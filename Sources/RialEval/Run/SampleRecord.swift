@@ -190,10 +190,16 @@ public struct SampleRecord: Sendable, Equatable, Codable {
             return aggregate.rankingScore ?? aggregate.score
         }
         // `NAME/VERSION:field` reads another continuous field of the result (depth/1's margin).
-        let parts = key.split(separator: ":", maxSplits: 1).map(String.init)
-        let method = parts[0], field = parts.count == 2 ? parts[1] : "score"
-        guard methods[method]?["status"]?.stringValue == "completed" else { return nil }
-        return methods[method]?[field]?.numberValue
+        // Called for every sample and key by metrics and reports: one lookup, no split.
+        var method = key, field = "score"
+        if let colon = key.firstIndex(of: ":") {
+            method = String(key[..<colon])
+            field = String(key[key.index(after: colon)...])
+        }
+        guard case .object(let result)? = methods[method], result["status"]?.stringValue == "completed" else {
+            return nil
+        }
+        return result[field]?.numberValue
     }
 
     /// The record as one compact JSON line (keys sorted; no NaN: non-finite numbers are null).

@@ -1,6 +1,14 @@
+import Dispatch
 import Foundation
+import RialCodecs
 import RialDetection
 import RialMedia
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The record pass of a rescore: streams `samples.jsonl` in large chunks, rescores the
 /// lines of each chunk on every worker (`concurrentMap` over slices of lines; each line by
@@ -16,6 +24,11 @@ enum SamplesRescorePass {
         var records: [SampleRecord]
         var rescored: Int
         var failed: Int
+        /// The first line that could not be rescored (its message); nothing after it was written.
+        var problem: String?
+        /// Digest and lines of `source` and of what was written to `target`.
+        var inputDigest = SamplesDigest(sha256: "", lines: 0)
+        var outputDigest = SamplesDigest(sha256: "", lines: 0)
     }
 
     /// One slice of lines, processed by one worker.
@@ -30,58 +43,119 @@ enum SamplesRescorePass {
 
     /// Rescores `source` into `target`.
     ///
-    /// - Throws: `RunError` naming the file (and line) when `source` cannot be read, a line
-    ///   is not a sample record, an evaluated record has no `aggregation_inputs`, or
-    ///   `target` cannot be written.
+    /// Three stages overlap: a reader thread reads `source` in chunks and hashes them (the
+    /// digest the caller checks against `results.json`), the workers rescore a chunk's lines,
+    /// and a writer thread writes and hashes the new lines (the digest `results.json` records).
+    /// After a problem the reader still hashes the rest of `source`, so the caller can say
+    /// whether the file was changed after its run before naming the line.
+    ///
+    /// - Throws: `RunError` when `source` cannot be read or `target` written. A line that is
+    ///   not a sample record, or an evaluated record without `aggregation_inputs`, is
+    ///   reported in `Result.problem`.
     static func run(source: String, target: String, rescorer: Rescorer, jobs: Int) throws(RunError) -> Result {
         guard let input = FileHandle(forReadingAtPath: source) else {
-            throw RunError("\(source): cannot be read")
+            throw RunError(
+                "\(source): \(FileManager.default.fileExists(atPath: source) ? "cannot be read" : "no such file")")
         }
-        defer { try? input.close() }
         guard FileManager.default.createFile(atPath: target, contents: nil),
             let output = FileHandle(forWritingAtPath: target)
-        else { throw RunError("\(target): cannot be created") }
-        defer { try? output.close() }
+        else {
+            try? input.close()
+            throw RunError("\(target): cannot be created")
+        }
+        let chunks = Channel<Data?>(capacity: 2)
+        let inputDigest = Locked<Swift.Result<SamplesDigest, RunError>?>(nil)
+        let reader = Thread {
+            var hasher = SHA256Hasher()
+            var lines = 0
+            var last: UInt8?
+            var failure: RunError?
+            while true {
+                let chunk: Data
+                do { chunk = try input.read(upToCount: chunkSize) ?? Data() } catch {
+                    failure = RunError("\(source): read failed (\(error.localizedDescription))")
+                    break
+                }
+                if chunk.isEmpty { break }
+                hasher.update(chunk)
+                lines += chunk.withUnsafeBytes { newlines(in: $0) }
+                last = chunk.last
+                chunks.send(chunk)
+            }
+            if let last, last != 0x0A { lines += 1 }
+            try? input.close()
+            let digest = SamplesDigest(sha256: hasher.finalizeHex(), lines: lines)
+            inputDigest.withLock { $0 = failure.map { .failure($0) } ?? .success(digest) }
+            chunks.send(nil)
+        }
+        let blocks = Channel<[UInt8]?>(capacity: 2 * Swift.max(1, jobs) * 4)
+        let writerDone = DispatchSemaphore(value: 0)
+        let outputDigest = Locked<Swift.Result<SamplesDigest, RunError>?>(nil)
+        let writer = Thread {
+            var hasher = SHA256Hasher()
+            var lines = 0
+            var failure: RunError?
+            while let block = blocks.receive() {
+                guard failure == nil else { continue }
+                hasher.update(block)
+                lines += block.withUnsafeBytes { newlines(in: $0) }
+                do { try output.write(contentsOf: block) } catch {
+                    failure = RunError("\(target): cannot be written (\(error.localizedDescription))")
+                }
+            }
+            if failure == nil {
+                do { try output.synchronize() } catch {
+                    failure = RunError("\(target): cannot be written (\(error.localizedDescription))")
+                }
+            }
+            try? output.close()
+            let digest = SamplesDigest(sha256: hasher.finalizeHex(), lines: lines)
+            outputDigest.withLock { $0 = failure.map { .failure($0) } ?? .success(digest) }
+            writerDone.signal()
+        }
+        reader.start()
+        writer.start()
 
         var result = Result(records: [], rescored: 0, failed: 0)
         var pending: [UInt8] = []
         var firstLine = 1
-        while true {
-            let chunk: Data
-            do { chunk = try input.read(upToCount: chunkSize) ?? Data() } catch {
-                throw RunError("\(source): read failed (\(error.localizedDescription))")
-            }
-            let atEnd = chunk.isEmpty
-            pending.append(contentsOf: chunk)
-            // Whole lines only, unless the file ends without a newline.
-            let end: Int
-            if atEnd {
-                end = pending.count
-            } else if let last = pending.lastIndex(of: UInt8(ascii: "\n")) {
-                end = last + 1
-            } else {
+        var atEnd = false
+        while !atEnd {
+            let chunk = chunks.receive()
+            atEnd = chunk == nil
+            if let chunk { pending.append(contentsOf: chunk) }
+            guard result.problem == nil else {
+                pending.removeAll(keepingCapacity: true)
                 continue
             }
-            if end > 0 {
-                let slices = try process(
-                    pending[0..<end], firstLine: firstLine, source: source, rescorer: rescorer, jobs: jobs)
-                for slice in slices {
-                    if !slice.output.isEmpty {
-                        do { try output.write(contentsOf: slice.output) } catch {
-                            throw RunError("\(target): cannot be written (\(error.localizedDescription))")
-                        }
-                    }
-                    result.records += slice.records
-                    result.rescored += slice.rescored
-                    result.failed += slice.failed
-                }
-                firstLine += pending[0..<end].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
-                pending.removeFirst(end)
+            // Whole lines only, unless the file ends without a newline.
+            let end = atEnd ? pending.count : (pending.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
+            guard end > 0 else { continue }
+            let slices = process(pending[0..<end], firstLine: firstLine, source: source, rescorer: rescorer, jobs: jobs)
+            if let problem = slices.compactMap(\.problem).min(by: { $0.line < $1.line }) {
+                result.problem = problem.message
+                continue
             }
-            if atEnd { break }
+            for slice in slices {
+                blocks.send(slice.output)
+                result.records += slice.records
+                result.rescored += slice.rescored
+                result.failed += slice.failed
+            }
+            firstLine += pending.withUnsafeBytes { newlines(in: UnsafeRawBufferPointer(rebasing: $0[0..<end])) }
+            pending.removeFirst(end)
         }
-        do { try output.synchronize() } catch {
-            throw RunError("\(target): cannot be written (\(error.localizedDescription))")
+        blocks.send(nil)
+        writerDone.wait()
+        switch inputDigest.withLock({ $0 }) {
+        case .failure(let error)?: throw error
+        case .success(let digest)?: result.inputDigest = digest
+        case nil: throw RunError("\(source): read failed")
+        }
+        switch outputDigest.withLock({ $0 }) {
+        case .failure(let error)?: throw error
+        case .success(let digest)?: result.outputDigest = digest
+        case nil: throw RunError("\(target): cannot be written")
         }
         return result
     }
@@ -89,16 +163,20 @@ enum SamplesRescorePass {
     /// Rescores the lines of `text` (whole lines) on `jobs` workers; slices in order.
     static func process(
         _ text: ArraySlice<UInt8>, firstLine: Int, source: String, rescorer: Rescorer, jobs: Int
-    ) throws(RunError) -> [Slice] {
+    ) -> [Slice] {
         // The lines (without their newline), then about 4 slices per worker so a slow
         // slice does not leave the others idle.
         var found: [Range<Int>] = []
-        var start = text.startIndex
-        for i in text.indices where text[i] == UInt8(ascii: "\n") {
-            found.append(start..<i)
-            start = i + 1
+        text.withUnsafeBytes { bytes in
+            var start = 0
+            while start < bytes.count, let base = bytes.baseAddress {
+                guard let hit = memchr(base + start, 0x0A, bytes.count - start) else { break }
+                let i = UnsafeRawPointer(hit) - base
+                found.append((text.startIndex + start)..<(text.startIndex + i))
+                start = i + 1
+            }
+            if start < bytes.count { found.append((text.startIndex + start)..<text.endIndex) }
         }
-        if start < text.endIndex { found.append(start..<text.endIndex) }
         let lines = found
         let lineCount = lines.count
         let sliceCount = Swift.max(1, Swift.min(lineCount, jobs * 4))
@@ -143,9 +221,40 @@ enum SamplesRescorePass {
             }
             return slice
         }
-        if let problem = slices.compactMap(\.problem).min(by: { $0.line < $1.line }) {
-            throw RunError(problem.message)
-        }
         return slices
+    }
+}
+
+/// The newline bytes in `bytes` (`memchr` steps).
+func newlines(in bytes: UnsafeRawBufferPointer) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var count = 0, start = 0
+    while start < bytes.count, let hit = memchr(base + start, 0x0A, bytes.count - start) {
+        count += 1
+        start = UnsafeRawPointer(hit) - base + 1
+    }
+    return count
+}
+
+/// A bounded first-in first-out hand-over between threads: `send` waits while `capacity`
+/// items are queued, `receive` waits for one.
+final class Channel<Element: Sendable>: @unchecked Sendable {
+    private let free: DispatchSemaphore
+    private let filled = DispatchSemaphore(value: 0)
+    private let queue = Locked<[Element]>([])
+
+    init(capacity: Int) { free = DispatchSemaphore(value: capacity) }
+
+    func send(_ element: Element) {
+        free.wait()
+        queue.withLock { $0.append(element) }
+        filled.signal()
+    }
+
+    func receive() -> Element {
+        filled.wait()
+        let element = queue.withLock { $0.removeFirst() }
+        free.signal()
+        return element
     }
 }
