@@ -8,7 +8,7 @@ import Testing
 /// The fit and the nested cross-validation on a synthetic problem: lidar and moire
 /// separate the classes, texture is noise, groups of 4 samples.
 @Suite struct TuningTunerTests {
-    static func problem(samples n: Int, seed: UInt64) -> TuningProblem {
+    static func problem(samples n: Int, seed: UInt64, withLidar: Bool = true) -> TuningProblem {
         var rng = SplitMix64(seed: seed)
         func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         let columns: [AggregationMatrix.Column] = [
@@ -27,7 +27,7 @@ import Testing
             sources.append("owner/repo\(i % 5)")
             let y = real ? 1.0 : 0.0
             for (j, noise) in [0.35, 0.5, 2.0, 0].enumerated() {
-                let available = j < 3 && uniform() < 0.9
+                let available = j < 3 && (j != 0 || withLidar) && uniform() < 0.9
                 scored.append(available)
                 scores.append(available ? min(1, max(0, 0.3 + 0.4 * y + noise * (uniform() - 0.5))) : .nan)
                 flags.append(false)
@@ -82,6 +82,28 @@ import Testing
             let accepted = attacks.filter { scores[$0] >= fit.threshold }.count
             #expect(Double(accepted) / Double(attacks.count) <= 0.05, "species \(species)")
         }
+    }
+
+    /// Photos without depth: lidar never scores, so the data says nothing about its weight.
+    /// It keeps its base share (ios_pro: 0.55 of 1.00), and so does supporting (0.15),
+    /// which has no column at all; moire and texture share the other 0.30, informative
+    /// moire taking more of it than noisy texture.
+    @Test func rolesThatNeverScoredKeepTheirBaseShare() throws {
+        let problem = Self.problem(samples: 600, seed: 13, withLidar: false)
+        let tuner = try Tuner(problem: problem, options: TuningOptions())
+        let fit = tuner.fit(rows: Array(0..<problem.count))
+        #expect(fit.weights[.lidar] == 0.55)
+        #expect(fit.weights[.supporting] == 0.15)
+        #expect(abs((fit.weights[.moire] ?? 0) + (fit.weights[.texture] ?? 0) - 0.30) < 1e-9)
+        #expect((fit.weights[.moire] ?? 0) > (fit.weights[.texture] ?? 0))
+        #expect(fit.calibration["depth/2"] == nil)
+    }
+
+    /// A move among a subset keeps the others: mass of {1, 2} is 0.45; weight 1 goes to
+    /// 0.40 and weight 2 gets the remaining 0.05; weight 0 stays 0.55.
+    @Test func moveAmongASubsetKeepsTheRest() {
+        let w = Tuner.move([0.55, 0.3, 0.15], 1, 0.1, among: [1, 2])
+        #expect(zip(w, [0.55, 0.4, 0.05]).allSatisfy { abs($0 - $1) < 1e-12 })
     }
 
     @Test func nestedCrossValidationIsDeterministic() throws {

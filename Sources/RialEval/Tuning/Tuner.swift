@@ -39,7 +39,10 @@ public struct TuningOptions: Sendable, Equatable {
 ///    the step from 0.1 down to 1/128 when none improves. Weights are rounded to 4
 ///    decimals (the largest takes the rounding remainder) before being scored, so what is
 ///    written is what was scored. Ties on the objective go to AUC, then to the earlier
-///    candidate. The primary keeps at least `primaryFloor`.
+///    candidate. The primary keeps at least `primaryFloor`. A role that scored on no row
+///    of R (lidar on photos without depth) keeps its base share: the data says nothing
+///    about it, and a run renormalises over the methods that scored, so only the split of
+///    the remaining weight among the roles that scored is searched.
 /// 3. Boundaries and threshold: the level boundaries from the uncapped scores of R
 ///    (`boundaries(for:threshold:)`), then the decision threshold for the target
 ///    (`OperatingTarget`) on the ranking scores of R under those boundaries, so the
@@ -226,10 +229,25 @@ public struct Tuner: Sendable {
             return aa > ba + 1e-12
         }
         let start = normalised(roles.map { profile.weights[$0] ?? 0 })
+        // Roles that scored on no row keep their base share; the others share the rest.
+        let observed = Set(
+            matrix.columns.indices.filter { j in
+                (0..<matrix.rows).contains { matrix.scored[$0 * matrix.columns.count + j] }
+            }
+            .map { matrix.columns[$0].role })
+        let free = roles.indices.filter { observed.contains(roles[$0]) }
+        let fixedMass = roles.indices.filter { !observed.contains(roles[$0]) }.reduce(0) { $0 + start[$1] }
+        /// `point` (over the free roles, summing to 1) placed in the free mass, the fixed
+        /// roles at their start share.
+        func place(_ point: [Double]) -> [Double] {
+            var w = start
+            for (k, i) in free.enumerated() { w[i] = point[k] * (1 - fixedMass) }
+            return w
+        }
         var candidates = [start]
         var seen = Set([start])
-        for point in Self.simplexGrid(dimensions: roles.count, divisions: options.gridDivisions) {
-            let w = normalised(point)
+        for point in Self.simplexGrid(dimensions: free.count, divisions: options.gridDivisions) {
+            let w = normalised(place(point))
             if seen.insert(w).inserted { candidates.append(w) }
         }
         let scored = evaluate(candidates)
@@ -240,9 +258,9 @@ public struct Tuner: Sendable {
         var step = 0.1
         while step >= 1.0 / 128 && evaluations < 2_000 {
             var moves: [[Double]] = []
-            for i in roles.indices {
+            for i in free {
                 for sign in [1.0, -1.0] {
-                    let w = normalised(Self.move(current, i, sign * step))
+                    let w = normalised(Self.move(current, i, sign * step, among: free))
                     if w != current && seen.insert(w).inserted { moves.append(w) }
                 }
             }
@@ -262,15 +280,18 @@ public struct Tuner: Sendable {
         return (dictionary(current), currentScore.objective, scored[0].objective, evaluations)
     }
 
-    /// `w` with weight `i` changed by `delta` (clamped to 0...1) and the others rescaled
-    /// to keep the sum (shared equally when they were all 0).
-    static func move(_ w: [Double], _ i: Int, _ delta: Double) -> [Double] {
+    /// `w` with weight `i` changed by `delta` and the other weights of `among` (which holds
+    /// `i`; default: all) rescaled so that the sum over `among` stays what it was (shared
+    /// equally when they were all 0); the weights outside `among` do not change.
+    static func move(_ w: [Double], _ i: Int, _ delta: Double, among: [Int]? = nil) -> [Double] {
+        let among = among ?? Array(w.indices)
+        let mass = among.reduce(0) { $0 + w[$1] }
         var out = w
-        let target = min(1, max(0, w[i] + delta))
-        let othersBefore = 1 - w[i], othersAfter = 1 - target
+        let target = min(mass, max(0, w[i] + delta))
+        let othersBefore = mass - w[i], othersAfter = mass - target
         out[i] = target
-        for k in w.indices where k != i {
-            out[k] = othersBefore > 0 ? w[k] * othersAfter / othersBefore : othersAfter / Double(w.count - 1)
+        for k in among where k != i {
+            out[k] = othersBefore > 0 ? w[k] * othersAfter / othersBefore : othersAfter / Double(among.count - 1)
         }
         return out
     }
