@@ -26,6 +26,15 @@
 /// | `confusion` | | `BinaryConfusionMatrix` at `threshold` |
 /// | `warnings` | | `MetricsWarning` raw values |
 /// | `breakdowns` | | `MetricsBreakdown`, absent when none requested |
+/// | `ties` | | `ScoreTies`: share of scored samples in a tie, largest tie block |
+/// | `eer_operating_point` | | `EEROperatingPoint`: the rates `eer_threshold` really gives |
+/// | `apcer_at_bpcer` | | `APCERAtBPCER` at BPCER 1 %, 5 %, 10 %, intervals on rates and threshold |
+/// | `threshold_table` | | `ThresholdRow`s at the BPCER/APCER targets, the EER and decision thresholds |
+///
+/// APCER max (here, in `bpcer20`/`bpcer100` and in the table) counts only species with at
+/// least `MetricsConfiguration.minimumAttacksPerSpecies` attacks (`apcer.min_attacks_for_max`);
+/// the others are listed in `apcer.species_below_minimum`. The last four keys and those
+/// two are absent from results written before they existed.
 ///
 /// Intervals (`*_ci`) are `ConfidenceInterval` objects carrying their method, level,
 /// resample count and seed; they are absent when the bootstrap is disabled. A `+inf`
@@ -35,7 +44,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
     ///
     /// JSON: `{"per_species": {species: rate}, "attacks_per_species": {species: n},
     /// "per_species_ci": {species: Wilson interval}, "max", "max_species", "max_ci",
-    /// "pooled", "pooled_ci"}`.
+    /// "pooled", "pooled_ci", "min_attacks_for_max", "species_below_minimum",
+    /// "max_all_species"}`. `max` is over the species with at least
+    /// `min_attacks_for_max` attacks; `max_all_species` over all of them.
     public struct APCERSummary: Sendable, Equatable, Codable {
         public var perSpecies: [String: Double]
         public var attacksPerSpecies: [String: Int]
@@ -47,6 +58,12 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         public var maxCI: ConfidenceInterval?
         public var pooled: Double
         public var pooledCI: ConfidenceInterval?
+        /// Fewest attacks a species needs to count in `max` (nil in older results: all counted).
+        public var minimumAttacksForMax: Int?
+        /// Species with fewer attacks, left out of `max` (sorted).
+        public var speciesBelowMinimum: [String]
+        /// The maximum over every species, however few attacks.
+        public var maxAllSpecies: Double
 
         enum CodingKeys: String, CodingKey {
             case perSpecies = "per_species"
@@ -57,6 +74,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             case maxCI = "max_ci"
             case pooled
             case pooledCI = "pooled_ci"
+            case minimumAttacksForMax = "min_attacks_for_max"
+            case speciesBelowMinimum = "species_below_minimum"
+            case maxAllSpecies = "max_all_species"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -69,6 +89,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             maxCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .maxCI)
             pooled = try c.decodeNullable(.pooled)
             pooledCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .pooledCI)
+            minimumAttacksForMax = try c.decodeIfPresent(Int.self, forKey: .minimumAttacksForMax)
+            speciesBelowMinimum = try c.decodeIfPresent([String].self, forKey: .speciesBelowMinimum) ?? []
+            maxAllSpecies = c.contains(.maxAllSpecies) ? try c.decodeNullable(.maxAllSpecies) : max
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -81,6 +104,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             try c.encodeIfPresent(maxCI, forKey: .maxCI)
             try c.encodeNullable(pooled, forKey: .pooled)
             try c.encodeIfPresent(pooledCI, forKey: .pooledCI)
+            try c.encodeIfPresent(minimumAttacksForMax, forKey: .minimumAttacksForMax)
+            try c.encode(speciesBelowMinimum, forKey: .speciesBelowMinimum)
+            try c.encodeNullable(maxAllSpecies, forKey: .maxAllSpecies)
         }
 
         init(_ pad: PresentationAttackMetrics, intervals: ClusterBootstrap.Intervals?, level: Double) {
@@ -95,6 +121,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             maxCI = intervals?.apcerMax
             pooled = pad.apcerPooled
             pooledCI = intervals?.apcerPooled
+            minimumAttacksForMax = pad.minimumAttacks
+            speciesBelowMinimum = pad.species.filter { !$0.countsInMax }.map(\.species)
+            maxAllSpecies = pad.apcerMaxAllSpecies
         }
     }
 
@@ -128,6 +157,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
     public var confusion: BinaryConfusionMatrix
     public var warnings: [MetricsWarning]
     public var breakdowns: MetricsBreakdown?
+    public var ties: ScoreTies?
+    public var eerOperatingPoint: EEROperatingPoint?
+    public var apcerAtBPCER: [APCERAtBPCER]?
+    public var thresholdTable: [ThresholdRow]?
 
     enum CodingKeys: String, CodingKey {
         case sampleCount = "n_samples"
@@ -155,7 +188,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         case bpcer100PooledThreshold = "bpcer100_pooled_threshold"
         case tprAtOperatingPoint = "tpr_at_operating_point"
         case tprCI = "tpr_ci"
-        case confusion, warnings, breakdowns
+        case confusion, warnings, breakdowns, ties
+        case eerOperatingPoint = "eer_operating_point"
+        case apcerAtBPCER = "apcer_at_bpcer"
+        case thresholdTable = "threshold_table"
     }
 
     /// All metrics of `samples` under `configuration` (call `configuration.validate()`
@@ -178,13 +214,38 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         let curve = ROCCurve(ranked: ranked, excluded: prepared.excluded, inputWarnings: prepared.inputWarnings)
         let pr = PrecisionRecallCurve(ranked: ranked, excluded: prepared.excluded, inputWarnings: [])
         let eer = EqualErrorRate(curve: curve)
-        let pad = PresentationAttackMetrics(samples: prepared.samples, threshold: threshold)
-        let intervals = ClusterBootstrap(prepared: prepared, threshold: threshold).intervals(settings)
+        let minimum = Swift.max(1, configuration.minimumAttacksPerSpecies)
+        let pad = PresentationAttackMetrics(samples: prepared.samples, threshold: threshold, minimumAttacks: minimum)
+        let intervals = ClusterBootstrap(prepared: prepared, threshold: threshold, minimumAttacks: minimum)
+            .intervals(settings)
         let at = { (target: Double, kind: BPCERAtAPCER.APCERKind) in
-            BPCERAtAPCER(ranked: prepared, target: target, kind: kind)
+            BPCERAtAPCER(ranked: prepared, target: target, kind: kind, minimumAttacks: minimum)
         }
         let (b20, b100) = (at(0.05, .maxOverSpecies), at(0.01, .maxOverSpecies))
         let (p20, p100) = (at(0.05, .pooled), at(0.01, .pooled))
+        let atBPCER = APCERAtBPCER.compute(
+            prepared: prepared, targets: APCERAtBPCER.standardTargets, minimumAttacks: minimum,
+            bootstrap: settings.resamples > 0 ? settings : nil)
+        ties = ScoreTies(ranked: ranked)
+        eerOperatingPoint = EEROperatingPoint(samples: prepared.samples, eer: eer, minimumAttacks: minimum)
+        apcerAtBPCER = atBPCER
+        var candidates: [(reason: String, threshold: Double)] = atBPCER.map {
+            ("bpcer_\(Self.percent($0.target))", $0.threshold)
+        }
+        for target in [0.01, 0.05, 0.10] {
+            let byMax = target == 0.05 ? b20 : target == 0.01 ? b100 : at(target, .maxOverSpecies)
+            let point = byMax.threshold.isNaN ? at(target, .pooled) : byMax
+            let kind = byMax.threshold.isNaN ? "pooled" : "max"
+            candidates.append(("apcer_\(kind)_\(Self.percent(target))", point.threshold))
+        }
+        candidates.append(("eer", eer.threshold))
+        candidates.append(("decision", threshold))
+        thresholdTable =
+            ranked.positiveCount > 0 && ranked.negativeCount > 0
+            ? ThresholdRow.rows(
+                prepared: prepared, thresholds: candidates.filter { !$0.threshold.isNaN }, minimumAttacks: minimum,
+                settings: settings)
+            : []
 
         sampleCount = samples.count
         excludedCount = prepared.excluded
@@ -227,6 +288,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
                 level: settings.confidenceLevel)
     }
 
+    /// `0.05` -> `5`, for row names.
+    static func percent(_ rate: Double) -> String { SVGNumber.format(rate * 100, decimals: 2) }
+
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         sampleCount = try c.decode(Int.self, forKey: .sampleCount)
@@ -259,6 +323,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         confusion = try c.decode(BinaryConfusionMatrix.self, forKey: .confusion)
         warnings = try c.decodeIfPresent([MetricsWarning].self, forKey: .warnings) ?? []
         breakdowns = try c.decodeIfPresent(MetricsBreakdown.self, forKey: .breakdowns)
+        ties = try c.decodeIfPresent(ScoreTies.self, forKey: .ties)
+        eerOperatingPoint = try c.decodeIfPresent(EEROperatingPoint.self, forKey: .eerOperatingPoint)
+        apcerAtBPCER = try c.decodeIfPresent([APCERAtBPCER].self, forKey: .apcerAtBPCER)
+        thresholdTable = try c.decodeIfPresent([ThresholdRow].self, forKey: .thresholdTable)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -293,5 +361,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         try c.encode(confusion, forKey: .confusion)
         try c.encode(warnings, forKey: .warnings)
         try c.encodeIfPresent(breakdowns, forKey: .breakdowns)
+        try c.encodeIfPresent(ties, forKey: .ties)
+        try c.encodeIfPresent(eerOperatingPoint, forKey: .eerOperatingPoint)
+        try c.encodeIfPresent(apcerAtBPCER, forKey: .apcerAtBPCER)
+        try c.encodeIfPresent(thresholdTable, forKey: .thresholdTable)
     }
 }

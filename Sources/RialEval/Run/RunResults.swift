@@ -49,6 +49,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     public var samplesSHA256: String?
     /// Lines of that `samples.jsonl`.
     public var samplesLines: Int?
+    /// The aggregate's output levels as decisions (`OutputLevelRow`), under `all` and
+    /// per data kind; nil in files written before it was recorded.
+    public var aggregateLevels: [String: [OutputLevelRow]]? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -65,6 +68,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case mergedShards = "merged_shards"
         case samplesSHA256 = "samples_sha256"
         case samplesLines = "samples_lines"
+        case aggregateLevels = "aggregate_levels"
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -230,8 +234,18 @@ public struct RunResults: Sendable, Equatable, Codable {
         let seeds: [String: UInt64] = [
             "bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed,
         ]
+        func levels(_ subset: [SampleRecord]) -> [OutputLevelRow] {
+            OutputLevelRow.rows(
+                samples: subset.compactMap { r in
+                    r.score("aggregate") == nil ? nil : r.aggregate.map { ($0.level, r.bonaFide, r.label.rawValue) }
+                })
+        }
+        var aggregateLevels = ["all": levels(evaluated)]
+        for kind in Set(evaluated.map(\.data)) {
+            aggregateLevels[kind.rawValue] = levels(evaluated.filter { $0.data == kind })
+        }
         let formatter = ISO8601DateFormatter()
-        return RunResults(
+        var results = RunResults(
             testRun: context.limit != nil, limit: context.limit, created: formatter.string(from: Date()),
             tool: Tool(name: "rial-bench", version: context.toolVersion, gitCommit: RunEnvironment.gitCommit()),
             environment: .current(), configuration: context.configuration,
@@ -244,6 +258,8 @@ public struct RunResults: Sendable, Equatable, Codable {
             metrics: metrics(evaluated), metricsByData: byData, latency: latency, build: context.build,
             jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards, shard: context.shard,
             mergedShards: context.mergedShards)
+        results.aggregateLevels = aggregateLevels
+        return results
     }
 
     /// SHA-256 of the configuration as canonical JSON (sorted keys, no spaces).
