@@ -202,4 +202,20 @@ import Testing
         #expect(rows.map(\.apcerPooled) == [0.5, 0.5, 0.5, 0])
         #expect(rows[0].apcerPerSpecies == ["lcd_screen": 0.5] && rows[3].apcerPerSpecies == ["lcd_screen": 0])
     }
+
+    /// Published values of the standard normal quantile (scipy `norm.ppf`).
+    static let quantiles: [(Double, Double)] = [
+        (0.975, 1.959963984540054), (0.001, -3.090232306167813), (0.2, -0.8416212335729142), (0.5, 0.0),
+    ]
+
+    @Test(arguments: quantiles)
+    func normalQuantile(p: Double, expected: Double) {
+        #expect(abs(NormalQuantile.of(p) - expected) < 1e-12)
+    }
+
+    @Test func probitAxisClampsTheEnds() {
+        let axis = SVGAxis.probit(label: "")
+        #expect(axis.fraction(0) == 0 && axis.fraction(1) == 1 && axis.fraction(0.001) == 0)
+        #expect(abs(axis.fraction(0.5) - 0.5) < 1e-12 && axis.fraction(.nan).isNaN)
+    }
 }
