@@ -117,6 +117,35 @@ import Testing
         #expect(rate.lower >= 0 && rate.upper <= 1 && rate.lower < rate.upper)
     }
 
+    /// A resample is the data with each cluster repeated `weight` times: the weighted sweep
+    /// must choose what the unweighted one chooses on those repeated samples. Weights:
+    /// b1 0, a1 1, a2 1, b2 2, b3 1, a3 0 -> a1 0.8, a2 0.7, b2 0.7 twice, b3 0.4 (P 3, N 2).
+    /// BPCER <= 0.5: 0.9 is absent (weight 0), 0.8 keeps BPCER 1, 0.7 gives 1/3: threshold
+    /// 0.7, pooled APCER 2/2; BPCER <= 0.01: 0.4, APCER 1.
+    @Test func weightedSweepEqualsRepeatedSamples() {
+        let prepared = RankedSamples(samples: Self.example)
+        let multiplicity: [String: UInt8] = ["b1": 0, "a1": 1, "a2": 1, "b2": 2, "b3": 1, "a3": 0]
+        var weights = [UInt8](repeating: 0, count: prepared.clusterCount)
+        for (k, index) in prepared.ranked.order.enumerated() {
+            weights[Int(prepared.clusterOfSorted[k])] = multiplicity[Self.example[Int(index)].id]!
+        }
+        let sweep = WeightedThresholdSweep(prepared: prepared, eligible: [true, true])
+        let weighted = weights.withUnsafeBufferPointer { sweep.points(targets: [0.5, 0.01], weights: $0) }
+        let repeated = Self.example.flatMap { sample in
+            (0..<Int(multiplicity[sample.id]!)).map { copy -> ScoredSample in
+                var s = sample
+                s.id += "-\(copy)"
+                return s
+            }
+        }
+        for (point, target) in zip(weighted, [0.5, 0.01]) {
+            let plain = APCERAtBPCER(samples: repeated, target: target)
+            #expect(point.threshold == plain.threshold && point.bpcer == plain.bpcer)
+            #expect(point.apcerPooled == plain.apcerPooled && point.apcerMax == plain.apcerMax)
+        }
+        #expect(weighted[0].threshold == 0.7 && weighted[0].apcerPooled == 1 && weighted[1].threshold == 0.4)
+    }
+
     @Test func eerComesWithTheRatesItsThresholdGives() {
         let eer = EqualErrorRate(scores: Self.example.map(\.score), bonaFide: Self.example.map(\.bonaFide))
         #expect(eer.rate == 0.5 && abs(eer.threshold - 0.75) < 1e-15)

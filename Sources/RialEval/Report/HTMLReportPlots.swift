@@ -126,7 +126,8 @@ struct HTMLReportPlots {
         let boundaries = aggregation.levelBoundaries
         var markers: [SVGScoreHistogram.Marker] = ConfidenceLevel.allCases.filter { $0 > .suspicious }.map {
             SVGScoreHistogram.Marker(
-                value: boundaries.lowerBound(of: $0), label: $0.rawValue, colour: "#777777", dash: "2 3")
+                value: boundaries.lowerBound(of: $0), label: $0.rawValue, colour: "#777777", dash: "2 3",
+                labelAtTop: true)
         }
         let caps = aggregation.levelCaps, attestation = aggregation.attestationCaps
         let capLevels = Set([
@@ -151,12 +152,13 @@ struct HTMLReportPlots {
         let groupCount = Set(records.compactMap(\.group)).count
         var histogram = SVGScoreHistogram(
             title:
-                "Aggregate scores by species — \(OperatingPointReport.kindName(kind)) (\(records.count) samples, \(groupCount) groups)",
+                "Aggregate score by species — \(OperatingPointReport.kindName(kind))",
             groups: groups,
             threshold: results.metricsByData[kind]?["aggregate"]?.threshold ?? results.configuration.decision.threshold)
         histogram.markers = markers
         histogram.legend =
-            "Grey dotted: level lower bounds. Orange dashed: cap ceilings (" + ceilings.joined(separator: ", ") + ")."
+            "\(records.count) samples, \(groupCount) named groups. Grey dotted: level lower bounds. Orange dashed: "
+            + "cap ceilings (" + ceilings.joined(separator: ", ") + ")."
         return histogram.render()
     }
 

@@ -62,12 +62,13 @@ enum OperatingPointReport {
             + "\(m.clusterCount) bootstrap clusters (groups, or single samples)"
     }
 
-    /// The footnote on species left out of APCER max.
-    static func minimumNote(_ m: MethodMetrics) -> String? {
+    /// The footnote on species left out of APCER max (`†`-marked in tables).
+    static func minimumNote(_ m: MethodMetrics, dagger: Bool = true) -> String? {
         guard !m.apcer.speciesBelowMinimum.isEmpty else { return nil }
         let list = m.apcer.speciesBelowMinimum.map { "\($0) (\(m.apcer.attacksPerSpecies[$0] ?? 0))" }
-        return "† fewer than \(m.apcer.minimumAttacksForMax ?? 1) attacks: \(list.joined(separator: ", ")). "
-            + "Its APCER is shown but it does not count in APCER max (one attack moves it by more than 5 points)."
+        return (dagger ? "† " : "") + "Species with fewer than \(m.apcer.minimumAttacksForMax ?? 1) attacks: "
+            + "\(list.joined(separator: ", ")). Each keeps its own APCER but does not count in APCER max "
+            + "(with so few attacks one accepted attack moves the rate by more than 5 points)."
     }
 
     /// The headline: per data kind, the aggregate at its decision threshold and at BPCER
@@ -80,7 +81,7 @@ enum OperatingPointReport {
             text += "\(m.clusterCount) bootstrap clusters. AUC \(threshold(m.auc))\(ci(m.aucCI, percent: false)). "
             text += "At the decision threshold \(threshold(m.threshold)): "
             if m.apcer.max.isNaN && !m.apcer.speciesBelowMinimum.isEmpty {
-                text += "APCER max undefined (no species has \(m.apcer.minimumAttacksForMax ?? 1) attacks)"
+                text += "APCER max undefined (no species has at least \(m.apcer.minimumAttacksForMax ?? 1) attacks)"
             } else {
                 text += "APCER max \(pct(m.apcer.max))\(ci(m.apcer.maxCI))"
                 if let species = m.apcer.maxSpecies { text += " (\(species))" }
@@ -99,14 +100,19 @@ enum OperatingPointReport {
                 text +=
                     "block is \(t.largestBlock) samples (\(pct(t.largestBlockFraction))) at \(threshold(t.largestBlockScore)). "
             }
+            // A method that scored only a few of these samples (no depth on most photos) is no rival.
+            let scored = m.bonaFideCount + m.attackCount
             let single = r.methods.filter { $0 != "aggregate" && !$0.contains(":") }.compactMap { key in
                 r.metricsByData[kind]?[key].map { (key, $0) }
-            }.filter { $0.1.auc.isFinite }.max { $0.1.auc < $1.1.auc }
+            }.filter { $0.1.auc.isFinite && 2 * ($0.1.bonaFideCount + $0.1.attackCount) >= scored }
+                .max { $0.1.auc < $1.1.auc }
             if let (key, best) = single {
-                text += "Best single method by AUC: \(key), \(threshold(best.auc))\(ci(best.aucCI, percent: false))"
-                text += " on \(best.bonaFideCount + best.attackCount) scored samples."
+                text += "Best single method by AUC (of those scoring at least half of these samples): \(key), "
+                text +=
+                    "\(threshold(best.auc))\(ci(best.aucCI, percent: false)) on \(best.bonaFideCount + best.attackCount) "
+                text += "scored samples."
             }
-            if let note = minimumNote(m) { text += " " + note }
+            if let note = minimumNote(m, dagger: false) { text += " " + note }
             out.append(Headline(lead: "On \(kindName(kind)):", text: text))
         }
         if out.isEmpty { out.append(Headline(lead: "No result:", text: "no sample was evaluated.")) }
