@@ -146,6 +146,30 @@ import Testing
         #expect(weighted[0].threshold == 0.7 && weighted[0].apcerPooled == 1 && weighted[1].threshold == 0.4)
     }
 
+    /// The threshold table's one-pass rates equal the per-threshold tally the operating
+    /// point's bootstrap uses, on the same resample weights (here b2 and a3 dropped, b1 doubled).
+    @Test func oneSweepRatesEqualThePerThresholdTally() {
+        let prepared = RankedSamples(samples: Self.example)
+        let multiplicity: [String: UInt8] = ["b1": 2, "a1": 1, "a2": 1, "b2": 0, "b3": 1, "a3": 0]
+        var weights = [UInt8](repeating: 0, count: prepared.clusterCount)
+        for (k, index) in prepared.ranked.order.enumerated() {
+            weights[Int(prepared.clusterOfSorted[k])] = multiplicity[Self.example[Int(index)].id]!
+        }
+        let thresholds = [0.75, 0.5, Double.infinity, 0.2, 0.7, 0.05]
+        let sweep = WeightedThresholdSweep(prepared: prepared, eligible: [true, false])
+        let swept = weights.withUnsafeBufferPointer { sweep.rates(at: thresholds, weights: $0) }
+        for (index, threshold) in thresholds.enumerated() {
+            let tally = OperatingPointTally(prepared: prepared, threshold: threshold, minimumAttacks: 2)
+            let expected = weights.withUnsafeBufferPointer { tally.rates(weights: $0) }
+            #expect(swept[index].apcerPooled == expected.apcerPooled && swept[index].bpcer == expected.bpcer)
+            #expect(swept[index].apcerMax.isNaN == expected.apcerMax.isNaN)
+            if !expected.apcerMax.isNaN { #expect(swept[index].apcerMax == expected.apcerMax) }
+        }
+        // By hand at 0.7: b1 x2 and b2 x0 accepted of bona fide b1 x2, b3: BPCER 1/3; a1, a2 accepted
+        // of a1, a2: pooled 1; lcd (only a1 weighted, eligible) 1/1.
+        #expect(swept[4].bpcer == 1.0 / 3 && swept[4].apcerPooled == 1 && swept[4].apcerMax == 1)
+    }
+
     @Test func eerComesWithTheRatesItsThresholdGives() {
         let eer = EqualErrorRate(scores: Self.example.map(\.score), bonaFide: Self.example.map(\.bonaFide))
         #expect(eer.rate == 0.5 && abs(eer.threshold - 0.75) < 1e-15)

@@ -178,18 +178,8 @@ struct WeightedThresholdSweep: Sendable {
     /// - Complexity: O(clusters + pairs) for the totals, then one pass over the sorted
     ///   samples that stops once every target is settled.
     func points<W: FixedWidthInteger>(targets: [Double], weights: UnsafeBufferPointer<W>?) -> [Point] {
-        @inline(__always) func weight(cluster g: Int32) -> Int { weights.map { Int($0[Int(g)]) } ?? 1 }
-        var positives = 0, negatives = 0
-        var attacks = [Int](repeating: 0, count: speciesCount)
-        for (g, count) in positivesPerCluster.enumerated() where count > 0 {
-            positives += weight(cluster: Int32(g)) * Int(count)
-        }
-        for entry in attackEntries {
-            let w = weight(cluster: entry.cluster) * Int(entry.count)
-            attacks[Int(entry.species)] += w
-            negatives += w
-        }
-        func weight(_ k: Int) -> Int { weight(cluster: clusterOfSorted[k]) }
+        let (positives, negatives, attacks) = totals(weights: weights)
+        func weight(_ k: Int) -> Int { weights.map { Int($0[Int(clusterOfSorted[k])]) } ?? 1 }
         var results = [Point](repeating: .undefined, count: targets.count)
         guard positives > 0, negatives > 0 else { return results }
         var pending = targets.indices.filter { targets[$0] >= 0 && targets[$0] <= 1 }
@@ -237,6 +227,64 @@ struct WeightedThresholdSweep: Sendable {
             // A block of weight 0 is not in this resample: its score is no candidate.
             if blockWeight > 0 { settle(threshold: ranked.scores[end - 1]) }
             start = end
+        }
+        return results
+    }
+
+    /// The weighted bona fide and attack totals, and attacks per species.
+    func totals<W: FixedWidthInteger>(weights: UnsafeBufferPointer<W>?) -> (
+        positives: Int, negatives: Int, attacks: [Int]
+    ) {
+        func weight(cluster g: Int32) -> Int { weights.map { Int($0[Int(g)]) } ?? 1 }
+        var positives = 0, negatives = 0
+        var attacks = [Int](repeating: 0, count: speciesCount)
+        for (g, count) in positivesPerCluster.enumerated() where count > 0 {
+            positives += weight(cluster: Int32(g)) * Int(count)
+        }
+        for entry in attackEntries {
+            let w = weight(cluster: entry.cluster) * Int(entry.count)
+            attacks[Int(entry.species)] += w
+            negatives += w
+        }
+        return (positives, negatives, attacks)
+    }
+
+    /// Pooled APCER, max APCER and BPCER at each fixed threshold (accept `score >=
+    /// threshold`; no NaN threshold), as `OperatingPointTally.rates` defines them (NaN
+    /// where a class, or for the max every eligible species, has weight 0), for all
+    /// thresholds in one pass over the sorted samples.
+    ///
+    /// - Complexity: O(clusters + pairs + n + thresholds · species).
+    func rates<W: FixedWidthInteger>(at thresholds: [Double], weights: UnsafeBufferPointer<W>?) -> [(
+        apcerPooled: Double, apcerMax: Double, bpcer: Double
+    )] {
+        let (positives, negatives, attacks) = totals(weights: weights)
+        func weight(_ k: Int) -> Int { weights.map { Int($0[Int(clusterOfSorted[k])]) } ?? 1 }
+        var results = [(apcerPooled: Double, apcerMax: Double, bpcer: Double)](
+            repeating: (.nan, .nan, .nan), count: thresholds.count)
+        var accepted = [Int](repeating: 0, count: speciesCount)
+        var acceptedAll = 0, tp = 0, k = 0
+        for index in thresholds.indices.sorted(by: { thresholds[$0] > thresholds[$1] }) {
+            let threshold = thresholds[index]
+            while k < ranked.count && ranked.scores[k] >= threshold {
+                let w = weight(k), s = Int(speciesOfSorted[k])
+                if s < 0 {
+                    tp += w
+                } else {
+                    accepted[s] += w
+                    acceptedAll += w
+                }
+                k += 1
+            }
+            var maxRate = Double.nan
+            for s in 0..<speciesCount where eligible[s] && attacks[s] > 0 {
+                let rate = Double(accepted[s]) / Double(attacks[s])
+                maxRate = maxRate.isNaN ? rate : max(maxRate, rate)
+            }
+            results[index] = (
+                negatives > 0 ? Double(acceptedAll) / Double(negatives) : .nan, maxRate,
+                positives > 0 ? Double(positives - tp) / Double(positives) : .nan
+            )
         }
         return results
     }

@@ -62,9 +62,9 @@ public struct ThresholdRow: Sendable, Equatable, Codable {
         bpcer = pad.bpcer
     }
 
-    /// Rows at `thresholds` (reason, value) for `prepared`, with bootstrap intervals from
-    /// one set of resamples shared by all rows (O(clusters + cluster-species pairs) per
-    /// row and resample).
+    /// Rows at `thresholds` (reason, value; none NaN) for `prepared`, with bootstrap
+    /// intervals from one set of resamples shared by all rows: one pass over the sorted
+    /// samples per resample for all rows (`WeightedThresholdSweep.rates(at:weights:)`).
     static func rows(
         prepared: RankedSamples, thresholds: [(reason: String, threshold: Double)], minimumAttacks: Int,
         settings: BootstrapSettings
@@ -77,11 +77,16 @@ public struct ThresholdRow: Sendable, Equatable, Codable {
                 level: settings.confidenceLevel)
         }
         guard settings.resamples > 0, !rows.isEmpty else { return rows }
-        let tallies = thresholds.map {
-            OperatingPointTally(prepared: prepared, threshold: $0.threshold, minimumAttacks: minimumAttacks)
-        }
+        let sweep = WeightedThresholdSweep(
+            prepared: prepared, eligible: prepared.speciesCounts.map { $0 >= max(1, minimumAttacks) })
+        let levels = thresholds.map(\.threshold)
         let resampler = ClusterResampler(clusterCount: prepared.clusterCount, settings: settings)
-        let replicates = resampler.map { _, weights in tallies.map { $0.rates(weights: weights) } }
+        let replicates = resampler.map { _, weights in
+            switch weights {
+            case .narrow(let w): sweep.rates(at: levels, weights: w)
+            case .wide(let w): sweep.rates(at: levels, weights: w)
+            }
+        }
         for index in rows.indices {
             rows[index].apcerPooledCI = .bootstrapPercentile(
                 replicates.map { $0[index].apcerPooled }, settings: settings)
