@@ -8,10 +8,8 @@ import Testing
 /// `MethodMetrics` end to end, its JSON shape (NaN as null) and `MetricsConfiguration`.
 @Suite struct MetricsJSONTests {
     static let example = MetricsPresentationAttackTests.example
-    /// Every species counts in APCER max (the example has 4 and 3 attacks, below the
-    /// default minimum of 20; OperatingPointMetricsTests covers the minimum).
     static let configuration = MetricsConfiguration(
-        threshold: 0.5, bootstrap: BootstrapSettings(resamples: 100, seed: 7), minimumAttacksPerSpecies: 1)
+        threshold: 0.5, bootstrap: BootstrapSettings(resamples: 100, seed: 7))
 
     static func json(_ metrics: MethodMetrics) throws -> [String: Any] {
         let data = try JSONEncoder().encode(metrics)
@@ -55,7 +53,8 @@ import Testing
         #expect(
             Set(apcer.keys) == [
                 "per_species", "attacks_per_species", "per_species_ci", "max", "max_species",
-                "max_ci", "pooled", "pooled_ci", "min_attacks_for_max", "species_below_minimum", "max_all_species",
+                "max_ci", "pooled", "pooled_ci", "min_attacks_for_max", "species_below_minimum", "max_counted",
+                "max_counted_ci",
             ])
         let ci = try #require(object["auc_ci"] as? [String: Any])
         #expect(ci["method"] as? String == "cluster_bootstrap_percentile")

@@ -208,7 +208,9 @@ import Testing
         let m = MethodMetrics.compute(samples: Self.example, configuration: configuration)
         #expect(m.apcer.speciesBelowMinimum == ["printed_paper"] && m.apcer.minimumAttacksForMax == 2)
         // At 0.5: b1, a1, b2, a2 accepted; lcd 1/2, print 1/1 (excluded), pooled 2/3, BPCER 1/3.
-        #expect(m.apcer.max == 0.5 && m.apcer.maxAllSpecies == 1 && m.apcer.pooled == 2.0 / 3)
+        #expect(m.apcer.maxCounted == 0.5 && m.apcer.maxCountedSpecies == "lcd_screen" && m.apcer.pooled == 2.0 / 3)
+        // The older keys count every species: max 1 (print), ACER (1 + 1/3) / 2.
+        #expect(m.apcer.max == 1 && m.apcer.maxSpecies == "printed_paper" && m.acer == (1 + 1.0 / 3) / 2)
         #expect(m.ties?.tiedFraction == 1.0 / 3)
         #expect(m.eerOperatingPoint?.bpcer == 2.0 / 3)
         #expect(m.apcerAtBPCER?.map(\.target) == [0.01, 0.05, 0.10])
@@ -223,7 +225,7 @@ import Testing
     }
 
     /// A results file written before these keys existed still decodes: absent keys are
-    /// nil, and `max_all_species` falls back to `max`.
+    /// nil (`max_counted` NaN) and `max` reads as before.
     @Test func olderMetricsJSONStillDecodes() throws {
         let m = MethodMetrics.compute(
             samples: Self.example, configuration: MetricsConfiguration(bootstrap: BootstrapSettings(resamples: 0)))
@@ -233,13 +235,13 @@ import Testing
             object.removeValue(forKey: key)
         }
         var apcer = try #require(object["apcer"] as? [String: Any])
-        for key in ["min_attacks_for_max", "species_below_minimum", "max_all_species"] {
+        for key in ["min_attacks_for_max", "species_below_minimum", "max_counted", "max_counted_species"] {
             apcer.removeValue(forKey: key)
         }
         object["apcer"] = apcer
         let old = try JSONDecoder().decode(MethodMetrics.self, from: JSONSerialization.data(withJSONObject: object))
         #expect(old.ties == nil && old.thresholdTable == nil && old.apcer.minimumAttacksForMax == nil)
-        #expect(old.apcer.maxAllSpecies.isNaN == old.apcer.max.isNaN)
+        #expect(old.apcer.maxCounted.isNaN && old.apcer.max == m.apcer.max)
     }
 
     /// Levels: bona fide at MEDIUM and LOW, attacks at HIGH and SUSPICIOUS.

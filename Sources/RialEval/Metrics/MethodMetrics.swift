@@ -31,10 +31,13 @@
 /// | `apcer_at_bpcer` | | `APCERAtBPCER` at BPCER 1 %, 5 %, 10 %, intervals on rates and threshold |
 /// | `threshold_table` | | `ThresholdRow`s at the BPCER/APCER targets, the EER and decision thresholds |
 ///
-/// APCER max (here, in `bpcer20`/`bpcer100` and in the table) counts only species with at
-/// least `MetricsConfiguration.minimumAttacksPerSpecies` attacks (`apcer.min_attacks_for_max`);
-/// the others are listed in `apcer.species_below_minimum`. The last four keys and those
-/// two are absent from results written before they existed.
+/// The reports' "APCER max" is `apcer.max_counted`: the maximum over the species with at
+/// least `MetricsConfiguration.minimumAttacksPerSpecies` attacks (`apcer.min_attacks_for_max`;
+/// the others are listed in `apcer.species_below_minimum`); so are the max APCERs of
+/// `eer_operating_point`, `apcer_at_bpcer` and `threshold_table`. The older keys keep their
+/// meaning for comparison with earlier results and gates: `apcer.max`, `acer`, `bpcer20`
+/// and `bpcer100` take the maximum over every species. The new keys are absent from results
+/// written before they existed.
 ///
 /// Intervals (`*_ci`) are `ConfidenceInterval` objects carrying their method, level,
 /// resample count and seed; they are absent when the bootstrap is disabled. A `+inf`
@@ -45,8 +48,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
     /// JSON: `{"per_species": {species: rate}, "attacks_per_species": {species: n},
     /// "per_species_ci": {species: Wilson interval}, "max", "max_species", "max_ci",
     /// "pooled", "pooled_ci", "min_attacks_for_max", "species_below_minimum",
-    /// "max_all_species"}`. `max` is over the species with at least
-    /// `min_attacks_for_max` attacks; `max_all_species` over all of them.
+    /// "max_counted", "max_counted_species", "max_counted_ci"}`. `max` is over every
+    /// species; `max_counted` over the species with at least `min_attacks_for_max` attacks
+    /// (NaN when none has), its interval the cluster bootstrap of `threshold_table`'s
+    /// `decision` row.
     public struct APCERSummary: Sendable, Equatable, Codable {
         public var perSpecies: [String: Double]
         public var attacksPerSpecies: [String: Int]
@@ -62,8 +67,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         public var minimumAttacksForMax: Int?
         /// Species with fewer attacks, left out of `max` (sorted).
         public var speciesBelowMinimum: [String]
-        /// The maximum over every species, however few attacks.
-        public var maxAllSpecies: Double
+        /// The maximum over the species with at least `minimumAttacksForMax` attacks.
+        public var maxCounted: Double
+        public var maxCountedSpecies: String?
+        public var maxCountedCI: ConfidenceInterval?
 
         enum CodingKeys: String, CodingKey {
             case perSpecies = "per_species"
@@ -76,7 +83,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             case pooledCI = "pooled_ci"
             case minimumAttacksForMax = "min_attacks_for_max"
             case speciesBelowMinimum = "species_below_minimum"
-            case maxAllSpecies = "max_all_species"
+            case maxCounted = "max_counted"
+            case maxCountedSpecies = "max_counted_species"
+            case maxCountedCI = "max_counted_ci"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -91,7 +100,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             pooledCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .pooledCI)
             minimumAttacksForMax = try c.decodeIfPresent(Int.self, forKey: .minimumAttacksForMax)
             speciesBelowMinimum = try c.decodeIfPresent([String].self, forKey: .speciesBelowMinimum) ?? []
-            maxAllSpecies = c.contains(.maxAllSpecies) ? try c.decodeNullable(.maxAllSpecies) : max
+            maxCounted = try c.decodeNullable(.maxCounted)
+            maxCountedSpecies = try c.decodeIfPresent(String.self, forKey: .maxCountedSpecies)
+            maxCountedCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .maxCountedCI)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -106,10 +117,17 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             try c.encodeIfPresent(pooledCI, forKey: .pooledCI)
             try c.encodeIfPresent(minimumAttacksForMax, forKey: .minimumAttacksForMax)
             try c.encode(speciesBelowMinimum, forKey: .speciesBelowMinimum)
-            try c.encodeNullable(maxAllSpecies, forKey: .maxAllSpecies)
+            try c.encodeNullable(maxCounted, forKey: .maxCounted)
+            try c.encodeIfPresent(maxCountedSpecies, forKey: .maxCountedSpecies)
+            try c.encodeIfPresent(maxCountedCI, forKey: .maxCountedCI)
         }
 
-        init(_ pad: PresentationAttackMetrics, intervals: ClusterBootstrap.Intervals?, level: Double) {
+        /// `pad` with every species counted (`max`), `counted` with the minimum.
+        init(
+            _ pad: PresentationAttackMetrics, counted: PresentationAttackMetrics,
+            intervals: ClusterBootstrap.Intervals?,
+            countedCI: ConfidenceInterval?, level: Double
+        ) {
             perSpecies = Dictionary(uniqueKeysWithValues: pad.species.map { ($0.species, $0.apcer) })
             attacksPerSpecies = Dictionary(uniqueKeysWithValues: pad.species.map { ($0.species, $0.attacks) })
             perSpeciesCI = Dictionary(
@@ -121,9 +139,11 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             maxCI = intervals?.apcerMax
             pooled = pad.apcerPooled
             pooledCI = intervals?.apcerPooled
-            minimumAttacksForMax = pad.minimumAttacks
-            speciesBelowMinimum = pad.species.filter { !$0.countsInMax }.map(\.species)
-            maxAllSpecies = pad.apcerMaxAllSpecies
+            minimumAttacksForMax = counted.minimumAttacks
+            speciesBelowMinimum = counted.species.filter { !$0.countsInMax }.map(\.species)
+            maxCounted = counted.apcerMax
+            maxCountedSpecies = counted.apcerMaxSpecies
+            maxCountedCI = countedCI
         }
     }
 
@@ -215,10 +235,16 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         let pr = PrecisionRecallCurve(ranked: ranked, excluded: prepared.excluded, inputWarnings: [])
         let eer = EqualErrorRate(curve: curve)
         let minimum = Swift.max(1, configuration.minimumAttacksPerSpecies)
-        let pad = PresentationAttackMetrics(samples: prepared.samples, threshold: threshold, minimumAttacks: minimum)
-        let intervals = ClusterBootstrap(prepared: prepared, threshold: threshold, minimumAttacks: minimum)
-            .intervals(settings)
+        let pad = PresentationAttackMetrics(samples: prepared.samples, threshold: threshold)
+        let counted = PresentationAttackMetrics(
+            samples: prepared.samples, threshold: threshold, minimumAttacks: minimum)
+        let intervals = ClusterBootstrap(prepared: prepared, threshold: threshold).intervals(settings)
+        // Every species counts in the older keys (bpcer20, bpcer100); the table's APCER rows
+        // use the minimum.
         let at = { (target: Double, kind: BPCERAtAPCER.APCERKind) in
+            BPCERAtAPCER(ranked: prepared, target: target, kind: kind)
+        }
+        let atCounted = { (target: Double, kind: BPCERAtAPCER.APCERKind) in
             BPCERAtAPCER(ranked: prepared, target: target, kind: kind, minimumAttacks: minimum)
         }
         let (b20, b100) = (at(0.05, .maxOverSpecies), at(0.01, .maxOverSpecies))
@@ -233,19 +259,20 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             ("bpcer_\(Self.percent($0.target))", $0.threshold)
         }
         for target in [0.01, 0.05, 0.10] {
-            let byMax = target == 0.05 ? b20 : target == 0.01 ? b100 : at(target, .maxOverSpecies)
+            let byMax = atCounted(target, .maxOverSpecies)
             let point = byMax.threshold.isNaN ? at(target, .pooled) : byMax
             let kind = byMax.threshold.isNaN ? "pooled" : "max"
             candidates.append(("apcer_\(kind)_\(Self.percent(target))", point.threshold))
         }
         candidates.append(("eer", eer.threshold))
         candidates.append(("decision", threshold))
-        thresholdTable =
+        let table =
             ranked.positiveCount > 0 && ranked.negativeCount > 0
             ? ThresholdRow.rows(
                 prepared: prepared, thresholds: candidates.filter { !$0.threshold.isNaN }, minimumAttacks: minimum,
                 settings: settings)
             : []
+        thresholdTable = table
 
         sampleCount = samples.count
         excludedCount = prepared.excluded
@@ -259,7 +286,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         self.eer = eer.rate
         eerThreshold = eer.threshold
         eerCI = intervals?.eer
-        apcer = APCERSummary(pad, intervals: intervals, level: settings.confidenceLevel)
+        apcer = APCERSummary(
+            pad, counted: counted, intervals: intervals,
+            countedCI: table.first { $0.reason == "decision" }?.apcerMaxCI, level: settings.confidenceLevel)
         bpcer = pad.bpcer
         bpcerCI = intervals?.bpcer
         acer = pad.acer

@@ -80,11 +80,11 @@ enum OperatingPointReport {
             var text = "Aggregate score, \(m.bonaFideCount) bona fide / \(m.attackCount) attacks in "
             text += "\(m.clusterCount) bootstrap clusters. AUC \(threshold(m.auc))\(ci(m.aucCI, percent: false)). "
             text += "At the decision threshold \(threshold(m.threshold)): "
-            if m.apcer.max.isNaN && !m.apcer.speciesBelowMinimum.isEmpty {
+            if m.apcer.maxCounted.isNaN && !m.apcer.speciesBelowMinimum.isEmpty {
                 text += "APCER max undefined (no species has at least \(m.apcer.minimumAttacksForMax ?? 1) attacks)"
             } else {
-                text += "APCER max \(pct(m.apcer.max))\(ci(m.apcer.maxCI))"
-                if let species = m.apcer.maxSpecies { text += " (\(species))" }
+                text += "APCER max \(pct(m.apcer.maxCounted))\(ci(m.apcer.maxCountedCI))"
+                if let species = m.apcer.maxCountedSpecies { text += " (\(species))" }
             }
             text += ", pooled \(pct(m.apcer.pooled))\(ci(m.apcer.pooledCI)), BPCER \(pct(m.bpcer))\(ci(m.bpcerCI)). "
             if let p = m.apcerAtBPCER?.first(where: { $0.target == 0.05 }), p.threshold.isFinite {
