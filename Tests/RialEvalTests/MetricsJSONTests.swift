@@ -53,7 +53,8 @@ import Testing
         #expect(
             Set(apcer.keys) == [
                 "per_species", "attacks_per_species", "per_species_ci", "max", "max_species",
-                "max_ci", "pooled", "pooled_ci",
+                "max_ci", "pooled", "pooled_ci", "min_attacks_for_max", "species_below_minimum", "max_counted",
+                "max_counted_ci",
             ])
         let ci = try #require(object["auc_ci"] as? [String: Any])
         #expect(ci["method"] as? String == "cluster_bootstrap_percentile")

@@ -57,14 +57,13 @@ public struct ClusterBootstrap: Sendable {
         self.threshold = threshold
     }
 
-    init(prepared: RankedSamples, threshold: Double) {
+    /// `minimumAttacks`: the fewest attacks (in the original samples) a species needs to
+    /// count in the APCER max, as `PresentationAttackMetrics`.
+    init(prepared: RankedSamples, threshold: Double, minimumAttacks: Int = 1) {
         curve = WeightedCurve(
             ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
             clusterCount: prepared.clusterCount)
-        tally = OperatingPointTally(
-            ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
-            speciesOfSorted: prepared.speciesOfSorted, speciesCount: prepared.species.count,
-            clusterCount: prepared.clusterCount, threshold: threshold)
+        tally = OperatingPointTally(prepared: prepared, threshold: threshold, minimumAttacks: minimumAttacks)
         self.threshold = threshold
     }
 
@@ -242,6 +241,8 @@ struct OperatingPointTally: Sendable {
     }
 
     let speciesCount: Int
+    /// Species that count in the APCER max (all by default).
+    var eligible: [Bool]
     let bonaFidePerCluster: [Int32]
     let bonaFideRejectedPerCluster: [Int32]
     /// Sorted by cluster, then species.
@@ -252,6 +253,7 @@ struct OperatingPointTally: Sendable {
         clusterCount: Int, threshold: Double
     ) {
         self.speciesCount = speciesCount
+        eligible = [Bool](repeating: true, count: speciesCount)
         var bonaFide = [Int32](repeating: 0, count: clusterCount)
         var rejected = [Int32](repeating: 0, count: clusterCount)
         var pairs: [Int: Entry] = [:]
@@ -270,6 +272,16 @@ struct OperatingPointTally: Sendable {
         bonaFidePerCluster = bonaFide
         bonaFideRejectedPerCluster = rejected
         entries = pairs.keys.sorted().map { pairs[$0]! }
+    }
+
+    /// The tally of `prepared` at `threshold`; species with fewer than `minimumAttacks`
+    /// attacks do not count in the max.
+    init(prepared: RankedSamples, threshold: Double, minimumAttacks: Int) {
+        self.init(
+            ranked: prepared.ranked, clusterOfSorted: prepared.clusterOfSorted,
+            speciesOfSorted: prepared.speciesOfSorted, speciesCount: prepared.species.count,
+            clusterCount: prepared.clusterCount, threshold: threshold)
+        eligible = prepared.speciesCounts.map { $0 >= max(1, minimumAttacks) }
     }
 
     /// APCER max/pooled and BPCER with sample weight = `weights[cluster]`; NaN where a
@@ -310,7 +322,7 @@ struct OperatingPointTally: Sendable {
         var allAttacks = 0, allAccepted = 0
         for s in 0..<speciesCount where attacks[s] > 0 {
             let rate = Double(accepted[s]) / Double(attacks[s])
-            apcerMax = apcerMax.isNaN ? rate : max(apcerMax, rate)
+            if eligible[s] { apcerMax = apcerMax.isNaN ? rate : max(apcerMax, rate) }
             allAttacks += attacks[s]
             allAccepted += accepted[s]
         }

@@ -26,6 +26,18 @@
 /// | `confusion` | | `BinaryConfusionMatrix` at `threshold` |
 /// | `warnings` | | `MetricsWarning` raw values |
 /// | `breakdowns` | | `MetricsBreakdown`, absent when none requested |
+/// | `ties` | | `ScoreTies`: share of scored samples in a tie, largest tie block |
+/// | `eer_operating_point` | | `EEROperatingPoint`: the rates `eer_threshold` really gives |
+/// | `apcer_at_bpcer` | | `APCERAtBPCER` at BPCER 1 %, 5 %, 10 %, intervals on rates and threshold |
+/// | `threshold_table` | | `ThresholdRow`s at the BPCER/APCER targets, the EER and decision thresholds |
+///
+/// The reports' "APCER max" is `apcer.max_counted`: the maximum over the species with at
+/// least `MetricsConfiguration.minimumAttacksPerSpecies` attacks (`apcer.min_attacks_for_max`;
+/// the others are listed in `apcer.species_below_minimum`); so are the max APCERs of
+/// `eer_operating_point`, `apcer_at_bpcer` and `threshold_table`. The older keys keep their
+/// meaning for comparison with earlier results and gates: `apcer.max`, `acer`, `bpcer20`
+/// and `bpcer100` take the maximum over every species. The new keys are absent from results
+/// written before they existed.
 ///
 /// Intervals (`*_ci`) are `ConfidenceInterval` objects carrying their method, level,
 /// resample count and seed; they are absent when the bootstrap is disabled. A `+inf`
@@ -35,7 +47,11 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
     ///
     /// JSON: `{"per_species": {species: rate}, "attacks_per_species": {species: n},
     /// "per_species_ci": {species: Wilson interval}, "max", "max_species", "max_ci",
-    /// "pooled", "pooled_ci"}`.
+    /// "pooled", "pooled_ci", "min_attacks_for_max", "species_below_minimum",
+    /// "max_counted", "max_counted_species", "max_counted_ci"}`. `max` is over every
+    /// species; `max_counted` over the species with at least `min_attacks_for_max` attacks
+    /// (NaN when none has), its interval the cluster bootstrap of `threshold_table`'s
+    /// `decision` row.
     public struct APCERSummary: Sendable, Equatable, Codable {
         public var perSpecies: [String: Double]
         public var attacksPerSpecies: [String: Int]
@@ -47,6 +63,14 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         public var maxCI: ConfidenceInterval?
         public var pooled: Double
         public var pooledCI: ConfidenceInterval?
+        /// Fewest attacks a species needs to count in `max` (nil in older results: all counted).
+        public var minimumAttacksForMax: Int?
+        /// Species with fewer attacks, left out of `max` (sorted).
+        public var speciesBelowMinimum: [String]
+        /// The maximum over the species with at least `minimumAttacksForMax` attacks.
+        public var maxCounted: Double
+        public var maxCountedSpecies: String?
+        public var maxCountedCI: ConfidenceInterval?
 
         enum CodingKeys: String, CodingKey {
             case perSpecies = "per_species"
@@ -57,6 +81,11 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             case maxCI = "max_ci"
             case pooled
             case pooledCI = "pooled_ci"
+            case minimumAttacksForMax = "min_attacks_for_max"
+            case speciesBelowMinimum = "species_below_minimum"
+            case maxCounted = "max_counted"
+            case maxCountedSpecies = "max_counted_species"
+            case maxCountedCI = "max_counted_ci"
         }
 
         public init(from decoder: any Decoder) throws {
@@ -69,6 +98,11 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             maxCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .maxCI)
             pooled = try c.decodeNullable(.pooled)
             pooledCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .pooledCI)
+            minimumAttacksForMax = try c.decodeIfPresent(Int.self, forKey: .minimumAttacksForMax)
+            speciesBelowMinimum = try c.decodeIfPresent([String].self, forKey: .speciesBelowMinimum) ?? []
+            maxCounted = try c.decodeNullable(.maxCounted)
+            maxCountedSpecies = try c.decodeIfPresent(String.self, forKey: .maxCountedSpecies)
+            maxCountedCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .maxCountedCI)
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -81,9 +115,19 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             try c.encodeIfPresent(maxCI, forKey: .maxCI)
             try c.encodeNullable(pooled, forKey: .pooled)
             try c.encodeIfPresent(pooledCI, forKey: .pooledCI)
+            try c.encodeIfPresent(minimumAttacksForMax, forKey: .minimumAttacksForMax)
+            try c.encode(speciesBelowMinimum, forKey: .speciesBelowMinimum)
+            try c.encodeNullable(maxCounted, forKey: .maxCounted)
+            try c.encodeIfPresent(maxCountedSpecies, forKey: .maxCountedSpecies)
+            try c.encodeIfPresent(maxCountedCI, forKey: .maxCountedCI)
         }
 
-        init(_ pad: PresentationAttackMetrics, intervals: ClusterBootstrap.Intervals?, level: Double) {
+        /// `pad` with every species counted (`max`), `counted` with the minimum.
+        init(
+            _ pad: PresentationAttackMetrics, counted: PresentationAttackMetrics,
+            intervals: ClusterBootstrap.Intervals?,
+            countedCI: ConfidenceInterval?, level: Double
+        ) {
             perSpecies = Dictionary(uniqueKeysWithValues: pad.species.map { ($0.species, $0.apcer) })
             attacksPerSpecies = Dictionary(uniqueKeysWithValues: pad.species.map { ($0.species, $0.attacks) })
             perSpeciesCI = Dictionary(
@@ -95,6 +139,11 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             maxCI = intervals?.apcerMax
             pooled = pad.apcerPooled
             pooledCI = intervals?.apcerPooled
+            minimumAttacksForMax = counted.minimumAttacks
+            speciesBelowMinimum = counted.species.filter { !$0.countsInMax }.map(\.species)
+            maxCounted = counted.apcerMax
+            maxCountedSpecies = counted.apcerMaxSpecies
+            maxCountedCI = countedCI
         }
     }
 
@@ -128,6 +177,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
     public var confusion: BinaryConfusionMatrix
     public var warnings: [MetricsWarning]
     public var breakdowns: MetricsBreakdown?
+    public var ties: ScoreTies?
+    public var eerOperatingPoint: EEROperatingPoint?
+    public var apcerAtBPCER: [APCERAtBPCER]?
+    public var thresholdTable: [ThresholdRow]?
 
     enum CodingKeys: String, CodingKey {
         case sampleCount = "n_samples"
@@ -155,7 +208,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         case bpcer100PooledThreshold = "bpcer100_pooled_threshold"
         case tprAtOperatingPoint = "tpr_at_operating_point"
         case tprCI = "tpr_ci"
-        case confusion, warnings, breakdowns
+        case confusion, warnings, breakdowns, ties
+        case eerOperatingPoint = "eer_operating_point"
+        case apcerAtBPCER = "apcer_at_bpcer"
+        case thresholdTable = "threshold_table"
     }
 
     /// All metrics of `samples` under `configuration` (call `configuration.validate()`
@@ -178,13 +234,45 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         let curve = ROCCurve(ranked: ranked, excluded: prepared.excluded, inputWarnings: prepared.inputWarnings)
         let pr = PrecisionRecallCurve(ranked: ranked, excluded: prepared.excluded, inputWarnings: [])
         let eer = EqualErrorRate(curve: curve)
+        let minimum = Swift.max(1, configuration.minimumAttacksPerSpecies)
         let pad = PresentationAttackMetrics(samples: prepared.samples, threshold: threshold)
+        let counted = PresentationAttackMetrics(
+            samples: prepared.samples, threshold: threshold, minimumAttacks: minimum)
         let intervals = ClusterBootstrap(prepared: prepared, threshold: threshold).intervals(settings)
+        // Every species counts in the older keys (bpcer20, bpcer100); the table's APCER rows
+        // use the minimum.
         let at = { (target: Double, kind: BPCERAtAPCER.APCERKind) in
             BPCERAtAPCER(ranked: prepared, target: target, kind: kind)
         }
+        let atCounted = { (target: Double, kind: BPCERAtAPCER.APCERKind) in
+            BPCERAtAPCER(ranked: prepared, target: target, kind: kind, minimumAttacks: minimum)
+        }
         let (b20, b100) = (at(0.05, .maxOverSpecies), at(0.01, .maxOverSpecies))
         let (p20, p100) = (at(0.05, .pooled), at(0.01, .pooled))
+        let atBPCER = APCERAtBPCER.compute(
+            prepared: prepared, targets: APCERAtBPCER.standardTargets, minimumAttacks: minimum,
+            bootstrap: settings.resamples > 0 ? settings : nil)
+        ties = ScoreTies(ranked: ranked)
+        eerOperatingPoint = EEROperatingPoint(samples: prepared.samples, eer: eer, minimumAttacks: minimum)
+        apcerAtBPCER = atBPCER
+        var candidates: [(reason: String, threshold: Double)] = atBPCER.map {
+            ("bpcer_\(Self.percent($0.target))", $0.threshold)
+        }
+        for target in [0.01, 0.05, 0.10] {
+            let byMax = atCounted(target, .maxOverSpecies)
+            let point = byMax.threshold.isNaN ? at(target, .pooled) : byMax
+            let kind = byMax.threshold.isNaN ? "pooled" : "max"
+            candidates.append(("apcer_\(kind)_\(Self.percent(target))", point.threshold))
+        }
+        candidates.append(("eer", eer.threshold))
+        candidates.append(("decision", threshold))
+        let table =
+            ranked.positiveCount > 0 && ranked.negativeCount > 0
+            ? ThresholdRow.rows(
+                prepared: prepared, thresholds: candidates.filter { !$0.threshold.isNaN }, minimumAttacks: minimum,
+                settings: settings)
+            : []
+        thresholdTable = table
 
         sampleCount = samples.count
         excludedCount = prepared.excluded
@@ -198,7 +286,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         self.eer = eer.rate
         eerThreshold = eer.threshold
         eerCI = intervals?.eer
-        apcer = APCERSummary(pad, intervals: intervals, level: settings.confidenceLevel)
+        apcer = APCERSummary(
+            pad, counted: counted, intervals: intervals,
+            countedCI: table.first { $0.reason == "decision" }?.apcerMaxCI, level: settings.confidenceLevel)
         bpcer = pad.bpcer
         bpcerCI = intervals?.bpcer
         acer = pad.acer
@@ -226,6 +316,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
                 samples: prepared.samples, threshold: threshold, dimensions: configuration.breakdowns,
                 level: settings.confidenceLevel)
     }
+
+    /// `0.05` -> `5`, for row names.
+    static func percent(_ rate: Double) -> String { SVGNumber.format(rate * 100, decimals: 2) }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -259,6 +352,10 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         confusion = try c.decode(BinaryConfusionMatrix.self, forKey: .confusion)
         warnings = try c.decodeIfPresent([MetricsWarning].self, forKey: .warnings) ?? []
         breakdowns = try c.decodeIfPresent(MetricsBreakdown.self, forKey: .breakdowns)
+        ties = try c.decodeIfPresent(ScoreTies.self, forKey: .ties)
+        eerOperatingPoint = try c.decodeIfPresent(EEROperatingPoint.self, forKey: .eerOperatingPoint)
+        apcerAtBPCER = try c.decodeIfPresent([APCERAtBPCER].self, forKey: .apcerAtBPCER)
+        thresholdTable = try c.decodeIfPresent([ThresholdRow].self, forKey: .thresholdTable)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -293,5 +390,9 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         try c.encode(confusion, forKey: .confusion)
         try c.encode(warnings, forKey: .warnings)
         try c.encodeIfPresent(breakdowns, forKey: .breakdowns)
+        try c.encodeIfPresent(ties, forKey: .ties)
+        try c.encodeIfPresent(eerOperatingPoint, forKey: .eerOperatingPoint)
+        try c.encodeIfPresent(apcerAtBPCER, forKey: .apcerAtBPCER)
+        try c.encodeIfPresent(thresholdTable, forKey: .thresholdTable)
     }
 }

@@ -2,8 +2,12 @@
 ///
 /// A sample is accepted as bona fide when `score >= threshold`.
 /// - APCER of species `s` = attacks of `s` accepted / attacks of `s`; a species is an
-///   attack sample's `species` (its label). `apcerMax` = the maximum over species (the
-///   standard's headline APCER), `apcerPooled` = all attacks accepted / all attacks.
+///   attack sample's `species` (its label). `apcerMax` = the maximum over the species
+///   with at least `minimumAttacks` attacks (the standard's headline APCER; a species
+///   with fewer attacks has a rate too coarse to be a maximum, 1 of 2 is 50 %, so it is
+///   listed with `countsInMax` false and left out; NaN when no species has enough),
+///   `apcerMaxAllSpecies` = the maximum over every species, `apcerPooled` = all attacks
+///   accepted / all attacks.
 /// - BPCER = bona fide rejected (`score < threshold`) / bona fide.
 /// - ACER = (apcerMax + BPCER) / 2 (ISO/IEC 30107-3:2017; the 2023 edition no longer
 ///   recommends it, it is kept for comparison with published results).
@@ -21,15 +25,21 @@ public struct PresentationAttackMetrics: Sendable, Equatable {
         public var accepted: Int
         /// `accepted / attacks`.
         public var apcer: Double
+        /// `attacks >= minimumAttacks`: the species takes part in `apcerMax`.
+        public var countsInMax: Bool = true
     }
 
     public var threshold: Double
     /// Sorted by species name (UTF-8 order).
     public var species: [SpeciesRate]
-    /// Maximum APCER over species; NaN without attacks.
+    /// Fewest attacks a species needs to count in `apcerMax`.
+    public var minimumAttacks: Int
+    /// Maximum APCER over the species with enough attacks; NaN without such a species.
     public var apcerMax: Double
-    /// The species reaching `apcerMax` (the first by name on a tie); nil without attacks.
+    /// The species reaching `apcerMax` (the first by name on a tie); nil when NaN.
     public var apcerMaxSpecies: String?
+    /// Maximum APCER over every species; NaN without attacks.
+    public var apcerMaxAllSpecies: Double
     /// All attacks accepted / all attacks; NaN without attacks.
     public var apcerPooled: Double
     public var bonaFideCount: Int
@@ -44,11 +54,13 @@ public struct PresentationAttackMetrics: Sendable, Equatable {
     public var excludedCount: Int
     public var warnings: [MetricsWarning]
 
-    /// The rates of `samples` at `threshold` (any value; NaN accepts nothing, like `+inf`).
+    /// The rates of `samples` at `threshold` (any value; NaN accepts nothing, like `+inf`);
+    /// `minimumAttacks` (values below 1 count as 1) as in the type's comment.
     ///
     /// - Complexity: O(n + s log s) for `s` species.
-    public init(samples input: [ScoredSample], threshold: Double) {
+    public init(samples input: [ScoredSample], threshold: Double, minimumAttacks: Int = 1) {
         self.threshold = threshold
+        self.minimumAttacks = max(1, minimumAttacks)
         var perSpecies: [String: (attacks: Int, accepted: Int)] = [:]
         var bonaFide = 0, rejected = 0, excluded = 0
         for sample in input {
@@ -69,16 +81,17 @@ public struct PresentationAttackMetrics: Sendable, Equatable {
             let c = perSpecies[name]!
             return SpeciesRate(
                 species: name, attacks: c.attacks, accepted: c.accepted,
-                apcer: Double(c.accepted) / Double(c.attacks))
+                apcer: Double(c.accepted) / Double(c.attacks), countsInMax: c.attacks >= max(1, minimumAttacks))
         }
         var maxRate = Double.nan
         var maxSpecies: String?
-        for rate in species where maxSpecies == nil || rate.apcer > maxRate {
+        for rate in species where rate.countsInMax && (maxSpecies == nil || rate.apcer > maxRate) {
             maxRate = rate.apcer
             maxSpecies = rate.species
         }
         apcerMax = maxRate
         apcerMaxSpecies = maxSpecies
+        apcerMaxAllSpecies = species.map(\.apcer).max() ?? .nan
         attackCount = species.reduce(0) { $0 + $1.attacks }
         attackAccepted = species.reduce(0) { $0 + $1.accepted }
         apcerPooled = attackCount > 0 ? Double(attackAccepted) / Double(attackCount) : .nan
@@ -103,8 +116,10 @@ public struct PresentationAttackMetrics: Sendable, Equatable {
 /// constraint. When APCER jumps past the target inside one tied block, the block's
 /// threshold is not allowed and the previous (higher) one is used; the achieved
 /// `apcer` is then below the target. APCER is either
-/// - `maxOverSpecies` (default, `bpcer20` in `MethodMetrics`): every species must meet
-///   the target, the standard's per-species reading; or
+/// - `maxOverSpecies` (default, `bpcer20` in `MethodMetrics`): every species with at
+///   least `minimumAttacks` attacks must meet the target, the standard's per-species
+///   reading (as `PresentationAttackMetrics.apcerMax`; NaN when no species has enough);
+///   or
 /// - `pooled` (`bpcer20_pooled`): all attacks together, i.e. the ROC's FPR.
 /// `APCER <= target` is compared on the correctly rounded quotient, which is exact at
 /// equality (3/60 <= 0.05 holds).
@@ -130,22 +145,27 @@ public struct BPCERAtAPCER: Sendable, Equatable {
     public var apcer: Double
 
     /// BPCER of `samples` at APCER `target` (non-finite scores excluded).
-    public init(samples: [ScoredSample], target: Double, kind: APCERKind = .maxOverSpecies) {
-        self.init(ranked: RankedSamples(samples: samples), target: target, kind: kind)
+    public init(
+        samples: [ScoredSample], target: Double, kind: APCERKind = .maxOverSpecies, minimumAttacks: Int = 1
+    ) {
+        self.init(ranked: RankedSamples(samples: samples), target: target, kind: kind, minimumAttacks: minimumAttacks)
     }
 
-    init(ranked prepared: RankedSamples, target: Double, kind: APCERKind) {
+    init(ranked prepared: RankedSamples, target: Double, kind: APCERKind, minimumAttacks: Int = 1) {
         self.target = target
         self.kind = kind
         let ranked = prepared.ranked
         let positives = ranked.positiveCount, negatives = ranked.negativeCount
-        guard positives > 0 && negatives > 0, target >= 0, target <= 1 else {
+        let counts = prepared.speciesCounts
+        let eligible = counts.map { $0 >= max(1, minimumAttacks) }
+        guard positives > 0 && negatives > 0, target >= 0, target <= 1,
+            kind == .pooled || eligible.contains(true)
+        else {
             threshold = .nan
             bpcer = .nan
             apcer = .nan
             return
         }
-        let counts = prepared.speciesCounts
         var accepted = [Int](repeating: 0, count: counts.count)
         var acceptedAll = 0, tp = 0, current = 0.0
         var best = (threshold: Double.infinity, tp: 0, apcer: 0.0)
@@ -160,7 +180,8 @@ public struct BPCERAtAPCER: Sendable, Equatable {
                     accepted[s] += 1
                     acceptedAll += 1
                     switch kind {
-                    case .maxOverSpecies: current = max(current, Double(accepted[s]) / Double(counts[s]))
+                    case .maxOverSpecies:
+                        if eligible[s] { current = max(current, Double(accepted[s]) / Double(counts[s])) }
                     case .pooled: current = Double(acceptedAll) / Double(negatives)
                     }
                 }

@@ -27,6 +27,29 @@ public enum CSVExport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// `det.csv`: every method's DET points (`DETCurve`, = scikit-learn
+    /// `det_curve(y_true = bona fide, y_score = score)`: `fpr` = pooled APCER, `fnr` =
+    /// BPCER), on all evaluated samples (`data` = `all`) and per data kind:
+    /// `method,data,threshold,apcer,bpcer`, thresholds increasing within a block.
+    public static func det(results: RunResults, records: [SampleRecord]) -> String {
+        var lines = ["method,data,threshold,apcer,bpcer"]
+        let evaluated = records.filter { $0.status == .evaluated }
+        let kinds = Set(evaluated.map(\.data.rawValue)).sorted()
+        for key in results.methods {
+            for kind in ["all"] + kinds {
+                let subset = kind == "all" ? evaluated : evaluated.filter { $0.data.rawValue == kind }
+                let pairs = subset.compactMap { r in r.score(key).map { ($0, r.bonaFide) } }
+                let curve = DETCurve(scores: pairs.map(\.0), bonaFide: pairs.map(\.1))
+                for i in curve.thresholds.indices {
+                    lines.append(
+                        "\(text(key)),\(text(kind)),\(value(curve.thresholds[i])),\(value(curve.apcer[i])),\(value(curve.bpcer[i]))"
+                    )
+                }
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// `scores.csv`: one row per evaluated sample, one column per method (empty = not scored).
     public static func scores(results: RunResults, records: [SampleRecord]) -> String {
         var lines = [

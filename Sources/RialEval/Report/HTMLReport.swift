@@ -17,7 +17,9 @@ import RialMedia
 ///
 /// The SVG files are the same plots as stand-alone images: `roc.svg`, `pr.svg`,
 /// `latency.svg`, and per method `scores-<key>.svg` and `confusion-<key>.svg` with the
-/// key made file-name safe (`depth/2` -> `depth-2`, see `fileStems(_:)`).
+/// key made file-name safe (`depth/2` -> `depth-2`, see `fileStems(_:)`); per data kind
+/// `det-<kind>.svg` (DET curves) and `scores-aggregate-<kind>.svg` (the aggregate's
+/// scores by species with level boundaries and cap ceilings).
 public enum HTMLReport {
     /// `(file name, contents)` of `report.html` and every SVG plot, in a fixed order.
     /// Pure: the same results and records give the same bytes.
@@ -31,6 +33,10 @@ public enum HTMLReport {
             if let confusion = method.confusion {
                 files.append(("confusion-\(method.stem).svg", confusion.render(standalone: true)))
             }
+        }
+        for (kind, plot) in plots.detByData { files.append(("det-\(kind).svg", plot.render(standalone: true))) }
+        for (kind, plot) in plots.aggregateScoresByData {
+            files.append(("scores-aggregate-\(kind).svg", plot.render(standalone: true)))
         }
         files.append(("latency.svg", plots.latency.render(standalone: true)))
         return files

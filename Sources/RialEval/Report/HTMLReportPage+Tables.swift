@@ -93,9 +93,18 @@ extension HTMLReportPage {
             html += "<td>\(Self.cell(m.auc, m.aucCI, percent: false, why: why))</td>"
             html += "<td>\(HTMLFormat.fixed(m.averagePrecision, why: why))</td>"
             html += "<td>\(Self.cell(m.eer, m.eerCI, percent: true, why: why))\(Self.at(m.eerThreshold))</td>"
-            html += "<td>\(Self.cell(m.apcer.max, m.apcer.maxCI, percent: true, why: why))"
-            if let species = m.apcer.maxSpecies, m.apcer.max.isFinite {
+            // APCER max over the species with enough attacks when the results have it.
+            let counted = m.apcer.minimumAttacksForMax != nil
+            let (apcerMax, apcerMaxCI) =
+                counted ? (m.apcer.maxCounted, m.apcer.maxCountedCI) : (m.apcer.max, m.apcer.maxCI)
+            let excluded = m.apcer.speciesBelowMinimum
+            html +=
+                "<td>\(Self.cell(apcerMax, apcerMaxCI, percent: true, why: excluded.isEmpty ? why : "no species has enough attacks"))"
+            if let species = counted ? m.apcer.maxCountedSpecies : m.apcer.maxSpecies, apcerMax.isFinite {
                 html += "<span class=\"sub\">\(Self.e(species))</span>"
+            }
+            if !excluded.isEmpty {
+                html += "<span class=\"sub\">† excl. \(Self.e(excluded.joined(separator: ", ")))</span>"
             }
             html += "</td>"
             html += "<td>\(Self.cell(m.bpcer, m.bpcerCI, percent: true, why: why))</td>"

@@ -29,9 +29,11 @@ struct HTMLReportPage {
         html += "<style>\n\(HTMLReportStyle.css)\n</style>\n</head>\n<body>\n"
         header()
         navigation()
+        headlineSection()
         dataSection()
         failuresSection()
         metricsSection()
+        operatingPointsSection()
         curvesSection()
         methodPlotsSection()
         latencySection()
@@ -139,11 +141,55 @@ struct HTMLReportPage {
 
     mutating func navigation() {
         let links = [
-            ("data", "Data"), ("failures", "Failures"), ("metrics", "Metrics"), ("curves", "ROC &amp; PR"),
+            ("headline", "Headline"), ("data", "Data"), ("failures", "Failures"), ("metrics", "Metrics"),
+            ("thresholds", "Thresholds &amp; DET"), ("curves", "ROC &amp; PR"),
             ("methods", "Scores &amp; confusion"), ("latency", "Latency"), ("breakdowns", "Breakdowns"),
             ("environment", "Environment"),
         ]
         html += "<nav>" + links.map { "<a href=\"#\($0.0)\">\($0.1)</a>" }.joined() + "</nav>\n"
+    }
+
+    // MARK: Headline and operating points
+
+    /// Which method, at which operating point, on real photos vs simulated captures, how sure.
+    mutating func headlineSection() {
+        html += "<section id=\"headline\">\n<h2>Headline</h2>\n"
+        html += OperatingPointReport.html(OperatingPointReport.headline(results))
+        html +=
+            "<p class=\"note\">Intervals: 95 % cluster bootstrap by group (\(results.bootstrapResamples) resamples); "
+        html += "rates in %, thresholds and AUC in score units. The decision is score ≥ threshold.</p>\n</section>\n"
+    }
+
+    /// Per data kind: DET curves, the operating points of every method, the aggregate's
+    /// threshold table, its scores by species with levels and caps, its output levels.
+    mutating func operatingPointsSection() {
+        html += "<section id=\"thresholds\">\n<h2>Picking a threshold</h2>\n"
+        html +=
+            "<p class=\"note\">Each data kind apart: real photos and simulated captures are never pooled here.</p>\n"
+        for kind in OperatingPointReport.kinds(results) {
+            html += "<h3>\(Self.e(Self.kindName(kind)))</h3>\n<div class=\"plots\">\n"
+            if let det = plots.detByData.first(where: { $0.kind == kind }) {
+                figure(
+                    det.plot, file: "det-\(kind).svg",
+                    caption: "DET curves: pooled APCER against BPCER over every threshold (scikit-learn's "
+                        + "<code>det_curve</code> with bona fide as the positive class), on normal-deviate axes.")
+            }
+            if let scores = plots.aggregateScoresByData.first(where: { $0.kind == kind }) {
+                figure(
+                    scores.plot, file: "scores-aggregate-\(kind).svg",
+                    caption:
+                        "The aggregate's ranking score per species, with the level boundaries and the cap ceilings.")
+            }
+            html += "</div>\n"
+            for table in [
+                OperatingPointReport.methodTable(results, kind: kind),
+                OperatingPointReport.thresholdTable(results, kind: kind),
+                OperatingPointReport.levelTable(results, kind: kind),
+            ].compactMap({ $0 }) {
+                html += OperatingPointReport.html(table)
+            }
+        }
+        html += "</section>\n"
     }
 
     // MARK: Data and failures

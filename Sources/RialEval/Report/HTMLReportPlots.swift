@@ -1,3 +1,5 @@
+import RialDetection
+
 /// Every plot of a run, built once and used both inline in `report.html` and as `.svg`
 /// files: ROC and precision-recall curves of all methods and the aggregate, score
 /// histograms by label and confusion heatmaps per method, latency against targets.
@@ -23,6 +25,11 @@ struct HTMLReportPlots {
     let latency: SVGDocument
     /// ROC curves of each data kind (`real`, `simulated`) when the run has more than one.
     let rocByData: [(kind: String, plot: SVGDocument)]
+    /// DET curves (normal-deviate axes) of each data kind, real first.
+    let detByData: [(kind: String, plot: SVGDocument)]
+    /// The aggregate's score histograms by species of each data kind, with the level
+    /// boundaries and cap ceilings marked.
+    let aggregateScoresByData: [(kind: String, plot: SVGDocument)]
 
     init(results: RunResults, records: [SampleRecord]) {
         let keys = HTMLReport.methodKeys(results)
@@ -54,6 +61,105 @@ struct HTMLReportPlots {
                         metrics: results.metricsByData[kind.rawValue] ?? [:])
                 )
             }
+        let ordered = kinds.sorted { HTMLReportPage.kindOrder($0.rawValue) < HTMLReportPage.kindOrder($1.rawValue) }
+        detByData = ordered.map { kind in
+            (
+                kind.rawValue,
+                Self.detPlot(
+                    kind: kind.rawValue, keys: keys, records: evaluated.filter { $0.data == kind },
+                    metrics: results.metricsByData[kind.rawValue] ?? [:])
+            )
+        }
+        aggregateScoresByData =
+            keys.contains("aggregate")
+            ? ordered.map { kind in
+                (
+                    kind.rawValue,
+                    Self.aggregateHistogram(
+                        kind: kind.rawValue, records: evaluated.filter { $0.data == kind }, results: results)
+                )
+            } : []
+    }
+
+    /// DET curves of every key on `records` (one data kind): pooled APCER against BPCER
+    /// on normal-deviate axes, the points of `DETCurve` (= sklearn `det_curve`), with the
+    /// operating point at each decision threshold as a ring.
+    static func detPlot(kind: String, keys: [String], records: [SampleRecord], metrics: [String: MethodMetrics])
+        -> SVGDocument
+    {
+        var series: [SVGCurvePlot.Series] = []
+        var notes = [
+            "Rings: each method's decision threshold. Axes: normal deviate (probit); rates of 0 or 1 drawn at the edge."
+        ]
+        for key in keys {
+            let (scores, truth) = Self.scores(key, records)
+            let det = DETCurve(scores: scores, bonaFide: truth)
+            let metric = metrics[key]
+            let eer = metric.map { "EER \(SVGNumber.format($0.eer * 100, decimals: 1, trimZeros: false))%" }
+            if det.apcer.isEmpty {
+                notes.append(
+                    "\(key): " + (det.warnings.first { $0 != .nonFiniteScoresExcluded }?.description ?? "undefined"))
+            }
+            series.append(
+                SVGCurvePlot.Series(
+                    key: key, name: key, detail: det.apcer.isEmpty ? "undefined" : eer, style: style(key, in: keys),
+                    points: zip(det.apcer, det.bpcer).map { (x: $0, y: $1) },
+                    marker: metric.map { (x: $0.apcer.pooled, y: $0.bpcer) }))
+        }
+        let kindName = OperatingPointReport.kindName(kind)
+        notes.append(
+            "Pools \(kindName): " + scoredNote(keys: keys, records: records)
+                + " \(Set(records.compactMap(\.group)).count) named groups.")
+        return SVGCurvePlot(
+            title: "DET — \(kindName)", xLabel: "pooled APCER (attacks accepted)",
+            yLabel: "BPCER (bona fide rejected)", series: series, reference: nil, notes: notes,
+            axes: (SVGAxis.probit(label: ""), SVGAxis.probit(label: ""))
+        ).render()
+    }
+
+    /// The aggregate's scores per label on `records` (one data kind), with the decision
+    /// threshold, the level boundaries (dotted grey) and the score ceilings of capped
+    /// levels (dashed orange: a cap to level L puts the confidence score at most at L's
+    /// upper bound minus `capped_score_margin`).
+    static func aggregateHistogram(kind: String, records: [SampleRecord], results: RunResults) -> SVGDocument {
+        let aggregation = results.configuration.aggregation
+        let boundaries = aggregation.levelBoundaries
+        var markers: [SVGScoreHistogram.Marker] = ConfidenceLevel.allCases.filter { $0 > .suspicious }.map {
+            SVGScoreHistogram.Marker(
+                value: boundaries.lowerBound(of: $0), label: $0.rawValue, colour: "#777777", dash: "2 3",
+                labelAtTop: true)
+        }
+        let caps = aggregation.levelCaps, attestation = aggregation.attestationCaps
+        let capLevels = Set([
+            caps.disagreement, caps.screen, caps.print, attestation.secureEnclave, attestation.strongbox,
+            attestation.tee, attestation.none,
+        ]).filter { $0 > .suspicious && $0 < .veryHigh }.sorted()
+        var ceilings: [String] = []
+        for level in capLevels {
+            guard let upper = boundaries.upperBound(of: level) else { continue }
+            let value = upper - aggregation.cappedScoreMargin
+            ceilings.append("\(level.rawValue) \(SVGNumber.format(value, decimals: 2, trimZeros: false))")
+            markers.append(
+                SVGScoreHistogram.Marker(value: value, label: "cap \(level.rawValue)", colour: "#c75300", dash: "5 2"))
+        }
+        let groups = SVGPalette.orderedLabels(records.map(\.label.rawValue)).map { label in
+            let scores = records.filter { $0.label.rawValue == label }.map { $0.score("aggregate") ?? .nan }
+            let finite = scores.filter(\.isFinite)
+            return SVGScoreHistogram.Group(
+                label: label, colour: SVGPalette.colour(label: label), scores: finite,
+                unscored: scores.count - finite.count)
+        }
+        let groupCount = Set(records.compactMap(\.group)).count
+        var histogram = SVGScoreHistogram(
+            title:
+                "Aggregate score by species — \(OperatingPointReport.kindName(kind))",
+            groups: groups,
+            threshold: results.metricsByData[kind]?["aggregate"]?.threshold ?? results.configuration.decision.threshold)
+        histogram.markers = markers
+        histogram.legend =
+            "\(records.count) samples, \(groupCount) named groups. Grey dotted: level lower bounds. Orange dashed: "
+            + "cap ceilings (" + ceilings.joined(separator: ", ") + ")."
+        return histogram.render()
     }
 
     /// Scores of `key` on `records` (NaN where the method did not score) and the truth.

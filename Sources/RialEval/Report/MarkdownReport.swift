@@ -16,6 +16,9 @@ public enum MarkdownReport {
             )
             out.append("")
         }
+        out.append("## Headline")
+        out.append("")
+        out += OperatingPointReport.markdown(OperatingPointReport.headline(r))
         out.append(dataLine(r))
         out.append("")
         out.append(
@@ -37,6 +40,9 @@ public enum MarkdownReport {
             out += table(r.metricsByData[kind] ?? [:], methods: r.methods)
         }
         out.append("")
+        out.append("## Picking a threshold (each data kind apart)")
+        out.append("")
+        for table in OperatingPointReport.tables(r) { out += OperatingPointReport.markdown(table) }
         out.append("## Latency (ms per sample, in-process, monotonic clock; nearest-rank percentiles)")
         out.append("")
         if r.build != "release" { out.append("_\(r.build) build: latency verdicts are not applicable._\n") }
@@ -92,17 +98,29 @@ public enum MarkdownReport {
 
     static func table(_ metrics: [String: MethodMetrics], methods: [String]) -> [String] {
         var out = [
-            "| method | n bona fide / attack | AUC [95% CI] | EER | APCER max | BPCER | ACER | BPCER20 | TPR @ op |",
+            "| method | n bona fide / attack | AUC [95% CI] | EER | APCER max | BPCER | ACER (every species) | BPCER20 (every species) | TPR @ op |",
             "|---|---:|---|---:|---:|---:|---:|---:|---:|",
         ]
         for key in methods {
             guard let m = metrics[key] else { continue }
             let ci = m.aucCI.map { " [\(number($0.lower)), \(number($0.upper))]" } ?? ""
-            let apcer = number(m.apcer.max) + (m.apcer.maxSpecies.map { " (\($0))" } ?? "")
+            let apcer =
+                (m.apcer.minimumAttacksForMax == nil
+                    ? number(m.apcer.max) + (m.apcer.maxSpecies.map { " (\($0))" } ?? "")
+                    : number(m.apcer.maxCounted) + (m.apcer.maxCountedSpecies.map { " (\($0))" } ?? ""))
+                + (m.apcer.speciesBelowMinimum.isEmpty
+                    ? "" : " † excl. " + m.apcer.speciesBelowMinimum.map(MarkdownText.escape).joined(separator: ", "))
             out.append(
                 "| `\(key)` | \(m.bonaFideCount) / \(m.attackCount)\(m.excludedCount > 0 ? " (+\(m.excludedCount) unscored)" : "") | "
                     + "\(number(m.auc))\(ci) | \(number(m.eer)) | \(apcer) | \(number(m.bpcer)) | \(number(m.acer)) | "
                     + "\(number(m.bpcer20)) | \(number(m.tprAtOperatingPoint)) |")
+        }
+        if let minimum = methods.compactMap({ metrics[$0]?.apcer }).first(where: { !$0.speciesBelowMinimum.isEmpty }) {
+            out.append("")
+            out.append(
+                "† APCER max counts only species with at least \(minimum.minimumAttacksForMax ?? 1) attacks; the "
+                    + "excluded ones have their own APCER in the threshold tables. ACER and BPCER20 here take the "
+                    + "maximum over every species (`apcer.max`, as in earlier results).")
         }
         return out
     }

@@ -62,6 +62,9 @@ public enum MethodologyReport {
         )
         if r.testRun { out.append("\n> **This was a test run (`--limit`)**: the numbers are not representative.") }
         out.append("")
+        out.append("## Headline")
+        out.append("")
+        out += OperatingPointReport.markdown(OperatingPointReport.headline(r))
         out.append("## How to reproduce every number")
         out.append("")
         out.append("```sh")
@@ -70,6 +73,7 @@ public enum MethodologyReport {
             "scripts/run                                         # = rial-bench run --out reports/latest (default data)"
         )
         out.append("python3 scripts/check-auc-sklearn.py reports/latest  # AUC/AP/ROC against scikit-learn")
+        out.append("python3 scripts/check-det-sklearn.py reports/latest  # DET points against scikit-learn")
         out.append("rial-bench methodology --from reports/latest --out reports/methodology.md")
         out.append("```")
         out.append("")
@@ -142,6 +146,11 @@ public enum MethodologyReport {
             "Operating points: the table's APCER/BPCER/ACER are at the configured threshold; BPCER20 and BPCER100 give the best threshold for an attack-acceptance budget of 5 % and 1 % (the threshold in brackets). Small classes make these rates coarse: one sample of 50 moves a rate by 2 points, which the intervals show."
         )
         out.append("")
+        out.append(
+            "Picking a threshold: the DET curve is scikit-learn's `det_curve` with bona fide as the positive class (its `fpr` is the pooled APCER, its `fnr` the BPCER; `det.csv`, checked by `scripts/check-det-sklearn.py`). APCER at BPCER 1 %, 5 %, 10 % takes the highest threshold whose BPCER is at most the target; its intervals come from the same cluster bootstrap, each resample choosing its own threshold, so the threshold has an interval too. The EER is reported with the APCER and BPCER that a decision at its (interpolated) threshold really gives. In the headline and the tables below, APCER max counts only species with at least \(r.metrics["aggregate"]?.apcer.minimumAttacksForMax ?? MetricsConfiguration.defaultMinimumAttacksPerSpecies) attacks (`apcer.max_counted`); smaller species are flagged (†) and keep their own APCER. The results tables above, ACER and BPCER20/BPCER100 take the maximum over every species (`apcer.max`), as earlier results did. Tied scores: the share of scored samples whose score equals another sample's score, and the largest such block."
+        )
+        out.append("")
+        for table in OperatingPointReport.tables(r) { out += OperatingPointReport.markdown(table) }
         out.append("## Latency")
         out.append("")
         out.append(

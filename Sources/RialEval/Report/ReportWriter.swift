@@ -2,7 +2,7 @@ import Foundation
 import RialMedia
 
 /// Writes the human-readable outputs of a run folder from `results.json` and the
-/// sample records: `report.md`, `report.html`, `roc.csv`, `scores.csv` and per-method SVG plots.
+/// sample records: `report.md`, `report.html`, `roc.csv`, `det.csv`, `scores.csv` and per-method SVG plots.
 public enum ReportWriter {
     /// Writes every report file into `folder`.
     ///
@@ -12,6 +12,7 @@ public enum ReportWriter {
         var files: [(String, String)] = [
             ("report.md", MarkdownReport.render(results)),
             ("roc.csv", CSVExport.roc(results: results, records: records)),
+            ("det.csv", CSVExport.det(results: results, records: records)),
             ("scores.csv", CSVExport.scores(results: results, records: records)),
             ("metrics.csv", CSVExport.metrics(results)),
         ]

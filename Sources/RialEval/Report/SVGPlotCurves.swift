@@ -40,6 +40,9 @@ struct SVGCurvePlot: Sendable {
     var reference: Reference?
     /// Lines under the legend (what the markers mean, undefined curves).
     var notes: [String] = []
+    /// Axes other than 0...1 linear (the DET plot's normal-deviate axes); labels are
+    /// `xLabel`/`yLabel` either way.
+    var axes: (x: SVGAxis, y: SVGAxis)? = nil
 
     /// The frame every curve plot uses (see the type's comment).
     static var frame: SVGPlotFrame {
@@ -62,6 +65,10 @@ struct SVGCurvePlot: Sendable {
         let height = max(Self.height, Self.plotTop + legend.height + 10 + notesHeight + 10)
         var svg = SVGDocument(width: Self.width, height: height, title: title)
         var frame = Self.frame
+        if let axes {
+            frame.x = axes.x
+            frame.y = axes.y
+        }
         frame.x.label = xLabel
         frame.y.label = yLabel
         svg.text(title, at: SVGPoint(Self.plotLeft, 24), size: 15, weight: "bold")

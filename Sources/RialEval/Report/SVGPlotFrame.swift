@@ -7,6 +7,10 @@ struct SVGAxis: Sendable {
         case linear
         /// Base-10 logarithmic; values at or below 0 are drawn at `lower`.
         case log10
+        /// Normal deviate (probit): a rate `p` at `Φ⁻¹(p)`, the axes of a DET plot
+        /// (sklearn's `DetCurveDisplay`); rates outside `lower...upper` (0 and 1
+        /// included) are drawn at the nearer end.
+        case probit
     }
 
     var lower: Double
@@ -44,6 +48,13 @@ struct SVGAxis: Sendable {
             label: label, tickDecimals: Int(max(0, -low)))
     }
 
+    /// A normal-deviate axis from `lower` to `upper` (rates in (0, 1)) ticked at the
+    /// rates of sklearn's `DetCurveDisplay` that fall inside.
+    static func probit(_ lower: Double = 0.001, _ upper: Double = 0.999, label: String) -> SVGAxis {
+        let ticks = [0.001, 0.01, 0.05, 0.2, 0.5, 0.8, 0.95, 0.99, 0.999].filter { $0 >= lower && $0 <= upper }
+        return SVGAxis(lower: lower, upper: upper, scale: .probit, ticks: ticks, label: label, tickDecimals: 3)
+    }
+
     /// Position of `value` along the axis, 0 at `lower` and 1 at `upper` (not clamped
     /// for linear axes; NaN stays NaN).
     func fraction(_ value: Double) -> Double {
@@ -54,7 +65,59 @@ struct SVGAxis: Sendable {
             guard value > 0 else { return value.isNaN ? .nan : 0 }
             let a = Foundation.log10(lower), b = Foundation.log10(upper)
             return b > a ? (Foundation.log10(value) - a) / (b - a) : 0
+        case .probit:
+            guard !value.isNaN else { return .nan }
+            let a = NormalQuantile.of(lower), b = NormalQuantile.of(upper)
+            let v = NormalQuantile.of(min(upper, max(lower, value)))
+            return b > a ? (v - a) / (b - a) : 0
         }
+    }
+}
+
+/// The standard normal quantile `Φ⁻¹(p)` (scipy's `norm.ppf`): Acklam's rational
+/// approximation (relative error below 1.2e-9) refined by one Halley step on
+/// `Φ(x) = erfc(-x/√2)/2`. `p` outside (0, 1): `-inf` at 0 and below, `+inf` at 1 and
+/// above; NaN stays NaN.
+enum NormalQuantile {
+    static func of(_ p: Double) -> Double {
+        guard !p.isNaN else { return .nan }
+        if p <= 0 { return -.infinity }
+        if p >= 1 { return .infinity }
+        let a = [
+            -3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+            1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00,
+        ]
+        let b = [
+            -5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+            6.680131188771972e+01, -1.328068155288572e+01,
+        ]
+        let c = [
+            -7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+            -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00,
+        ]
+        let d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
+        let low = 0.02425
+        var x: Double
+        if p < low {
+            let q = (-2 * Foundation.log(p)).squareRoot()
+            x =
+                (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+        } else if p <= 1 - low {
+            let q = p - 0.5, r = q * q
+            x =
+                (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+                / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+        } else {
+            let q = (-2 * Foundation.log(1 - p)).squareRoot()
+            x =
+                -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+                / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+        }
+        let e = 0.5 * Foundation.erfc(-x / 2.0.squareRoot()) - p
+        let u = e * (2 * Double.pi).squareRoot() * Foundation.exp(x * x / 2)
+        x -= u / (1 + x * u / 2)
+        return x
     }
 }
 

@@ -28,6 +28,21 @@ struct SVGScoreHistogram: Sendable {
     var groups: [Group]
     var threshold: Double
     var bins: Int = 20
+    /// Vertical reference lines across all strips (level boundaries, cap ceilings), each
+    /// labelled at the bottom of the plot; explained by `legend` under the axis.
+    var markers: [Marker] = []
+    /// One line under the axis label saying what the markers are.
+    var legend: String? = nil
+
+    /// A vertical line at a score, labelled (rotated) at the bottom of the plot, or at
+    /// the top when `labelAtTop` (so two close markers do not overwrite each other).
+    struct Marker: Sendable {
+        var value: Double
+        var label: String
+        var colour: String
+        var dash: String
+        var labelAtTop = false
+    }
 
     /// Counts per bin of `scores` (finite values only).
     static func binCounts(_ scores: [Double], bins: Int) -> [Int] {
@@ -42,7 +57,8 @@ struct SVGScoreHistogram: Sendable {
     func render() -> SVGDocument {
         let strips = max(1, groups.count)
         let plotHeight = Double(strips) * Self.stripHeight + Double(strips - 1) * Self.stripGap
-        let height = Self.plotTop + plotHeight + 62
+        let legendLines = legend.map { SVGTextWrap.lines($0, maxCharacters: 100) } ?? []
+        let height = Self.plotTop + plotHeight + 62 + Double(legendLines.count) * 15 + (legendLines.isEmpty ? 0 : 4)
         var svg = SVGDocument(width: Self.width, height: height, title: title)
         svg.text(title, at: SVGPoint(10, 22), size: 15, weight: "bold")
         let frame = SVGPlotFrame(
@@ -103,6 +119,18 @@ struct SVGScoreHistogram: Sendable {
                 from: SVGPoint(Self.plotLeft, baseline), to: SVGPoint(Self.plotLeft + Self.plotWidth, baseline),
                 stroke: "#555555")
             svg.endGroup()
+        }
+        for marker in markers where marker.value.isFinite {
+            let x = frame.px(min(1, max(0, marker.value)))
+            svg.line(
+                from: SVGPoint(x, Self.plotTop), to: SVGPoint(x, frame.bottom), stroke: marker.colour, width: 1.2,
+                dash: marker.dash)
+            svg.text(
+                marker.label, at: SVGPoint(x - 3, marker.labelAtTop ? Self.plotTop + 4 : frame.bottom - 4),
+                anchor: marker.labelAtTop ? .end : .start, size: 9, fill: marker.colour, rotation: -90)
+        }
+        for (index, line) in legendLines.enumerated() {
+            svg.text(line, at: SVGPoint(10, frame.bottom + 56 + Double(index) * 15), size: 11, fill: "#555555")
         }
         if threshold.isFinite {
             let x = frame.px(min(1, max(0, threshold)))

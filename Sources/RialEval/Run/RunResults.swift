@@ -52,6 +52,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// Set when these results are a `rescore` of another run: that run and the
     /// configuration file it was aggregated again under.
     public var rescoredFrom: RescoreOrigin?
+    /// The aggregate's output levels as decisions (`OutputLevelRow`), under `all` and
+    /// per data kind; nil in files written before it was recorded.
+    public var aggregateLevels: [String: [OutputLevelRow]]? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -69,6 +72,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case samplesSHA256 = "samples_sha256"
         case samplesLines = "samples_lines"
         case rescoredFrom = "rescored_from"
+        case aggregateLevels = "aggregate_levels"
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -237,8 +241,18 @@ public struct RunResults: Sendable, Equatable, Codable {
         let seeds: [String: UInt64] = [
             "bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed,
         ]
+        func levels(_ subset: [SampleRecord]) -> [OutputLevelRow] {
+            OutputLevelRow.rows(
+                samples: subset.compactMap { r in
+                    r.score("aggregate") == nil ? nil : r.aggregate.map { ($0.level, r.bonaFide, r.label.rawValue) }
+                })
+        }
+        var aggregateLevels = ["all": levels(evaluated)]
+        for kind in Set(evaluated.map(\.data)) {
+            aggregateLevels[kind.rawValue] = levels(evaluated.filter { $0.data == kind })
+        }
         let formatter = ISO8601DateFormatter()
-        return RunResults(
+        var results = RunResults(
             testRun: context.limit != nil, limit: context.limit, created: formatter.string(from: Date()),
             tool: Tool(name: "rial-bench", version: context.toolVersion, gitCommit: RunEnvironment.gitCommit()),
             environment: .current(), configuration: context.configuration,
@@ -251,6 +265,8 @@ public struct RunResults: Sendable, Equatable, Codable {
             metrics: metrics(evaluated), metricsByData: byData, latency: latency, build: context.build,
             jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards, shard: context.shard,
             mergedShards: context.mergedShards, rescoredFrom: context.rescoredFrom)
+        results.aggregateLevels = aggregateLevels
+        return results
     }
 
     /// SHA-256 of the configuration as canonical JSON (sorted keys, no spaces).

@@ -1,0 +1,291 @@
+/// APCER at the threshold where BPCER reaches a target (the reverse of `BPCERAtAPCER`),
+/// with cluster-bootstrap intervals on the rates and on the threshold.
+///
+/// Candidate thresholds are `+inf` (accept nothing: APCER 0, BPCER 1) and every distinct
+/// score, as in `BPCERAtAPCER`. BPCER only falls as the threshold falls, so the chosen
+/// threshold is the highest candidate whose BPCER is `<= target`: the lowest APCER
+/// subject to the constraint. When BPCER drops past the target inside one tied block,
+/// that block's score is the threshold and the achieved `bpcer` is below the target.
+/// `BPCER <= target` is compared on the correctly rounded quotient (exact at equality:
+/// 1/20 <= 0.05 holds). Accept = `score >= threshold`.
+///
+/// At that threshold: `apcerPooled` (all attacks accepted / all attacks) and `apcerMax`
+/// (the maximum over the species with at least `minimumAttacks` attacks, see
+/// `PresentationAttackMetrics`).
+///
+/// Intervals (cluster bootstrap, `ClusterBootstrap`'s resamples): each resample chooses
+/// its own threshold by the same rule on the weighted counts, and the interval of the
+/// threshold, of the pooled APCER and of the max APCER are the percentile intervals over
+/// resamples (a resample without bona fide or attacks is undefined). The threshold
+/// interval says how far the operating point moves from one sample of groups to another.
+///
+/// NaN values without bona fide, without attacks, or for a target outside 0...1.
+///
+/// JSON: `{"target_bpcer", "threshold", "threshold_ci", "bpcer", "apcer_pooled",
+/// "apcer_pooled_ci", "apcer_max", "apcer_max_species", "apcer_max_ci"}`.
+public struct APCERAtBPCER: Sendable, Equatable, Codable {
+    /// The BPCER target, 0...1.
+    public var target: Double
+    /// Accept when `score >= threshold`; `+inf` (JSON `null`) only for a target of 1.
+    public var threshold: Double
+    public var thresholdCI: ConfidenceInterval?
+    /// BPCER achieved at `threshold`, `<= target`.
+    public var bpcer: Double
+    public var apcerPooled: Double
+    public var apcerPooledCI: ConfidenceInterval?
+    public var apcerMax: Double
+    public var apcerMaxSpecies: String?
+    public var apcerMaxCI: ConfidenceInterval?
+
+    /// The targets of `MethodMetrics.apcerAtBPCER`: BPCER 1 %, 5 %, 10 %.
+    public static let standardTargets = [0.01, 0.05, 0.10]
+
+    enum CodingKeys: String, CodingKey {
+        case target = "target_bpcer"
+        case threshold
+        case thresholdCI = "threshold_ci"
+        case bpcer
+        case apcerPooled = "apcer_pooled"
+        case apcerPooledCI = "apcer_pooled_ci"
+        case apcerMax = "apcer_max"
+        case apcerMaxSpecies = "apcer_max_species"
+        case apcerMaxCI = "apcer_max_ci"
+    }
+
+    /// APCER of `samples` at BPCER `target`, without intervals.
+    public init(samples: [ScoredSample], target: Double, minimumAttacks: Int = 1) {
+        let prepared = RankedSamples(samples: samples)
+        self = Self.compute(prepared: prepared, targets: [target], minimumAttacks: minimumAttacks, bootstrap: nil)[0]
+    }
+
+    init(
+        target: Double, threshold: Double, bpcer: Double, apcerPooled: Double, apcerMax: Double,
+        apcerMaxSpecies: String?
+    ) {
+        self.target = target
+        self.threshold = threshold
+        self.bpcer = bpcer
+        self.apcerPooled = apcerPooled
+        self.apcerMax = apcerMax
+        self.apcerMaxSpecies = apcerMaxSpecies
+    }
+
+    /// One entry per target (same order), with intervals when `bootstrap` has resamples.
+    ///
+    /// - Complexity: O(n) for the point values, O(n + targets · species) per resample.
+    static func compute(
+        prepared: RankedSamples, targets: [Double], minimumAttacks: Int, bootstrap: BootstrapSettings?
+    ) -> [APCERAtBPCER] {
+        let eligible = prepared.speciesCounts.map { $0 >= minimumAttacks }
+        let sweep = WeightedThresholdSweep(prepared: prepared, eligible: eligible)
+        var results = sweep.points(targets: targets, weights: nil as UnsafeBufferPointer<UInt8>?).enumerated().map {
+            index, point in
+            APCERAtBPCER(
+                target: targets[index], threshold: point.threshold, bpcer: point.bpcer,
+                apcerPooled: point.apcerPooled, apcerMax: point.apcerMax,
+                apcerMaxSpecies: point.apcerMaxSpecies.map { prepared.species[$0] })
+        }
+        guard let settings = bootstrap, settings.resamples > 0 else { return results }
+        let resampler = ClusterResampler(clusterCount: prepared.clusterCount, settings: settings)
+        let replicates = resampler.map { _, weights in
+            switch weights {
+            case .narrow(let w): sweep.points(targets: targets, weights: w)
+            case .wide(let w): sweep.points(targets: targets, weights: w)
+            }
+        }
+        for index in targets.indices {
+            func interval(_ value: (WeightedThresholdSweep.Point) -> Double) -> ConfidenceInterval {
+                .bootstrapPercentile(replicates.map { value($0[index]) }, settings: settings)
+            }
+            results[index].thresholdCI = interval(\.threshold)
+            results[index].apcerPooledCI = interval(\.apcerPooled)
+            results[index].apcerMaxCI = interval(\.apcerMax)
+        }
+        return results
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        target = try c.decodeNullable(.target)
+        threshold = try c.decodeNullable(.threshold)
+        thresholdCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .thresholdCI)
+        bpcer = try c.decodeNullable(.bpcer)
+        apcerPooled = try c.decodeNullable(.apcerPooled)
+        apcerPooledCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .apcerPooledCI)
+        apcerMax = try c.decodeNullable(.apcerMax)
+        apcerMaxSpecies = try c.decodeIfPresent(String.self, forKey: .apcerMaxSpecies)
+        apcerMaxCI = try c.decodeIfPresent(ConfidenceInterval.self, forKey: .apcerMaxCI)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeNullable(target, forKey: .target)
+        try c.encodeNullable(threshold, forKey: .threshold)
+        try c.encodeIfPresent(thresholdCI, forKey: .thresholdCI)
+        try c.encodeNullable(bpcer, forKey: .bpcer)
+        try c.encodeNullable(apcerPooled, forKey: .apcerPooled)
+        try c.encodeIfPresent(apcerPooledCI, forKey: .apcerPooledCI)
+        try c.encodeNullable(apcerMax, forKey: .apcerMax)
+        try c.encodeIfPresent(apcerMaxSpecies, forKey: .apcerMaxSpecies)
+        try c.encodeIfPresent(apcerMaxCI, forKey: .apcerMaxCI)
+    }
+}
+
+/// The descending-threshold sweep of `APCERAtBPCER`, on unit or bootstrap weights.
+struct WeightedThresholdSweep: Sendable {
+    /// The operating point chosen for one target.
+    struct Point: Sendable {
+        var threshold: Double
+        var bpcer: Double
+        var apcerPooled: Double
+        var apcerMax: Double
+        /// Species index of the max (the first by name on a tie).
+        var apcerMaxSpecies: Int?
+
+        static let undefined = Point(threshold: .nan, bpcer: .nan, apcerPooled: .nan, apcerMax: .nan)
+    }
+
+    let ranked: RankedScores
+    let speciesOfSorted: [Int32]
+    let clusterOfSorted: [Int32]
+    let speciesCount: Int
+    /// Species that count in the max.
+    let eligible: [Bool]
+    /// Bona fide samples per cluster, and attacks per (cluster, species) pair with any:
+    /// the weighted class totals of a resample in O(clusters + pairs), not O(n).
+    let positivesPerCluster: [Int32]
+    let attackEntries: [(cluster: Int32, species: Int32, count: Int32)]
+
+    init(prepared: RankedSamples, eligible: [Bool]) {
+        ranked = prepared.ranked
+        speciesOfSorted = prepared.speciesOfSorted
+        clusterOfSorted = prepared.clusterOfSorted
+        speciesCount = prepared.species.count
+        self.eligible = eligible
+        var positives = [Int32](repeating: 0, count: prepared.clusterCount)
+        var pairs: [Int: Int32] = [:]
+        for k in 0..<ranked.count {
+            let g = Int(clusterOfSorted[k]), s = Int(speciesOfSorted[k])
+            if s < 0 { positives[g] += 1 } else { pairs[g * max(1, speciesCount) + s, default: 0] += 1 }
+        }
+        positivesPerCluster = positives
+        let width = max(1, speciesCount)
+        attackEntries = pairs.keys.sorted().map { key in (Int32(key / width), Int32(key % width), pairs[key]!) }
+    }
+
+    /// The point of each target; sample weight `weights[cluster]`, or 1 for nil.
+    ///
+    /// - Complexity: O(clusters + pairs) for the totals, then one pass over the sorted
+    ///   samples that stops once every target is settled.
+    func points<W: FixedWidthInteger>(targets: [Double], weights: UnsafeBufferPointer<W>?) -> [Point] {
+        let (positives, negatives, attacks) = totals(weights: weights)
+        func weight(_ k: Int) -> Int { weights.map { Int($0[Int(clusterOfSorted[k])]) } ?? 1 }
+        var results = [Point](repeating: .undefined, count: targets.count)
+        guard positives > 0, negatives > 0 else { return results }
+        var pending = targets.indices.filter { targets[$0] >= 0 && targets[$0] <= 1 }
+        var accepted = [Int](repeating: 0, count: speciesCount)
+        var acceptedAll = 0, tp = 0
+
+        func point(threshold: Double) -> Point {
+            var maxRate = Double.nan
+            var maxSpecies: Int?
+            for s in 0..<speciesCount where eligible[s] && attacks[s] > 0 {
+                let rate = Double(accepted[s]) / Double(attacks[s])
+                if maxSpecies == nil || rate > maxRate {
+                    maxRate = rate
+                    maxSpecies = s
+                }
+            }
+            return Point(
+                threshold: threshold, bpcer: Double(positives - tp) / Double(positives),
+                apcerPooled: Double(acceptedAll) / Double(negatives), apcerMax: maxRate, apcerMaxSpecies: maxSpecies)
+        }
+        func settle(threshold: Double) {
+            let bpcer = Double(positives - tp) / Double(positives)
+            pending.removeAll { index in
+                guard bpcer <= targets[index] else { return false }
+                results[index] = point(threshold: threshold)
+                return true
+            }
+        }
+        settle(threshold: .infinity)
+        var start = 0
+        for end32 in ranked.blockEnds where !pending.isEmpty {
+            let end = Int(end32)
+            var blockWeight = 0
+            for k in start..<end {
+                let w = weight(k)
+                blockWeight += w
+                let s = Int(speciesOfSorted[k])
+                if s < 0 {
+                    tp += w
+                } else {
+                    accepted[s] += w
+                    acceptedAll += w
+                }
+            }
+            // A block of weight 0 is not in this resample: its score is no candidate.
+            if blockWeight > 0 { settle(threshold: ranked.scores[end - 1]) }
+            start = end
+        }
+        return results
+    }
+
+    /// The weighted bona fide and attack totals, and attacks per species.
+    func totals<W: FixedWidthInteger>(weights: UnsafeBufferPointer<W>?) -> (
+        positives: Int, negatives: Int, attacks: [Int]
+    ) {
+        func weight(cluster g: Int32) -> Int { weights.map { Int($0[Int(g)]) } ?? 1 }
+        var positives = 0, negatives = 0
+        var attacks = [Int](repeating: 0, count: speciesCount)
+        for (g, count) in positivesPerCluster.enumerated() where count > 0 {
+            positives += weight(cluster: Int32(g)) * Int(count)
+        }
+        for entry in attackEntries {
+            let w = weight(cluster: entry.cluster) * Int(entry.count)
+            attacks[Int(entry.species)] += w
+            negatives += w
+        }
+        return (positives, negatives, attacks)
+    }
+
+    /// Pooled APCER, max APCER and BPCER at each fixed threshold (accept `score >=
+    /// threshold`; no NaN threshold), as `OperatingPointTally.rates` defines them (NaN
+    /// where a class, or for the max every eligible species, has weight 0), for all
+    /// thresholds in one pass over the sorted samples.
+    ///
+    /// - Complexity: O(clusters + pairs + n + thresholds · species).
+    func rates<W: FixedWidthInteger>(at thresholds: [Double], weights: UnsafeBufferPointer<W>?) -> [(
+        apcerPooled: Double, apcerMax: Double, bpcer: Double
+    )] {
+        let (positives, negatives, attacks) = totals(weights: weights)
+        func weight(_ k: Int) -> Int { weights.map { Int($0[Int(clusterOfSorted[k])]) } ?? 1 }
+        var results = [(apcerPooled: Double, apcerMax: Double, bpcer: Double)](
+            repeating: (.nan, .nan, .nan), count: thresholds.count)
+        var accepted = [Int](repeating: 0, count: speciesCount)
+        var acceptedAll = 0, tp = 0, k = 0
+        for index in thresholds.indices.sorted(by: { thresholds[$0] > thresholds[$1] }) {
+            let threshold = thresholds[index]
+            while k < ranked.count && ranked.scores[k] >= threshold {
+                let w = weight(k), s = Int(speciesOfSorted[k])
+                if s < 0 {
+                    tp += w
+                } else {
+                    accepted[s] += w
+                    acceptedAll += w
+                }
+                k += 1
+            }
+            var maxRate = Double.nan
+            for s in 0..<speciesCount where eligible[s] && attacks[s] > 0 {
+                let rate = Double(accepted[s]) / Double(attacks[s])
+                maxRate = maxRate.isNaN ? rate : max(maxRate, rate)
+            }
+            results[index] = (
+                negatives > 0 ? Double(acceptedAll) / Double(negatives) : .nan, maxRate,
+                positives > 0 ? Double(positives - tp) / Double(positives) : .nan
+            )
+        }
+        return results
+    }
+}
