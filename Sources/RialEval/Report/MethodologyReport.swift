@@ -50,8 +50,23 @@ public enum MethodologyReport {
         ]
     }
 
-    /// The methodology as Markdown.
-    public static func markdown(results r: RunResults, datasets: [DatasetDescription], folder: String) -> String {
+    /// A `rial-bench tune` output folder shown in the methodology: its held-out numbers.
+    public struct TuningSummary: Sendable {
+        /// The folder as the user named it.
+        public var folder: String
+        public var report: TuningReport
+
+        public init(folder: String, report: TuningReport) {
+            self.folder = folder
+            self.report = report
+        }
+    }
+
+    /// The methodology as Markdown; `tunings` adds the held-out numbers of `rial-bench tune`
+    /// runs (`methodology --tuning DIR`).
+    public static func markdown(
+        results r: RunResults, datasets: [DatasetDescription], folder: String, tunings: [TuningSummary] = []
+    ) -> String {
         var out: [String] = []
         func f(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "—" }
         func ci(_ c: ConfidenceInterval?) -> String { c.map { "[\(f($0.lower)), \(f($0.upper))]" } ?? "" }
@@ -151,6 +166,8 @@ public enum MethodologyReport {
         )
         out.append("")
         for table in OperatingPointReport.tables(r) { out += OperatingPointReport.markdown(table) }
+        out += fittedOn(r.configuration)
+        for tuning in tunings { out += tuningSection(tuning) }
         out.append("## Latency")
         out.append("")
         out.append(
@@ -261,6 +278,58 @@ public enum MethodologyReport {
     }
 
     /// Reads licences and provenance of the manifests of a run.
+    /// What each fitted number of `configuration` was fitted on, so a reader knows which
+    /// data no fit saw.
+    static func fittedOn(_ configuration: PipelineConfiguration) -> [String] {
+        var out = ["## What was fitted on what", ""]
+        out.append(
+            "- `depth/2`: its three score weights were fitted by logistic regression (L2, C = 10) on the `train` split of the default synthetic set (seed 20261121); every other constant is set by hand from geometry. Its simulated numbers above pool that split with the held-out `val` and `test` splits (`rial-bench run --split test` gives the held-out ones); no real depth map was used."
+        )
+        let texture = configuration[TextureAnalyzer.self]
+        if let file = texture.model {
+            out.append(
+                "- `texture/1`: the model file `\(MarkdownText.escape(file.path))` (model_id `\(file.modelID ?? "?")`, SHA-256 `\(file.sha256?.prefix(12) ?? "?")…`); what it was trained on is in that file's `provenance` (datasets, splits, held-out validation)."
+            )
+        } else {
+            let p = TextureModel.default.provenance
+            let data = p.datasets.map { "`\($0.name ?? $0.path)` (\($0.sampleCount) samples)" }.joined(separator: ", ")
+            out.append(
+                "- `texture/1`: the compiled-in model `\(TextureModel.default.modelID)`, trained on \(data), splits \(p.trainSplits.joined(separator: ", ")) (validated on \(p.valSplits.isEmpty ? "none" : p.valSplits.joined(separator: ", "))). It saw no real photo: every real-photo number here is on data it never saw."
+            )
+        }
+        out.append(
+            "- `moire/1`, `artifacts/1`, `parallax/1`, `depth/1`: constants from the product documents and physics, not fitted to data."
+        )
+        if let provenance = configuration.provenance, !provenance.isEmpty {
+            let items = provenance.keys.sorted().map { "\($0): \(MarkdownText.escape(provenance[$0]!))" }
+            out.append(
+                "- Aggregation weights, calibration, decision threshold and level boundaries: from a tuned configuration (`provenance`: \(items.joined(separator: "; "))). Numbers of this run on the data it was tuned on are not held out; `rial-bench tune` reports the held-out ones."
+            )
+        } else {
+            out.append(
+                "- Aggregation weights, decision threshold and level boundaries: the product documents' values (specs/methods.md section 7), not fitted to any data; no calibration."
+            )
+        }
+        out.append("")
+        return out
+    }
+
+    /// The held-out numbers of one `rial-bench tune` folder.
+    static func tuningSection(_ tuning: TuningSummary) -> [String] {
+        let r = tuning.report
+        var out = ["## Tuning, held out: `\(MarkdownText.escape(tuning.folder))`", ""]
+        out.append(
+            "From `rial-bench tune` (its `tune.json`, \(r.created)): the tuned configuration against the base one on samples that no fit saw. Inputs: "
+                + r.inputs.map {
+                    "\(MarkdownText.escape($0.folder)) (\($0.samples) samples, samples_sha256 `\($0.samplesSHA256.prefix(12))…`)"
+                }
+                .joined(separator: ", ") + "."
+        )
+        out.append("")
+        out.append(r.heldOutSections(heading: "###", detImage: nil))
+        return out
+    }
+
     public static func describe(_ datasets: [RunDataset]) -> [DatasetDescription] {
         datasets.map { d in
             guard let loader = try? DatasetLoader(contentsOf: d.path), let manifest = try? loader.decodeManifest()

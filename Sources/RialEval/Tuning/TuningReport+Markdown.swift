@@ -11,46 +11,8 @@ extension TuningReport {
             guard let c, c.lower.isFinite, c.upper.isFinite else { return "" }
             return percent ? " [\(p(c.lower)), \(p(c.upper))]" : " [\(n(c.lower)), \(n(c.upper))]"
         }
-        let target = String(format: "%g%%", 100 * heldOutAfter.apcerAtBPCER.targetBPCER)
         var out = "# rial-bench tune: profile \(MarkdownText.escape(profile))\n\n"
-        out += "Objective `\(objective.rawValue)`"
-        if objective == .pauc { out += String(format: " (APCER 0-%g%%)", 100 * partialAUCMaxAPCER) }
-        out += ", target \(self.target), "
-        out +=
-            foldScheme == .source
-            ? "leave-one-source-out (\(folds) sources)" : "group \(folds)-fold (no group in two folds)"
-        out += ", seed \(seed), \(samples) samples from \(inputs.count) run(s). "
-        out += "Every number below is measured on held-out samples: each fold's fit (calibration, "
-        out += "Platt-or-isotonic choice by \(innerFolds) inner group folds, weights, threshold, level boundaries) "
-        out += "saw only the other folds. Intervals: 95% cluster bootstrap by group, "
-        out += "\(bootstrap.resamples) resamples.\n\n"
-        out += "## Held out, pooled\n\n"
-        out += "| | AUC | APCER at BPCER \(target) | operating point: BPCER | APCER (max species) | APCER pooled |\n"
-        out += "|---|---|---|---|---|---|\n"
-        for (name, m) in [("before (base configuration)", heldOutBefore), ("after (tuned per fold)", heldOutAfter)] {
-            let op = m.operatingPoint
-            out += "| \(name) | \(n(m.auc))\(ci(m.aucCI, percent: false)) | "
-            out += "\(p(m.apcerAtBPCER.apcerMax))\(ci(m.apcerAtBPCER.apcerMaxCI, percent: true)) | "
-            out +=
-                "\(p(op.bpcer))\(ci(op.bpcerCI, percent: true)) | \(p(op.apcerMax))\(ci(op.apcerMaxCI, percent: true)) | "
-            out += "\(p(op.apcerPooled))\(ci(op.apcerPooledCI, percent: true)) |\n"
-        }
-        out += "\nThe operating point uses each configuration's own decision threshold (before: the base "
-        out += "threshold; after: the threshold each fold fitted for \(self.target)); "
-        out += "\"APCER at BPCER \(target)\" takes the threshold on the held-out scores themselves.\n\n"
-        out += "![DET curves](det.svg)\n\n"
-        out += "## Per held-out \(foldScheme == .source ? "source" : "fold")\n\n"
-        out +=
-            "| held out | n | AUC before | AUC after | APCER at BPCER \(target) before | after | threshold | BPCER after |\n"
-        out += "|---|---|---|---|---|---|---|---|\n"
-        for fold in perFold {
-            out += "| \(MarkdownText.escape(fold.name)) | \(fold.after.samples) | "
-            out += "\(n(fold.before.auc))\(ci(fold.before.aucCI, percent: false)) | "
-            out += "\(n(fold.after.auc))\(ci(fold.after.aucCI, percent: false)) | "
-            out += "\(p(fold.before.apcerAtBPCER.apcerMax))\(ci(fold.before.apcerAtBPCER.apcerMaxCI, percent: true)) | "
-            out += "\(p(fold.after.apcerAtBPCER.apcerMax))\(ci(fold.after.apcerAtBPCER.apcerMaxCI, percent: true)) | "
-            out += "\(String(format: "%.4f", fold.fit.threshold)) | \(p(fold.after.operatingPoint.bpcer)) |\n"
-        }
+        out += heldOutSections(heading: "##", detImage: "det.svg")
         out += "\n## The tuned configuration (fitted on all \(samples) samples)\n\n"
         out += String(format: "Decision threshold %.6f (ranking score), for %@. ", final.threshold, self.target)
         let b = final.levelBoundaries
@@ -85,6 +47,68 @@ extension TuningReport {
         out += inputs.map { "\(MarkdownText.escape($0.folder)) (samples_sha256 \($0.samplesSHA256.prefix(12))…)" }
             .joined(separator: ", ")
         out += ".\n"
+        return out
+    }
+
+    /// What was measured on held-out samples: how the folds were made, the pooled
+    /// before/after table, the DET image (`detImage`, when given) and the per-fold or
+    /// per-source table, under headings of level `heading` (`##`); `tune.md` and the
+    /// methodology (`rial-bench methodology --tuning DIR`) show the same text.
+    public func heldOutSections(heading: String, detImage: String?) -> String {
+        func p(_ v: Double) -> String { v.isFinite ? String(format: "%.1f%%", 100 * v) : "n/a" }
+        func n(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "n/a" }
+        func ci(_ c: ConfidenceInterval?, percent: Bool) -> String {
+            guard let c, c.lower.isFinite, c.upper.isFinite else { return "" }
+            return percent ? " [\(p(c.lower)), \(p(c.upper))]" : " [\(n(c.lower)), \(n(c.upper))]"
+        }
+        let target = String(format: "%g%%", 100 * heldOutAfter.apcerAtBPCER.targetBPCER)
+        var out = ""
+        out += "Objective `\(objective.rawValue)`"
+        if objective == .pauc { out += String(format: " (APCER 0-%g%%)", 100 * partialAUCMaxAPCER) }
+        out += ", target \(self.target), "
+        out +=
+            foldScheme == .source
+            ? "leave-one-source-out (\(folds) sources)" : "group \(folds)-fold (no group in two folds)"
+        out += ", seed \(seed), \(samples) samples from \(inputs.count) run(s). "
+        out += "Every number below is measured on held-out samples: each fold's fit (calibration, "
+        out += "Platt-or-isotonic choice by \(innerFolds) inner group folds, weights, threshold, level boundaries) "
+        out += "saw only the other folds. Intervals: 95% cluster bootstrap by group, "
+        out += "\(bootstrap.resamples) resamples.\n\n"
+        out += "\(heading) Held out, pooled\n\n"
+        out += "| | AUC | APCER at BPCER \(target) | operating point: BPCER | APCER (max species) | APCER pooled |\n"
+        out += "|---|---|---|---|---|---|\n"
+        for (name, m) in [("before (base configuration)", heldOutBefore), ("after (tuned per fold)", heldOutAfter)] {
+            let op = m.operatingPoint
+            out += "| \(name) | \(n(m.auc))\(ci(m.aucCI, percent: false)) | "
+            out += "\(p(m.apcerAtBPCER.apcerMax))\(ci(m.apcerAtBPCER.apcerMaxCI, percent: true)) | "
+            out +=
+                "\(p(op.bpcer))\(ci(op.bpcerCI, percent: true)) | \(p(op.apcerMax))\(ci(op.apcerMaxCI, percent: true)) | "
+            out += "\(p(op.apcerPooled))\(ci(op.apcerPooledCI, percent: true)) |\n"
+        }
+        out += "\nThe operating point uses each configuration's own decision threshold (before: the base "
+        out += "threshold; after: the threshold each fold fitted for \(self.target)); "
+        out += "\"APCER at BPCER \(target)\" takes the threshold on the held-out scores themselves.\n\n"
+        if let detImage { out += "![DET curves](\(detImage))\n\n" }
+        out += "\(heading) Per held-out \(foldScheme == .source ? "source" : "fold")\n\n"
+        out += "A held-out part with a single group has no interval: resampling one group gives back "
+        out += "the same samples, so its spread says nothing (shown as \"1 group\").\n\n"
+        out +=
+            "| held out | n | groups | AUC before | AUC after | APCER at BPCER \(target) before | after | threshold | BPCER after |\n"
+        out += "|---|---|---|---|---|---|---|---|---|\n"
+        for fold in perFold {
+            let single = fold.after.clusters < 2
+            func foldCI(_ c: ConfidenceInterval?, percent: Bool) -> String {
+                single ? " (1 group)" : ci(c, percent: percent)
+            }
+            out += "| \(MarkdownText.escape(fold.name)) | \(fold.after.samples) | \(fold.after.clusters) | "
+            out += "\(n(fold.before.auc))\(foldCI(fold.before.aucCI, percent: false)) | "
+            out += "\(n(fold.after.auc))\(foldCI(fold.after.aucCI, percent: false)) | "
+            out +=
+                "\(p(fold.before.apcerAtBPCER.apcerMax))\(foldCI(fold.before.apcerAtBPCER.apcerMaxCI, percent: true)) | "
+            out +=
+                "\(p(fold.after.apcerAtBPCER.apcerMax))\(foldCI(fold.after.apcerAtBPCER.apcerMaxCI, percent: true)) | "
+            out += "\(String(format: "%.4f", fold.fit.threshold)) | \(p(fold.after.operatingPoint.bpcer)) |\n"
+        }
         return out
     }
 }

@@ -161,6 +161,14 @@ public struct TuningReport: Sendable, Equatable, Codable {
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return try encoder.encode(self)
     }
+
+    /// Reads a `tune.json` written by `jsonData()`.
+    public static func decode(_ data: Data) throws -> TuningReport {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try decoder.decode(TuningReport.self, from: data)
+    }
 }
 
 extension TuningReport {

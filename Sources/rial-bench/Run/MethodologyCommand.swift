@@ -16,6 +16,11 @@ struct Methodology: ParsableCommand {
     @Option(help: "Markdown output; the HTML goes beside it with the .html extension.")
     var out: String = "reports/methodology.md"
 
+    @Option(
+        help: "A `rial-bench tune` output folder whose held-out numbers the report shows (its tune.json); repeatable.",
+        completion: .directory)
+    var tuning: [String] = []
+
     func run() throws {
         let results: RunResults
         do {
@@ -24,9 +29,22 @@ struct Methodology: ParsableCommand {
         } catch {
             throw CLIError.badInput(error.description)
         }
+        var tunings: [MethodologyReport.TuningSummary] = []
+        for folder in tuning {
+            let path = URL(fileURLWithPath: folder).appendingPathComponent("tune.json").path
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw CLIError.badInput("\(path): cannot be read (no such file, or unreadable)")
+            }
+            do {
+                tunings.append(
+                    .init(folder: folder, report: try TuningReport.decode(data)))
+            } catch {
+                throw CLIError.badInput("\(path): not a rial-bench tune.json (\(error))")
+            }
+        }
         let markdown = MethodologyReport.markdown(
             results: results, datasets: MethodologyReport.describe(results.datasets),
-            folder: from)
+            folder: from, tunings: tunings)
         let body = MarkdownParser().html(from: markdown)
         let html = """
             <!DOCTYPE html>

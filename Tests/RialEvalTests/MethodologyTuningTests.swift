@@ -1,0 +1,60 @@
+import Foundation
+import RialDetection
+import Testing
+
+@testable import RialEval
+
+/// The methodology's "what was fitted on what" and its held-out tuning section, and the
+/// tune report's handling of a held-out part with one group.
+@Suite struct MethodologyTuningTests {
+    /// A leave-one-source-out tuning of the synthetic problem of `TuningTunerTests`
+    /// (5 sources, groups of 4 samples, so every source holds several groups).
+    static func report(groupsPerSource single: Bool = false) throws -> TuningReport {
+        var problem = TuningTunerTests.problem(samples: 200, seed: 21)
+        if single { problem.groups = problem.sources }
+        var options = TuningOptions()
+        options.scheme = .source
+        return TuningReport.run(
+            tuner: try Tuner(problem: problem, options: options), inputs: [],
+            bootstrap: BootstrapSettings(resamples: 20, seed: 1), created: "2026-11-26")
+    }
+
+    @Test func tuneJSONReadsBack() throws {
+        let report = try Self.report()
+        let again = try TuningReport.decode(try report.jsonData())
+        #expect(try again.jsonData() == report.jsonData())
+    }
+
+    @Test func methodologyShowsTheHeldOutTablePerSource() throws {
+        let report = try Self.report()
+        let lines = MethodologyReport.tuningSection(.init(folder: "tuned/real-dev", report: report))
+        let text = lines.joined(separator: "\n")
+        #expect(text.contains("## Tuning, held out: `tuned/real-dev`"))
+        #expect(text.contains("### Held out, pooled"))
+        #expect(text.contains("### Per held-out source"))
+        for source in 0..<5 { #expect(text.contains("owner/repo\(source)")) }
+        #expect(!text.contains("det.svg"))
+    }
+
+    /// Groups equal to sources: each held-out source is one group, and its bootstrap
+    /// interval would be a single point, so the table says "(1 group)" instead.
+    @Test func aSingleGroupHasNoInterval() throws {
+        let text = try Self.report(groupsPerSource: true).markdown()
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| owner/repo") }
+        #expect(rows.count == 5)
+        #expect(rows.allSatisfy { $0.contains("(1 group)") && $0.contains("| 1 |") })
+        let many = try Self.report().markdown()
+        #expect(!many.contains("(1 group)"))
+    }
+
+    @Test func fittedOnNamesTheDataOfEachFit() {
+        let text = MethodologyReport.fittedOn(.standard).joined(separator: "\n")
+        #expect(text.contains("`depth/2`") && text.contains("`train` split of the default synthetic set"))
+        #expect(text.contains(TextureModel.default.modelID))
+        #expect(text.contains("not fitted to any data"))
+        var tuned = PipelineConfiguration.standard
+        tuned.provenance = ["objective": "auc", "seed": "1"]
+        let tunedText = MethodologyReport.fittedOn(tuned).joined(separator: "\n")
+        #expect(tunedText.contains("from a tuned configuration") && tunedText.contains("objective: auc"))
+    }
+}
