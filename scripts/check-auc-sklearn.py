@@ -23,7 +23,8 @@ def main(folder):
     def score(record, method):
         if method == "aggregate":
             agg = record.get("aggregate")
-            return agg["score"] if agg and agg.get("weights") else None
+            # the ranking score (older runs: the confidence score) is what rial-bench ranks by
+            return agg.get("ranking_score", agg["score"]) if agg and agg.get("weights") else None
         name, _, field = method.partition(":")  # depth/1:margin reads the margin field
         m = record["methods"].get(name)
         return m.get(field or "score") if m and m.get("status") == "completed" else None

@@ -58,3 +58,15 @@ import Testing
         #expect(tunedText.contains("from a tuned configuration") && tunedText.contains("objective: auc"))
     }
 }
+
+extension MethodologyTuningTests {
+    /// The headline names the held-out scheme and both AUCs, and the reproduction block
+    /// the tuning folder.
+    @Test func headlineAndReproductionNameTheTuning() throws {
+        let report = try Self.report()
+        let text = MethodologyReport.tuningHeadline(.init(folder: "tuned/x", report: report)).joined()
+        #expect(text.contains("leave-one-source-out, 5 sources"))
+        #expect(text.contains(String(format: "%.3f", report.heldOutBefore.auc)))
+        #expect(text.contains(String(format: "%.3f", report.heldOutAfter.auc)))
+    }
+}

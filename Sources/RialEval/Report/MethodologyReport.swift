@@ -80,6 +80,7 @@ public enum MethodologyReport {
         out.append("## Headline")
         out.append("")
         out += OperatingPointReport.markdown(OperatingPointReport.headline(r))
+        for tuning in tunings { out += tuningHeadline(tuning) }
         out.append("## How to reproduce every number")
         out.append("")
         out.append("```sh")
@@ -89,7 +90,15 @@ public enum MethodologyReport {
         )
         out.append("python3 scripts/check-auc-sklearn.py reports/latest  # AUC/AP/ROC against scikit-learn")
         out.append("python3 scripts/check-det-sklearn.py reports/latest  # DET points against scikit-learn")
-        out.append("rial-bench methodology --from reports/latest --out reports/methodology.md")
+        if tunings.isEmpty {
+            out.append("rial-bench methodology --from reports/latest --out reports/methodology.md")
+        } else {
+            out.append(
+                "scripts/tune-real-dev --clones DIR                  # real-dev: fetch, run, tune leave-one-source-out")
+            out.append(
+                "rial-bench methodology --from reports/latest "
+                    + tunings.map { "--tuning \($0.folder)" }.joined(separator: " ") + " --out reports/methodology.md")
+        }
         out.append("```")
         out.append("")
         out.append(
@@ -312,6 +321,25 @@ public enum MethodologyReport {
         }
         out.append("")
         return out
+    }
+
+    /// One headline paragraph per tuning: pooled held-out AUC and APCER at the target
+    /// BPCER, base configuration against tuned.
+    static func tuningHeadline(_ tuning: TuningSummary) -> [String] {
+        let r = tuning.report
+        func n(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "n/a" }
+        func p(_ v: Double) -> String { v.isFinite ? String(format: "%.1f%%", 100 * v) : "n/a" }
+        func ci(_ c: ConfidenceInterval?, _ f: (Double) -> String) -> String {
+            guard let c, c.lower.isFinite, c.upper.isFinite else { return "" }
+            return " \\[\(f(c.lower)), \(f(c.upper))\\]"
+        }
+        let scheme = r.foldScheme == .source ? "leave-one-source-out, \(r.folds) sources" : "group \(r.folds)-fold"
+        let target = String(format: "%g%%", 100 * r.heldOutAfter.apcerAtBPCER.targetBPCER)
+        let b = r.heldOutBefore, a = r.heldOutAfter
+        return [
+            "**Tuned on real photos, held out (`\(MarkdownText.escape(tuning.folder))`):** \(r.samples) samples, \(scheme); every number on samples no fit saw. Aggregate AUC \(n(b.auc))\(ci(b.aucCI, n)) with the base configuration, \(n(a.auc))\(ci(a.aucCI, n)) tuned; APCER (max species) at BPCER \(target) \(p(b.apcerAtBPCER.apcerMax))\(ci(b.apcerAtBPCER.apcerMaxCI, p)) base, \(p(a.apcerAtBPCER.apcerMax))\(ci(a.apcerAtBPCER.apcerMaxCI, p)) tuned. Per source: the section \"Tuning, held out\" below.",
+            "",
+        ]
     }
 
     /// The held-out numbers of one `rial-bench tune` folder.
