@@ -1,16 +1,20 @@
 import Foundation
 import RialDetection
 
+/// A rate as a percentage with one decimal, `n/a` when not finite.
+private func p(_ v: Double) -> String { v.isFinite ? String(format: "%.1f%%", 100 * v) : "n/a" }
+/// A number with three decimals, `n/a` when not finite.
+private func n(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "n/a" }
+/// ` [lower, upper]` in the format of `p` or `n`; empty when there is no finite interval.
+private func ci(_ c: ConfidenceInterval?, percent: Bool) -> String {
+    guard let c, c.lower.isFinite, c.upper.isFinite else { return "" }
+    return percent ? " [\(p(c.lower)), \(p(c.upper))]" : " [\(n(c.lower)), \(n(c.upper))]"
+}
+
 extension TuningReport {
     /// `tune.md`: the held-out before/after first, then per fold or source, the chosen
     /// threshold with the APCER per species it gives, and what was fitted.
     public func markdown() -> String {
-        func p(_ v: Double) -> String { v.isFinite ? String(format: "%.1f%%", 100 * v) : "n/a" }
-        func n(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "n/a" }
-        func ci(_ c: ConfidenceInterval?, percent: Bool) -> String {
-            guard let c, c.lower.isFinite, c.upper.isFinite else { return "" }
-            return percent ? " [\(p(c.lower)), \(p(c.upper))]" : " [\(n(c.lower)), \(n(c.upper))]"
-        }
         var out = "# rial-bench tune: profile \(MarkdownText.escape(profile))\n\n"
         out += heldOutSections(heading: "##", detImage: "det.svg")
         out += "\n## The tuned configuration (fitted on all \(samples) samples)\n\n"
@@ -55,12 +59,6 @@ extension TuningReport {
     /// per-source table, under headings of level `heading` (`##`); `tune.md` and the
     /// methodology (`rial-bench methodology --tuning DIR`) show the same text.
     public func heldOutSections(heading: String, detImage: String?) -> String {
-        func p(_ v: Double) -> String { v.isFinite ? String(format: "%.1f%%", 100 * v) : "n/a" }
-        func n(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "n/a" }
-        func ci(_ c: ConfidenceInterval?, percent: Bool) -> String {
-            guard let c, c.lower.isFinite, c.upper.isFinite else { return "" }
-            return percent ? " [\(p(c.lower)), \(p(c.upper))]" : " [\(n(c.lower)), \(n(c.upper))]"
-        }
         let target = String(format: "%g%%", 100 * heldOutAfter.apcerAtBPCER.targetBPCER)
         var out = ""
         out += "Objective `\(objective.rawValue)`"
