@@ -40,6 +40,13 @@ public struct AggregationCandidate: Sendable, Equatable, Codable {
         self.printDetected = printDetected
     }
 
+    /// A payload result that stands in for its family's local methods: read from a
+    /// payload, completed, and with a score in 0...1 (not NaN, not infinite). Anything
+    /// else from a payload is no evidence and never displaces a local result.
+    public var replacesLocalMethods: Bool {
+        source == .payload && available && score.map { (0...1).contains($0) } == true
+    }
+
     /// Writes `score` as `null` when absent (the synthesized encoder would leave the key out).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)

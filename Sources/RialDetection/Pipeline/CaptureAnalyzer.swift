@@ -86,9 +86,13 @@ public struct CaptureAnalyzer: Sendable {
     }
 
     /// The configured methods this capture runs itself: those of families the payload
-    /// does not supply.
+    /// does not supply with a usable result (`AggregationCandidate.replacesLocalMethods`).
+    /// A failed, unavailable or invalid payload entry stays in the breakdown with its
+    /// reason but is no evidence, so the family's local methods run and feed aggregation
+    /// (`PipelineAggregator` step 1).
     func localMethods(payload: DetectionPayload?) -> [MethodIdentifier] {
-        let payloadFamilies = Set(payload?.outcomes.map(\.family) ?? [])
+        let usable = payload?.outcomes.filter(\.aggregationCandidate.replacesLocalMethods) ?? []
+        let payloadFamilies = Set(usable.map(\.family))
         return configuration.methods.filter { method in
             guard let family = configuration.registry.method(method)?.family else { return false }
             return !payloadFamilies.contains(family)

@@ -25,8 +25,8 @@ public struct CaptureInput: Sendable {
     public var captureTime: Date?
     public var referenceTime: Date?
     public var deviceModel: String?
-    /// Results a phone computed (`moire`, `texture`, `artifacts`); they replace the
-    /// local methods of those families.
+    /// Results a phone computed (`moire`, `texture`, `artifacts`); the completed ones
+    /// replace the local methods of their families.
     public var payload: DetectionPayload?
 
     public init(

@@ -17,12 +17,15 @@ import RialMedia
 /// The payload may also be wrapped as `{"detection": {...}}`.
 ///
 /// Status: `completed`/`success` -> completed, `unavailable`, `failed`/`error` -> failed;
-/// absent -> completed when a score can be derived. The reason is read from
+/// absent or null -> completed when a score can be derived, any other value (a number,
+/// an object) -> failed. The reason is read from
 /// `unavailable_reason` or `unavailability_reason`.
 ///
 /// Score (higher = more authentic) when the method gives no `score` of its own: the
 /// method's `DetectionMethod.payloadScore(_:)` (e.g. moire/1: `1 - confidence`).
 /// A completed result without a derivable score in 0...1 becomes `failed` with a reason.
+/// Only completed results replace the local methods of their family; a failed or
+/// unavailable one is reported but never displaces local evidence (`PipelineAggregator`).
 public struct DetectionPayload: Sendable, Equatable {
     /// Families the phone computes.
     public static let families: [MethodFamily] = [.moire, .texture, .artifacts]
@@ -88,6 +91,9 @@ public struct DetectionPayload: Sendable, Equatable {
                     status: status, unavailableReason: reason, algorithmVersion: version,
                     analysisTimeMs: time, score: score),
                 fields: fields, detectedBy: method)
+        }
+        if let given = fields["status"], given != .null, given.stringValue == nil {
+            return outcome(.failed, "payload status must be a string, got \(given.typeDescription)", score: nil)
         }
         var status: MethodStatus?
         switch fields["status"]?.stringValue {

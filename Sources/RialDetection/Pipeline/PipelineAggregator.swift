@@ -4,10 +4,12 @@
 /// give the same result from the same candidates.
 ///
 /// Steps, for candidates keyed by breakdown key:
-/// 1. Selection, per family in `MethodFamily` order: a `payload` candidate of the
-///    family if there is one (the phone's result replaces the local ones), else the
-///    candidate keyed by `aggregate_with[family]`; a family with neither is not
-///    aggregated.
+/// 1. Selection, per family in `MethodFamily` order: a `payload` candidate of the family
+///    that completed with a score in 0...1 if there is one (the phone's result replaces
+///    the local ones; `AggregationCandidate.replacesLocalMethods`), else the candidate
+///    keyed by `aggregate_with[family]`; a family with neither is not aggregated. A
+///    payload entry that failed, is unavailable or invalid is no evidence and never
+///    displaces the local result: an all-invalid payload aggregates as no payload would.
 /// 2. Calibration: a selected candidate whose key has an entry in `calibration`
 ///    (`moire/1`) gets `calibration.apply(score)`; payload keys (`payload.moire`) and
 ///    the attestation signal are used as given.
@@ -51,7 +53,8 @@ public struct PipelineAggregator: Sendable {
         var keys: [String] = []
         for family in MethodFamily.allCases {
             var payload: String?
-            for (key, candidate) in candidates where candidate.family == family && candidate.source == .payload {
+            for (key, candidate) in candidates
+            where candidate.family == family && candidate.replacesLocalMethods {
                 if payload.map({ key < $0 }) ?? true { payload = key }
             }
             if let payload {
