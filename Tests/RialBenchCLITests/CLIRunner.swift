@@ -19,7 +19,13 @@ struct CLIRunner {
         }
     }
 
+    /// The `rial-bench` under test: the one beside the test bundle, or the program named by
+    /// the environment variable `RIAL_BENCH_EXECUTABLE` (to run a suite against another
+    /// build, e.g. an older commit's binary, to show that a test can fail).
     static var executableURL: URL {
+        if let path = ProcessInfo.processInfo.environment["RIAL_BENCH_EXECUTABLE"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
         // argv[0] is .build/<config>/rial-benchPackageTests.xctest (Linux) or inside it (macOS).
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("rial-bench").path),

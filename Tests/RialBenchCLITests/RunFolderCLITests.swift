@@ -36,47 +36,141 @@ import Testing
         return (samples.filter { $0 == UInt8(ascii: "\n") }.count, Int(selected))
     }
 
-    /// An earlier complete run (3 samples) is overwritten by a run of 8 that is killed with
-    /// SIGKILL or SIGINT at a seeded random moment. Afterwards the folder is the earlier run
+    /// A `rial-bench` child started with posix_spawn, its output discarded, no signal
+    /// blocked and SIGINT and SIGTERM at their default action: a child started with
+    /// `Process` from the test runner's threads ran on after a SIGINT (an ignored or blocked
+    /// signal stays so across exec), so half the rounds were never interrupted.
+    struct Child {
+        let pid: pid_t
+        /// The wait status, once the child has ended.
+        private(set) var status: Int32?
+
+        init(_ arguments: [String]) throws {
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var defaults = sigset_t()
+            sigemptyset(&defaults)
+            sigaddset(&defaults, SIGINT)
+            sigaddset(&defaults, SIGTERM)
+            posix_spawnattr_setsigdefault(&attributes, &defaults)
+            var unblocked = sigset_t()
+            sigemptyset(&unblocked)
+            posix_spawnattr_setsigmask(&attributes, &unblocked)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+            let path = CLIRunner.executableURL.path
+            let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+            defer { for pointer in argv { free(pointer) } }
+            var pid: pid_t = 0
+            let code = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+            guard code == 0 else { throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EINVAL) }
+            self.pid = pid
+        }
+
+        /// Reaps the child if it has ended; true while it runs.
+        mutating func isRunning() -> Bool {
+            guard status == nil else { return false }
+            var raw: Int32 = 0
+            if waitpid(pid, &raw, WNOHANG) == pid { status = raw }
+            return status == nil
+        }
+
+        /// The signal that ended the child, if one did.
+        var signal: Int32? { status.flatMap { $0 & 0x7f == 0 ? nil : $0 & 0x7f } }
+        /// The exit status, if the child exited.
+        var exitStatus: Int32? { status.flatMap { $0 & 0x7f == 0 ? ($0 >> 8) & 0xff : nil } }
+    }
+
+    /// True when a `samples.jsonl` changed since `since` and not yet followed by its
+    /// `results.json` exists for run folder `out`: in `out` itself (a binary that writes
+    /// in place) or in a staging folder `.NAME.partial-*` beside it.
+    static func samplesBeingWritten(_ out: String, since: Date) -> Bool {
+        let target = URL(fileURLWithPath: out)
+        let parent = target.deletingLastPathComponent()
+        let staging = ((try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? [])
+            .filter { $0.hasPrefix(".\(target.lastPathComponent).partial-") }
+            .map { parent.appendingPathComponent($0) }
+        func modified(_ url: URL) -> Date? {
+            (try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date
+        }
+        return ([target] + staging).contains { folder in
+            guard let samples = modified(folder.appendingPathComponent("samples.jsonl")), samples >= since else {
+                return false
+            }
+            return modified(folder.appendingPathComponent("results.json")).map { $0 < samples } ?? true
+        }
+    }
+
+    /// An earlier complete run (3 samples) is overwritten by a run of 8 with `--jobs 1`
+    /// (which writes samples.jsonl a line at a time for most of its wall time) that is killed
+    /// with SIGKILL or SIGINT at a seeded moment in each eighth of the window in which a
+    /// watched whole run wrote its samples.jsonl. Afterwards the folder is the earlier run
     /// or the new one, whole: samples.jsonl always has the lines results.json counts, and
     /// `gate`/`report --from` either judge a consistent folder or refuse it with exit 65.
+    ///
+    /// The test must be able to fail: at least `minimumInterrupted` rounds must have been
+    /// ended by the signal while a samples.jsonl of the killed run was being written (a
+    /// binary that writes the run folder in place then leaves new samples beside the old
+    /// results.json). `RIAL_BENCH_EXECUTABLE=PATH` runs it against another binary.
     @Test func interruptedRunsNeverMixTwoRuns() throws {
         let parent = try Fixtures.makeTemporaryFolder("rial-interrupt")
         let out = parent.appendingPathComponent("run").path
         let policy = parent.appendingPathComponent("policy.yaml").path
         try Data("latency: null\n".utf8).write(to: URL(fileURLWithPath: policy))
-        // A whole run's wall time bounds the moments at which the child is killed.
-        let clock = ContinuousClock()
-        let start = clock.now
-        #expect(try Self.run(out, limit: 8).status == 0)
-        let full = Double((clock.now - start).components.seconds) + 0.5
+        let arguments = [
+            "run", "--dataset", Self.dataset, "--out", out, "--limit", "8", "--resamples", "10", "--jobs", "1",
+        ]
+        // A whole run, watched: from when its samples.jsonl appears until its results.json follows.
+        let started = Date()
+        var whole = try Child(arguments)
+        var firstWrite: Double?, lastWrite: Double?
+        while whole.isRunning() {
+            if Self.samplesBeingWritten(out, since: started) {
+                let now = Date().timeIntervalSince(started)
+                firstWrite = firstWrite ?? now
+                lastWrite = now
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        #expect(whole.exitStatus == 0)
+        let writeStart = try #require(firstWrite, "the whole run never wrote a samples.jsonl")
+        let ended = try #require(lastWrite)
+        // The earlier run, kept aside and copied in place before each round.
+        let earlier = parent.appendingPathComponent("earlier")
+        let old = try Self.run(earlier.path, limit: 3)
+        #expect(old.status == 0, "\(old.stderr)")
+        let baseline = earlier.appendingPathComponent("results.json")
+        let rounds = 8, minimumInterrupted = 6
         var rng = SeededGenerator(seed: 2026)
-        var tried = 0, mixed = 0, wrongExit = 0, hangs = 0
-        for round in 0..<10 {
-            let old = try Self.run(out, limit: 3)
-            #expect(old.status == 0, "\(old.stderr)")
-            let baseline = parent.appendingPathComponent("baseline.json")
-            try? FileManager.default.removeItem(at: baseline)
-            try FileManager.default.copyItem(at: URL(fileURLWithPath: "\(out)/results.json"), to: baseline)
+        var tried = 0, interrupted = 0, mixed = 0, wrongExit = 0, hangs = 0
+        for round in 0..<rounds {
+            try FileManager.default.removeItem(atPath: out)
+            try FileManager.default.copyItem(at: earlier, to: URL(fileURLWithPath: out))
 
-            let process = Process()
-            process.executableURL = CLIRunner.executableURL
-            process.arguments = [
-                "run", "--dataset", Self.dataset, "--out", out, "--limit", "8", "--resamples", "10",
-            ]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            let delay = Double.random(in: 0...full, using: &rng)
-            Thread.sleep(forTimeInterval: delay)
-            kill(process.processIdentifier, round % 2 == 0 ? SIGKILL : SIGINT)
-            // Poll rather than waitUntilExit, which can miss the end of a child killed this way.
+            // Round r is killed in the r-th eighth of the watched run's writing window.
+            let delay =
+                writeStart + (ended - writeStart) * (Double(round) + Double.random(in: 0.1..<0.9, using: &rng))
+                / Double(rounds)
+            let childStart = Date()
+            var child = try Child(arguments)
+            Thread.sleep(until: childStart.addingTimeInterval(delay))
+            let midWrite = child.isRunning() && Self.samplesBeingWritten(out, since: childStart)
+            let signal = round % 2 == 0 ? SIGKILL : SIGINT
+            kill(child.pid, signal)
             let deadline = Date().addingTimeInterval(60)
-            while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-            if process.isRunning {
+            while child.isRunning() && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if child.isRunning() {
                 hangs += 1
-                kill(process.processIdentifier, SIGKILL)
+                kill(child.pid, SIGKILL)
+                while child.isRunning() { Thread.sleep(forTimeInterval: 0.02) }
                 Issue.record("round \(round): the run did not end within 60 s of the signal")
+            } else if midWrite && child.signal == signal {
+                interrupted += 1
             }
             tried += 1
 
@@ -97,7 +191,11 @@ import Testing
                 #expect(Self.consistency(out).map { $0.lines == $0.selected } ?? false, "round \(round)")
             }
         }
-        #expect(tried == 10 && mixed == 0 && wrongExit == 0 && hangs == 0)
+        let counts =
+            "rounds \(tried), interrupted mid-write \(interrupted), mixed folders \(mixed), wrong exits \(wrongExit), hangs \(hangs); samples.jsonl written from \(writeStart) s to \(ended) s of the watched run"
+        print("interruptedRunsNeverMixTwoRuns: \(counts)")
+        #expect(interrupted >= minimumInterrupted, "too few rounds interrupted mid-write: \(counts)")
+        #expect(tried == rounds && mixed == 0 && wrongExit == 0 && hangs == 0, "\(counts)")
     }
 
     /// A samples.jsonl changed after its run is refused by every command that reads the folder.

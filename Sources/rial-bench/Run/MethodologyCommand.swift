@@ -24,8 +24,9 @@ struct Methodology: ParsableCommand {
     func run() throws {
         let results: RunResults
         do {
-            results = try RunResults.read(
-                path: URL(fileURLWithPath: from).appendingPathComponent(RunOutput.resultsFile).path)
+            // The folder is checked as report, compare and gate check it: a samples.jsonl that is
+            // not the one results.json was computed from (an interrupted or altered run) is refused.
+            results = try RunOutput.verifiedResults(folder: from)
         } catch {
             throw CLIError.badInput(error.description)
         }

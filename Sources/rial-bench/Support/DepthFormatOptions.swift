@@ -10,8 +10,10 @@ extension DepthFormat: ExpressibleByArgument {}
 /// Every option is optional: the format is inferred from the content (a single-channel
 /// 16-bit PNG is millimetres; .npy/.npz, gzip and zlib are arrays), raw float grids are
 /// 256 x 192 unless given. `inspect`'s shorter spellings `--width`, `--height` and
-/// `--scale` are accepted as aliases. Width and height must be positive and the scale a
-/// positive finite number of metres per unit (exit 64 otherwise).
+/// `--scale` are accepted as aliases. Width and height must be positive, at most
+/// `maxSide` each and at most `DepthFormat.maxPixels` together (a manifest's depth size has
+/// the same bounds), and the scale a positive finite number of metres per unit (exit 64
+/// otherwise).
 struct DepthFormatOptions: ParsableArguments {
     @Option(help: "Depth format (default: from the content; required for raw float32, f32le).")
     var depthFormat: DepthFormat?
@@ -39,12 +41,22 @@ struct DepthFormatOptions: ParsableArguments {
         MediaInspector.DepthOptions(format: depthFormat, width: depthWidth, height: depthHeight, scale: depthScale)
     }
 
+    /// The largest `--depth-width` or `--depth-height`, as for a manifest's depth size.
+    static let maxSide = 65536
+
     func validate() throws {
-        if let depthWidth, depthWidth <= 0 {
-            throw ValidationError("--depth-width must be positive, got \(depthWidth)")
+        for (option, value) in [("--depth-width", depthWidth), ("--depth-height", depthHeight)] {
+            guard let value else { continue }
+            if value <= 0 { throw ValidationError("\(option) must be positive, got \(value)") }
+            if value > Self.maxSide {
+                throw ValidationError("\(option) must be at most \(Self.maxSide), got \(value)")
+            }
         }
-        if let depthHeight, depthHeight <= 0 {
-            throw ValidationError("--depth-height must be positive, got \(depthHeight)")
+        let width = depthWidth ?? DepthFormat.defaultWidth, height = depthHeight ?? DepthFormat.defaultHeight
+        if width * height > DepthFormat.maxPixels {
+            throw ValidationError(
+                "--depth-width x --depth-height must be at most \(DepthFormat.maxPixels) pixels, got \(width)x\(height)"
+            )
         }
         if let depthScale, !(depthScale.isFinite && depthScale > 0) {
             throw ValidationError("--depth-scale must be a positive number of metres per unit, got \(depthScale)")
