@@ -225,47 +225,75 @@ public struct GateReport: Sendable, Equatable, Codable {
         return v.isFinite ? String(format: "%.4g", v) : "nan"
     }
 
-    /// The report as Markdown (a CI step summary).
+    /// The report as Markdown (a CI step summary). Paths, check names, rules and notes
+    /// are user text (file paths, method and policy keys): `MarkdownText` keeps each in
+    /// its table cell and shows it literally.
     public func markdown() -> String {
         var lines = [
             "## rial-bench gate: \(passed ? "PASS" : "FAIL (\(failures.count) of \(checks.count) checks)")", "",
-            "Baseline `\(baseline)`, current `\(current)`.", "",
+            "Baseline \(MarkdownText.code(baseline)), current \(MarkdownText.code(current)).", "",
             "| check | kind | baseline | current | limit | rule | result |", "|---|---|---:|---:|---:|---|---|",
         ]
         for c in checks {
             lines.append(
-                "| `\(c.name)` | \(c.kind) | \(Self.format(c.baseline)) | \(Self.format(c.current)) | \(Self.format(c.limit)) | "
-                    + "\(c.rule) | \(c.passed ? "pass" : "**FAIL**")\(c.note.map { ": \($0)" } ?? "") |")
+                "| \(MarkdownText.code(c.name)) | \(MarkdownText.escape(c.kind)) | \(Self.format(c.baseline)) | "
+                    + "\(Self.format(c.current)) | \(Self.format(c.limit)) | \(MarkdownText.escape(c.rule)) | "
+                    + "\(c.passed ? "pass" : "**FAIL**")\(c.note.map { ": \(MarkdownText.escape($0))" } ?? "") |")
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The report as JUnit XML: one test case per check.
     public func junitXML() -> String {
-        func escape(_ s: String) -> String {
-            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-        }
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
             #"<testsuite name="rial-bench gate" tests="\#(checks.count)" failures="\#(failures.count)" errors="0">"#,
         ]
         for c in checks {
-            let name = escape(c.name),
-                detail = escape(
+            let kind = Self.xmlAttribute(c.kind), name = Self.xmlAttribute(c.name),
+                detail = HTMLText.escape(
                     "baseline \(Self.format(c.baseline)), current \(Self.format(c.current)), limit \(Self.format(c.limit)); \(c.rule)"
                 )
             if c.passed {
                 lines.append(
-                    #"  <testcase classname="gate.\#(c.kind)" name="\#(name)"><system-out>\#(detail)</system-out></testcase>"#
+                    #"  <testcase classname="gate.\#(kind)" name="\#(name)"><system-out>\#(detail)</system-out></testcase>"#
                 )
             } else {
                 lines.append(
-                    #"  <testcase classname="gate.\#(c.kind)" name="\#(name)"><failure message="\#(escape(c.note ?? "failed"))">\#(detail)</failure></testcase>"#
+                    #"  <testcase classname="gate.\#(kind)" name="\#(name)"><failure message="\#(Self.xmlAttribute(c.note ?? "failed"))">\#(detail)</failure></testcase>"#
                 )
             }
         }
         lines.append("</testsuite>")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The Markdown report of a gate that could not run (exit 4 or 65): the heading says
+    /// ERROR, then every problem on its own line, escaped (`MarkdownText`).
+    public static func errorMarkdown(_ problems: [String]) -> String {
+        var lines = ["## rial-bench gate: ERROR (the gate could not be evaluated)", ""]
+        lines += problems.map { "- \(MarkdownText.escape($0))" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The JUnit XML of a gate that could not run (exit 4 or 65): one test case with an
+    /// `<error>` whose message is the first problem and whose text lists them all, so a CI
+    /// system shows a failed gate and why instead of nothing.
+    public static func errorJUnitXML(_ problems: [String]) -> String {
+        let first = problems.first ?? "the gate could not be evaluated"
+        return [
+            #"<?xml version="1.0" encoding="UTF-8"?>"#,
+            #"<testsuite name="rial-bench gate" tests="1" failures="0" errors="1">"#,
+            #"  <testcase classname="gate" name="evaluate"><error message="\#(xmlAttribute(first))">\#(HTMLText.escape(problems.joined(separator: "\n")))</error></testcase>"#,
+            "</testsuite>",
+        ].joined(separator: "\n") + "\n"
+    }
+
+    /// `HTMLText.escape(text)` for a double-quoted XML attribute, with tab, line feed and
+    /// carriage return as character references: a parser would otherwise turn them into
+    /// spaces (XML 1.0, 3.3.3 attribute-value normalisation).
+    static func xmlAttribute(_ text: String) -> String {
+        HTMLText.escape(text).replacingOccurrences(of: "\t", with: "&#9;")
+            .replacingOccurrences(of: "\n", with: "&#10;").replacingOccurrences(of: "\r", with: "&#13;")
     }
 }

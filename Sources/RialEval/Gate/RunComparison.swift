@@ -45,12 +45,13 @@ public struct RunComparison: Sendable {
             onlySecond: bKeys.subtracting(aKeys).count)
     }
 
-    /// Markdown table.
+    /// Markdown table. The folder paths and method keys are user text: `MarkdownText`
+    /// keeps each in its place and shows it literally.
     public func markdown(first: String, second: String) -> String {
         func f(_ v: Double) -> String { v.isFinite ? String(format: "%.4f", v) : "—" }
         var lines = [
             "## rial-bench compare", "",
-            "A = `\(first)`, B = `\(second)`; \(sharedSamples) shared samples "
+            "A = \(MarkdownText.code(first)), B = \(MarkdownText.code(second)); \(sharedSamples) shared samples "
                 + "(\(onlyFirst) only in A, \(onlySecond) only in B). Differences are B − A; paired cluster bootstrap "
                 + "by group; McNemar on decisions at each run's threshold.", "",
             "| method | n paired | AUC A | AUC B | Δ AUC [95% CI] | p (bootstrap) | A right only | B right only | p (McNemar) |",
@@ -59,7 +60,7 @@ public struct RunComparison: Sendable {
         for r in rows {
             let ci = r.auc.interval.map { " [\(f($0.lower)), \(f($0.upper))]" } ?? ""
             lines.append(
-                "| `\(r.method)` | \(r.auc.pairedCount) | \(f(r.auc.aucFirst)) | \(f(r.auc.aucSecond)) | "
+                "| \(MarkdownText.code(r.method)) | \(r.auc.pairedCount) | \(f(r.auc.aucFirst)) | \(f(r.auc.aucSecond)) | "
                     + "\(f(r.auc.difference))\(ci) | \(f(r.auc.pValue)) | \(r.mcnemar.onlyFirstCorrect) | "
                     + "\(r.mcnemar.onlySecondCorrect) | \(f(r.mcnemar.pValue)) (\(r.mcnemar.method.rawValue)) |")
         }

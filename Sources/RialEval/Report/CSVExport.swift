@@ -101,7 +101,7 @@ public enum CSVExport {
     static let formulaStarts: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
 
     /// A text cell: `'` before a leading formula character, then RFC 4180 quoting.
-    static func text(_ text: String) -> String {
+    public static func text(_ text: String) -> String {
         field(text.first.map(formulaStarts.contains) == true ? "'" + text : text)
     }
 

@@ -22,7 +22,7 @@ public enum MarkdownReport {
         out.append(dataLine(r))
         out.append("")
         out.append(
-            "Profile \(MarkdownText.escape(r.profile)), configuration SHA-256 `\(r.configurationSHA256.prefix(16))…`, "
+            "Profile \(MarkdownText.escape(r.profile)), configuration SHA-256 \(MarkdownText.code(r.configurationSHA256.prefix(16) + "…")), "
                 + "decision threshold \(number(r.configuration.decision.threshold)), "
                 + "\(r.bootstrapResamples) cluster-bootstrap resamples by `group` (seed \(r.seeds["bootstrap"] ?? 0)), 95% intervals."
         )
@@ -34,8 +34,9 @@ public enum MarkdownReport {
             out.append("")
             let counts = r.counts.byData[kind] ?? [:]
             out.append(
-                "## Accuracy, \(kind) data only (\(counts.values.reduce(0, +)) samples: "
-                    + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")")
+                "## Accuracy, \(MarkdownText.escape(kind)) data only (\(counts.values.reduce(0, +)) samples: "
+                    + counts.keys.sorted().map { "\(MarkdownText.escape($0)) \(counts[$0]!)" }.joined(separator: ", ")
+                    + ")")
             out.append("")
             out += table(r.metricsByData[kind] ?? [:], methods: r.methods)
         }
@@ -45,14 +46,16 @@ public enum MarkdownReport {
         for table in OperatingPointReport.tables(r) { out += OperatingPointReport.markdown(table) }
         out.append("## Latency (ms per sample, in-process, monotonic clock; nearest-rank percentiles)")
         out.append("")
-        if r.build != "release" { out.append("_\(r.build) build: latency verdicts are not applicable._\n") }
+        if r.build != "release" {
+            out.append("_\(MarkdownText.escape(r.build)) build: latency verdicts are not applicable._\n")
+        }
         out.append("| key | n | p50 | p90 | p99 | max | target | verdict |")
         out.append("|---|---:|---:|---:|---:|---:|---:|---|")
         for key in r.latency.keys.sorted() {
             let e = r.latency[key]!, s = e.statistics
             out.append(
-                "| `\(key)` | \(s.n) | \(ms(s.p50)) | \(ms(s.p90)) | \(ms(s.p99)) | \(ms(s.max)) | "
-                    + "\(e.targetMs.map(ms) ?? "—") | \(e.verdict) |")
+                "| \(MarkdownText.code(key)) | \(s.n) | \(ms(s.p50)) | \(ms(s.p90)) | \(ms(s.p99)) | \(ms(s.max)) | "
+                    + "\(e.targetMs.map(ms) ?? "—") | \(MarkdownText.escape(e.verdict)) |")
         }
         if !r.failures.isEmpty {
             out.append("")
@@ -74,13 +77,15 @@ public enum MarkdownReport {
         out.append("|---|---|---|---:|---:|---:|---:|")
         for d in r.datasets {
             out.append(
-                "| \(MarkdownText.escape(d.name)) | \(d.data) | `\(d.manifestSHA256.prefix(16))…` | \(d.original) | \(d.selected) | \(d.evaluated) | \(d.failed) |"
+                "| \(MarkdownText.escape(d.name)) | \(MarkdownText.escape(d.data)) | \(MarkdownText.code(d.manifestSHA256.prefix(16) + "…")) | \(d.original) | \(d.selected) | \(d.evaluated) | \(d.failed) |"
             )
         }
         out.append("")
         out.append(
-            "rial-bench \(r.tool.version)\(r.tool.gitCommit.map { " (\($0.prefix(12)))" } ?? ""), \(r.build) build, "
-                + "\(r.environment.cpu), \(r.environment.cores) cores, \(r.jobs) jobs, \(String(format: "%.1f", r.runSeconds)) s; \(r.created)."
+            "rial-bench \(MarkdownText.escape(r.tool.version))"
+                + "\(r.tool.gitCommit.map { " (\(MarkdownText.escape(String($0.prefix(12)))))" } ?? ""), \(MarkdownText.escape(r.build)) build, "
+                + "\(MarkdownText.escape(r.environment.cpu)), \(r.environment.cores) cores, \(r.jobs) jobs, "
+                + "\(String(format: "%.1f", r.runSeconds)) s; \(MarkdownText.escape(r.created))."
         )
         out.append("")
         return out.joined(separator: "\n")
@@ -89,8 +94,8 @@ public enum MarkdownReport {
     static func dataLine(_ r: RunResults) -> String {
         let parts = r.counts.byData.keys.sorted().map { kind -> String in
             let counts = r.counts.byData[kind]!
-            return "\(counts.values.reduce(0, +)) \(kind) ("
-                + counts.keys.sorted().map { "\($0) \(counts[$0]!)" }.joined(separator: ", ") + ")"
+            return "\(counts.values.reduce(0, +)) \(MarkdownText.escape(kind)) ("
+                + counts.keys.sorted().map { "\(MarkdownText.escape($0)) \(counts[$0]!)" }.joined(separator: ", ") + ")"
         }
         return "**Data:** \(r.counts.evaluated) evaluated samples — " + parts.joined(separator: "; ")
             + (r.counts.failed > 0 ? "; \(r.counts.failed) failed" : "") + "."
@@ -106,12 +111,13 @@ public enum MarkdownReport {
             let ci = m.aucCI.map { " [\(number($0.lower)), \(number($0.upper))]" } ?? ""
             let apcer =
                 (m.apcer.minimumAttacksForMax == nil
-                    ? number(m.apcer.max) + (m.apcer.maxSpecies.map { " (\($0))" } ?? "")
-                    : number(m.apcer.maxCounted) + (m.apcer.maxCountedSpecies.map { " (\($0))" } ?? ""))
+                    ? number(m.apcer.max) + (m.apcer.maxSpecies.map { " (\(MarkdownText.escape($0)))" } ?? "")
+                    : number(m.apcer.maxCounted)
+                        + (m.apcer.maxCountedSpecies.map { " (\(MarkdownText.escape($0)))" } ?? ""))
                 + (m.apcer.speciesBelowMinimum.isEmpty
                     ? "" : " † excl. " + m.apcer.speciesBelowMinimum.map(MarkdownText.escape).joined(separator: ", "))
             out.append(
-                "| `\(key)` | \(m.bonaFideCount) / \(m.attackCount)\(m.excludedCount > 0 ? " (+\(m.excludedCount) unscored)" : "") | "
+                "| \(MarkdownText.code(key)) | \(m.bonaFideCount) / \(m.attackCount)\(m.excludedCount > 0 ? " (+\(m.excludedCount) unscored)" : "") | "
                     + "\(number(m.auc))\(ci) | \(number(m.eer)) | \(apcer) | \(number(m.bpcer)) | \(number(m.acer)) | "
                     + "\(number(m.bpcer20)) | \(number(m.tprAtOperatingPoint)) |")
         }

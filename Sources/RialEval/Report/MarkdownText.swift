@@ -24,4 +24,17 @@ enum MarkdownText {
         }
         return out
     }
+
+    /// `text` as a code span when that shows it literally, else `escape(text)`.
+    ///
+    /// A code span is kept for ordinary names (`aggregate`, `depth/2`, a file path), so
+    /// such output looks as before; text holding a backtick, a pipe (which splits a table
+    /// cell even inside a code span), a backslash or a control character is escaped
+    /// instead, since no escape works inside a code span.
+    static func code(_ text: String) -> String {
+        let plain =
+            !text.isEmpty && text.escapingControlCharacters() == text
+            && !text.contains(where: { $0 == "`" || $0 == "|" || $0 == "\\" })
+        return plain ? "`" + text + "`" : escape(text)
+    }
 }

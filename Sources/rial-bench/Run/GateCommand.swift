@@ -32,23 +32,8 @@ struct Gate: ParsableCommand {
     var junit: String?
 
     func run() throws {
-        guard FileManager.default.fileExists(atPath: baseline) else {
-            throw CLIError.baselineMissing(
-                "\(baseline): baseline missing (create one with `cp RUN/results.json \(baseline)`)")
-        }
         let report: GateReport
-        do {
-            let gatePolicy = try policy.map { path throws(RunError) in try GatePolicy.load(path: path) } ?? .standard
-            let base = try GateReport.readResults(path: baseline)
-            let (currentPath, now) = try Self.readCurrent(current)
-            report = try GateReport.evaluate(
-                baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
-                currentPath: currentPath)
-        } catch let error as GateError {
-            throw CLIError.badInput(lines: error.problems)
-        } catch {
-            throw CLIError.badInput("\(error)")
-        }
+        do { report = try evaluate() } catch { throw reportingFailure(error) }
         var table = TextTable(["check", "kind", "baseline", "current", "limit", "rule", "result"])
         for c in report.checks {
             table.append([
@@ -64,14 +49,55 @@ struct Gate: ParsableCommand {
         let md = report.markdown()
         if let markdown { try OutputFile.write(Data(md.utf8), to: markdown) }
         if let junit { try OutputFile.write(Data(report.junitXML().utf8), to: junit) }
-        if let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty,
-            let handle = FileHandle(forWritingAtPath: summary)
-        {
-            handle.seekToEndOfFile()
-            handle.write(Data(md.utf8))
-            try? handle.close()
-        }
+        Self.appendStepSummary(md)
         if !report.passed { throw ExitStatus.regression }
+    }
+
+    /// Reads the policy and both runs and evaluates every check; any problem is a
+    /// `CLIError`: exit 4 for a missing baseline, 65 for input that cannot be evaluated.
+    func evaluate() throws(CLIError) -> GateReport {
+        guard FileManager.default.fileExists(atPath: baseline) else {
+            throw CLIError.baselineMissing(
+                "\(baseline): baseline missing (create one with `cp RUN/results.json \(baseline)`)")
+        }
+        do {
+            let gatePolicy = try policy.map { path throws(RunError) in try GatePolicy.load(path: path) } ?? .standard
+            let base = try GateReport.readResults(path: baseline)
+            let (currentPath, now) = try Self.readCurrent(current)
+            return try GateReport.evaluate(
+                baseline: base, current: now, policy: gatePolicy, baselinePath: baseline,
+                currentPath: currentPath)
+        } catch let error as GateError {
+            throw CLIError.badInput(lines: error.problems)
+        } catch {
+            throw CLIError.badInput("\(error)")
+        }
+    }
+
+    /// Fails closed, but visibly: writes the requested Markdown and JUnit reports with the
+    /// problems of `error` (creating their folders) and returns the error to throw, its exit
+    /// status kept; a report that cannot be written adds its own line.
+    func reportingFailure(_ error: CLIError) -> CLIError {
+        var failure = error
+        let md = GateReport.errorMarkdown(error.messages)
+        do {
+            if let markdown { try OutputFile.write(Data(md.utf8), to: markdown) }
+            if let junit { try OutputFile.write(Data(GateReport.errorJUnitXML(error.messages).utf8), to: junit) }
+        } catch {
+            failure.messages += error.messages
+        }
+        Self.appendStepSummary(md)
+        return failure
+    }
+
+    /// Appends `markdown` to the file `$GITHUB_STEP_SUMMARY` names, when set and writable.
+    static func appendStepSummary(_ markdown: String) {
+        guard let summary = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty,
+            let handle = FileHandle(forWritingAtPath: summary)
+        else { return }
+        handle.seekToEndOfFile()
+        handle.write(Data(markdown.utf8))
+        try? handle.close()
     }
 
     /// The current run's results: a run folder, or a `results.json` inside one, must pass

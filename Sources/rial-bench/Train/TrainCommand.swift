@@ -269,14 +269,10 @@ extension TrainCommand {
         }
 
         static func csv(_ examples: [TextureExample]) -> String {
-            func quoted(_ text: String) -> String {
-                text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" })
-                    ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
-            }
             var lines = [(["manifest", "id", "split", "label"] + TextureFeatures.names).joined(separator: ",")]
             for e in examples {
                 lines.append(
-                    ([quoted(e.manifest), quoted(e.id), e.split.rawValue, e.label.rawValue]
+                    ([CSVExport.text(e.manifest), CSVExport.text(e.id), e.split.rawValue, e.label.rawValue]
                         + e.features.map { String($0) }).joined(separator: ","))
             }
             return lines.joined(separator: "\n") + "\n"
