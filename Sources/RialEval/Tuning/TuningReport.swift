@@ -162,12 +162,24 @@ public struct TuningReport: Sendable, Equatable, Codable {
         return try encoder.encode(self)
     }
 
-    /// Reads a `tune.json` written by `jsonData()`.
+    /// The file `tune` writes in its output folder.
+    public static let fileName = "tune.json"
+
+    /// Decodes a `tune.json` written by `jsonData()` (non-finite numbers as strings, as in
+    /// `results.json`: `RunResults.decoder`).
     public static func decode(_ data: Data) throws -> TuningReport {
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try decoder.decode(TuningReport.self, from: data)
+        try RunResults.decoder.decode(TuningReport.self, from: data)
+    }
+
+    /// Reads `FOLDER/tune.json`.
+    ///
+    /// - Throws: `RunError` naming the file when it is missing, unreadable or not a tune report.
+    public static func read(folder: String) throws(RunError) -> TuningReport {
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(fileName).path
+        let data = try RunResults.contents(of: path)
+        do { return try decode(data) } catch {
+            throw RunError("\(path): not a rial-bench \(fileName) (\(error))")
+        }
     }
 }
 

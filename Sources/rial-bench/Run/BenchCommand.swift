@@ -43,11 +43,7 @@ struct Bench: ParsableCommand {
         if !(0...Benchmark.maximumIterations).contains(warmup) {
             throw ValidationError("--warmup must be in 0...\(Benchmark.maximumIterations), got \(warmup)")
         }
-        if BuildInfo.configuration != "release" && !allowDebugBuild {
-            throw ValidationError(
-                "this is a debug build: timings would be meaningless. Build with `swift build -c release` "
-                    + "or pass --allow-debug-build")
-        }
+        try ReleaseBuildCheck.require(allowDebugBuild: allowDebugBuild)
     }
 
     func run() throws {

@@ -45,11 +45,7 @@ struct BenchRescoreCommand: ParsableCommand {
             throw ValidationError("--fields-per-method must be in 0...1000, got \(fieldsPerMethod)")
         }
         try BootstrapOptionCheck.resamples(resamples)
-        if BuildInfo.configuration != "release" && !allowDebugBuild {
-            throw ValidationError(
-                "this is a debug build: timings would be meaningless. Build with `swift build -c release` "
-                    + "or pass --allow-debug-build")
-        }
+        try ReleaseBuildCheck.require(allowDebugBuild: allowDebugBuild)
     }
 
     func run() throws {

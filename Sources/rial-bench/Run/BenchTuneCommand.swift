@@ -40,11 +40,7 @@ struct BenchTuneCommand: ParsableCommand {
         }
         if !(2...100).contains(folds) { throw ValidationError("--folds must be in 2...100, got \(folds)") }
         try BootstrapOptionCheck.resamples(resamples)
-        if BuildInfo.configuration != "release" && !allowDebugBuild {
-            throw ValidationError(
-                "this is a debug build: timings would be meaningless. Build with `swift build -c release` "
-                    + "or pass --allow-debug-build")
-        }
+        try ReleaseBuildCheck.require(allowDebugBuild: allowDebugBuild)
     }
 
     func run() throws {

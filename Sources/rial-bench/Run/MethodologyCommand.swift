@@ -32,15 +32,8 @@ struct Methodology: ParsableCommand {
         }
         var tunings: [MethodologyReport.TuningSummary] = []
         for folder in tuning {
-            let path = URL(fileURLWithPath: folder).appendingPathComponent("tune.json").path
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw CLIError.badInput("\(path): cannot be read (no such file, or unreadable)")
-            }
-            do {
-                tunings.append(
-                    .init(folder: folder, report: try TuningReport.decode(data)))
-            } catch {
-                throw CLIError.badInput("\(path): not a rial-bench tune.json (\(error))")
+            do { tunings.append(.init(folder: folder, report: try TuningReport.read(folder: folder))) } catch {
+                throw CLIError.badInput(error.description)
             }
         }
         let markdown = MethodologyReport.markdown(

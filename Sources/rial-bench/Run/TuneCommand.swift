@@ -158,7 +158,7 @@ struct Tune: ParsableCommand {
             throw CLIError.internalError("tune.json cannot be encoded: \(error)")
         }
         try OutputFile.write(Data(yaml.utf8), to: folder.appendingPathComponent("tuned.yaml").path)
-        try OutputFile.write(json, to: folder.appendingPathComponent("tune.json").path)
+        try OutputFile.write(json, to: folder.appendingPathComponent(TuningReport.fileName).path)
         let markdown = report.markdown()
         try OutputFile.write(Data(markdown.utf8), to: folder.appendingPathComponent("tune.md").path)
         try OutputFile.write(Data(report.detSVG.utf8), to: folder.appendingPathComponent("det.svg").path)
