@@ -28,6 +28,7 @@ public struct MethodRegistry: Sendable, Equatable {
         DepthAnalyzerV1.self,
         DepthAnalyzerV2.self,
         ParallaxAnalyzer.self,
+        ParallaxAnalyzerV2.self,
         MoireAnalyzer.self,
         TextureAnalyzer.self,
         ArtifactAnalyzer.self,

@@ -30,7 +30,7 @@ public enum TuningBenchmark {
     /// The methods of every synthetic record (all six computed ones; depth/1 is recorded
     /// but depth/2 feeds aggregation) plus attestation: 7 inputs.
     static let methods: [(key: String, family: MethodFamily, noise: Double)] = [
-        ("depth/1", .depth, 0.6), ("depth/2", .depth, 0.4), ("parallax/1", .parallax, 0.7),
+        ("depth/1", .depth, 0.6), ("depth/2", .depth, 0.4), ("parallax/2", .parallax, 0.7),
         ("moire/1", .moire, 0.5), ("texture/1", .texture, 0.8), ("artifacts/1", .artifacts, 0.9),
     ]
 

@@ -9,7 +9,7 @@ struct BenchTuneCommand: ParsableCommand {
         abstract: "Time `rial-bench tune` on generated records (release builds).",
         discussion: """
             Generates --samples synthetic evaluated records (7 aggregation inputs each: depth/1, depth/2, \
-            parallax/1, moire/1, texture/1, artifacts/1 and attestation; groups of 4, 10 sources), then times \
+            parallax/2, moire/1, texture/1, artifacts/1 and attestation; groups of 4, 10 sources), then times \
             what tune does after reading the run: extraction, the nested cross-validation with --folds outer \
             group folds, the final fit, the bootstrap intervals and the three output texts. Wall clock, \
             monotonic. The goal is under 30 s for 100,000 samples and 5 folds on 2 cores. Refuses debug \
