@@ -132,6 +132,36 @@ import Testing
         #expect(throws: ConfigurationError.self) { try ParallaxAnalyzerV2(configuration: bad) }
     }
 
+    @Test func resultRoundTripsWithSnakeCaseKeys() throws {
+        let pair = ParallaxScenes.stepPair(far: 4, near: 14, inner: 0.3, seed: 6)
+        let r = analyzer.analyze(left: pair.left, right: pair.right, focalPx: 600, baselineMm: 15)
+        let data = try JSONEncoder().encode(r)
+        let text = String(decoding: data, as: UTF8.self)
+        for key in [
+            "\"occluder_share\"", "\"structure_share\"", "\"window_share\"", "\"surface_plane\"", "\"free_edge_share\"",
+        ] {
+            #expect(text.contains(key), "\(key)")
+        }
+        #expect(try JSONDecoder().decode(ParallaxAnalyzerV2.Result.self, from: data) == r)
+    }
+
+    @Test(arguments: [
+        (#"{"content_window_fraction": 1.5}"#, "content_window_fraction"),
+        (#"{"max_sheet_curvature": 0}"#, "max_sheet_curvature"),
+        (#"{"occluder_floor": 0}"#, "occluder_floor"),
+        (#"{"assumed_horizontal_fov_degrees": 180}"#, "assumed_horizontal_fov_degrees"),
+        (#"{"uniqueness_ratio": 0}"#, "uniqueness_ratio"),
+        (#"{"grid_step": 0}"#, "grid_step"),
+    ])
+    func validationNamesTheKey(json: String, key: String) throws {
+        let c = try JSONValue.parse(json).decode(ParallaxAnalyzerV2.Configuration.self, overlaying: .standard)
+        #expect {
+            try c.validate()
+        } throws: { error in
+            (error as? ConfigurationError)?.key == key
+        }
+    }
+
     @Test func registeredAfterParallaxOne() {
         let ids = MethodRegistry.standard.identifiers.map(\.description)
         let one = try? #require(ids.firstIndex(of: "parallax/1")), two = ids.firstIndex(of: "parallax/2")
