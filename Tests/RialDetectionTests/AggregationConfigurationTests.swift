@@ -106,12 +106,12 @@ import Testing
         #expect(
             try keys(custom) == [
                 "profiles", "agreement_boost", "real_threshold", "min_methods_for_agreement", "level_boundaries",
-                "ambiguity_band", "capped_score_margin", "level_caps", "attestation_caps",
+                "ambiguity_band", "capped_score_margin", "level_caps", "attestation_caps", "rule",
             ])
         #expect(try keys(custom.levelBoundaries) == ["very_high", "high", "medium", "low"])
         #expect(
             try keys(custom.attestationCaps) == ["secure_enclave", "strongbox", "tee", "software", "none", "failed"])
-        #expect(try keys(custom.levelCaps) == ["disagreement", "screen", "print"])
+        #expect(try keys(custom.levelCaps) == ["disagreement", "screen", "print", "metadata_fail"])
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
         let profiles = object["profiles"] as! [String: [String: Any]]
         #expect(profiles["ios_pro"]?["primary"] as? String == "lidar")

@@ -40,6 +40,15 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     public var levelCaps = LevelCaps()
     /// The highest level each attestation allows.
     public var attestationCaps = AttestationCaps()
+    /// Which rule gives `confidence_level`: `weighted` (the default) or `mvp`. Both are
+    /// computed for every capture (`AggregationResult.weighted_level`, `.mvp.level`);
+    /// `confidence_score` and `ranking_score` are always the weighted aggregator's (the MVP
+    /// rule has no score), so ROC/AUC do not depend on this choice. Default `weighted`:
+    /// PRD 2.0 replaces the MVP table by "Confidence Weighting" with cross-validation
+    /// for the multi-signal pipeline this harness measures (its Expansion Note: "Post-MVP
+    /// adds multi-signal detection with attestation-first trust model. See
+    /// Multi-Signal Detection Architecture for confidence weighting").
+    public var rule: Rule = .weighted
 
     /// The spec defaults.
     public static let reference = AggregationConfiguration()
@@ -130,8 +139,38 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         public var screen: ConfidenceLevel = .medium
         /// When a scored method detected a print. MEDIUM.
         public var print: ConfidenceLevel = .medium
+        /// When a metadata check ran and failed (`metadata_check_failed`). SUSPICIOUS: the
+        /// product documents' evidence status table (PRD 1.1 / 2.0 "Evidence Status
+        /// Values") reads FAIL as "Red flag—possible manipulation", and their MVP rule
+        /// returns SUSPICIOUS when any check failed. An unavailable check never applies it.
+        public var metadataFail: ConfidenceLevel = .suspicious
+
+        enum CodingKeys: String, CodingKey {
+            case disagreement, screen, print
+            case metadataFail = "metadata_fail"
+        }
 
         public init() {}
+
+        /// Synthesized decoding, except that `metadata_fail` may be absent (configurations
+        /// recorded in `results.json` before it existed): then it is SUSPICIOUS.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            disagreement = try c.decode(ConfidenceLevel.self, forKey: .disagreement)
+            screen = try c.decode(ConfidenceLevel.self, forKey: .screen)
+            print = try c.decode(ConfidenceLevel.self, forKey: .print)
+            metadataFail = try c.decodeIfPresent(ConfidenceLevel.self, forKey: .metadataFail) ?? .suspicious
+        }
+    }
+
+    /// Which rule gives `confidence_level`.
+    public enum Rule: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The weighted aggregator (`ConfidenceAggregator`): PRD 2.0 "Confidence
+        /// Weighting" and "Cross-Validation", methods.md section 7.
+        case weighted
+        /// The MVP rule (`MVPEvidenceRule`): PRD 1.1 / 2.0 "Confidence Calculation (MVP)",
+        /// hardware attestation x the primary depth check, SUSPICIOUS on any failed check.
+        case mvp
     }
 
     /// The highest level each hardware attestation allows (attestation-first model,
@@ -197,6 +236,23 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         case cappedScoreMargin = "capped_score_margin"
         case levelCaps = "level_caps"
         case attestationCaps = "attestation_caps"
+        case rule
+    }
+
+    /// Synthesized decoding, except that `rule` may be absent (configurations recorded in
+    /// `results.json` before it existed): then it is `weighted`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        profiles = try c.decode([String: AggregationProfile].self, forKey: .profiles)
+        agreementBoost = try c.decode(Double.self, forKey: .agreementBoost)
+        realThreshold = try c.decode(Double.self, forKey: .realThreshold)
+        minMethodsForAgreement = try c.decode(Int.self, forKey: .minMethodsForAgreement)
+        levelBoundaries = try c.decode(LevelBoundaries.self, forKey: .levelBoundaries)
+        ambiguityBand = try c.decode(Double.self, forKey: .ambiguityBand)
+        cappedScoreMargin = try c.decode(Double.self, forKey: .cappedScoreMargin)
+        levelCaps = try c.decode(LevelCaps.self, forKey: .levelCaps)
+        attestationCaps = try c.decode(AttestationCaps.self, forKey: .attestationCaps)
+        rule = try c.decodeIfPresent(Rule.self, forKey: .rule) ?? .weighted
     }
 
     /// How a partial object is laid over the defaults (`JSONValue.decode(_:overlaying:rules:)`)

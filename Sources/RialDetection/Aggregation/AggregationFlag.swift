@@ -1,4 +1,4 @@
-/// The flags vocabulary of methods.md section 7, and nothing else. Encodes as the
+/// The flags vocabulary of methods.md section 7, plus `metadata_check_failed`. Encodes as the
 /// snake_case raw value; `<` is alphabetical so flag lists sort stably.
 public enum AggregationFlag: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     /// The profile's primary method (lidar on `ios_pro`, parallax on `android`) is
@@ -17,6 +17,11 @@ public enum AggregationFlag: String, Sendable, Hashable, Codable, CaseIterable, 
     case partialAnalysis = "partial_analysis"
     /// The final score is within `ambiguity_band` of the MEDIUM boundary.
     case ambiguousResults = "ambiguous_results"
+    /// A metadata check ran and failed (`MetadataChecks`: timestamp, device has LiDAR,
+    /// resolution). Not in methods.md section 7's list: the product documents' evidence
+    /// status table (PRD 1.1 and 2.0, "Evidence Status Values") reads FAIL as "Red
+    /// flag—possible manipulation", so a failed check is raised as a flag of its own.
+    case metadataCheckFailed = "metadata_check_failed"
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -38,7 +38,7 @@ public struct AggregationResult: Sendable, Equatable, Codable {
     /// `max(s_i) - min(s_i)` over the scored methods, 0...1; 0 with fewer than two.
     public var disagreementScore: Double
     /// Each cap that lowered the level, as `CAUSE: level capped at LEVEL`, sorted.
-    /// Causes: `methods_disagree`, `screen_detected`, `print_detected`,
+    /// Causes: `methods_disagree`, `screen_detected`, `print_detected`, `metadata.CHECK`,
     /// `primary_signal_failed` (HIGH needs the primary), `very_high_requirements` (VERY_HIGH
     /// needs all methods scored, agreeing, primary valid), `attestation.KEY` (KEY as in
     /// `attestation_caps`).
@@ -47,6 +47,15 @@ public struct AggregationResult: Sendable, Equatable, Codable {
     public var attestationRejected: Bool
     /// Wall time of the aggregation, monotonic clock, ms.
     public var analysisTimeMs: Double
+    /// The rule that gave `confidence_level` (`AggregationConfiguration.rule`). Nil in
+    /// results written before it existed (then `weighted`).
+    public var rule: AggregationConfiguration.Rule? = nil
+    /// The weighted aggregator's level (equal to `confidence_level` under `weighted`).
+    public var weightedLevel: ConfidenceLevel? = nil
+    /// The MVP rule's level (`MVPEvidenceRule`) on the same capture, with its inputs.
+    public var mvp: MVPEvidenceRule.Evaluation? = nil
+    /// The evidence checks that ran and failed (`metadata.device_has_lidar`, ...), sorted.
+    public var failedChecks: [String]? = nil
 
     enum CodingKeys: String, CodingKey {
         case confidenceScore = "confidence_score"
@@ -63,6 +72,10 @@ public struct AggregationResult: Sendable, Equatable, Codable {
         case capsApplied = "caps_applied"
         case attestationRejected = "attestation_rejected"
         case analysisTimeMs = "analysis_time_ms"
+        case rule
+        case weightedLevel = "weighted_level"
+        case mvp
+        case failedChecks = "failed_checks"
     }
 
     public init(

@@ -21,7 +21,11 @@
 ///    most `level_caps.screen` / `.print`.
 /// 6. VERY_HIGH needs every weighted method scored, agreeing and the primary valid;
 ///    otherwise at most HIGH.
-/// 7. Attestation cap (`AggregationConfiguration.AttestationCaps`).
+/// 7. Attestation cap (`AggregationConfiguration.AttestationCaps`). Each failed check
+///    (`failedChecks`, named as `MetadataChecks.statuses` names them, e.g.
+///    `metadata.device_has_lidar`) -> `metadata_check_failed` and level at most
+///    `level_caps.metadata_fail` (the cause is the check's name); a check that could not
+///    run or that the user opted out of is never passed here.
 /// 8. `uncapped = clamp(weighted_mean + boost, 0, 1)`; level = min(level of uncapped by
 ///    the `>=` boundaries, every cap). If a cap lowered it, score =
 ///    `min(uncapped, upperBound(level) - capped_score_margin)`.
@@ -54,9 +58,11 @@ public struct ConfidenceAggregator: Sendable {
 
     /// Aggregates `inputs` under `profile` (see the type's documentation). Never traps:
     /// an invalid profile (no positive weight) yields score 0, SUSPICIOUS.
+    ///
+    /// - Parameter failedChecks: names of the evidence checks that ran and failed (step 7).
     public func aggregate(
         inputs: [AggregationInput], attestation: AttestationEvidence,
-        profile: AggregationProfile
+        profile: AggregationProfile, failedChecks: [String] = []
     ) -> AggregationResult {
         let timer = AnalysisTimer()
         let c = configuration
@@ -118,6 +124,8 @@ public struct ConfidenceAggregator: Sendable {
         if !(allPresent && agree && primary != nil) { caps.append((.high, "very_high_requirements")) }
         let attestationCap = c.attestationCaps.cap(for: attestation)
         caps.append((attestationCap.level, "attestation.\(attestationCap.key)"))
+        for check in Set(failedChecks).sorted() { caps.append((c.levelCaps.metadataFail, check)) }
+        if !failedChecks.isEmpty { flags.insert(.metadataCheckFailed) }
         let rejected = attestation.status == .fail || (attestation.status == .pass && attestation.method == .software)
 
         let uncapped = Swift.min(Swift.max(weightedMean + boost, 0), 1)

@@ -21,7 +21,7 @@ public struct CaptureAnalysis: Sendable, Equatable {
 extension CaptureAnalyzer {
     static func evidence(
         input: CaptureInput, outcomes: [MethodOutcome], aggregated: [MethodOutcome],
-        aggregation: AggregationResult, profileName: String, profile: AggregationProfile,
+        aggregation: AggregationResult, metadata: MetadataChecks, profileName: String, profile: AggregationProfile,
         configuration: PipelineConfiguration, totalMs: Double
     ) -> EvidencePackage {
         var breakdown = JSONObject()
@@ -52,10 +52,6 @@ extension CaptureAnalyzer {
         let primaryKey = aggregated.first { $0.family.role == profile.primary }?.key
         let threshold = configuration.decision.threshold(for: nil)
 
-        let metadataInput = MetadataChecks.Input(
-            captureTime: input.captureTime, referenceTime: input.referenceTime,
-            deviceModel: input.deviceModel, width: input.image.width,
-            height: input.image.height)
         var payload: JSONObject?
         if let p = input.payload {
             var object = JSONObject()
@@ -78,7 +74,7 @@ extension CaptureAnalyzer {
                     disagreementScore: aggregation.disagreementScore,
                     flagged: !aggregation.flags.isEmpty, flags: aggregation.flags),
                 finalScore: aggregation.confidenceScore),
-            metadata: MetadataChecks(metadataInput, configuration: configuration.metadata),
+            metadata: metadata,
             provenance: .init(sha256: input.imageSHA256),
             profile: profileName, aggregation: aggregation, latencyMs: latency, payload: payload)
     }

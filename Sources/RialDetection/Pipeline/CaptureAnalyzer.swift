@@ -72,12 +72,20 @@ public struct CaptureAnalyzer: Sendable {
         for outcome in outcomes where candidates[outcome.key] == nil {
             candidates[outcome.key] = outcome.aggregationCandidate
         }
-        let step = aggregator.aggregate(candidates, attestation: input.attestation, profile: weights)
+        // The metadata checks run before aggregation: a failed check reaches the level.
+        let metadata = MetadataChecks(
+            MetadataChecks.Input(
+                captureTime: input.captureTime, referenceTime: input.referenceTime,
+                deviceModel: input.deviceModel, width: input.image.width, height: input.image.height,
+                optedOut: input.optedOut),
+            configuration: configuration.metadata)
+        let step = aggregator.aggregate(
+            candidates, attestation: input.attestation, profile: weights, checks: metadata.statuses)
         let aggregated = step.aggregated.compactMap { key in outcomes.first { $0.key == key } }
         let total = max(0, (clock.now - start).milliseconds)
 
         let evidence = Self.evidence(
-            input: input, outcomes: outcomes, aggregated: aggregated, aggregation: step.result,
+            input: input, outcomes: outcomes, aggregated: aggregated, aggregation: step.result, metadata: metadata,
             profileName: profileName, profile: weights, configuration: configuration,
             totalMs: total)
         return CaptureAnalysis(

@@ -28,6 +28,9 @@ public struct CaptureInput: Sendable {
     /// Results a phone computed (`moire`, `texture`, `artifacts`); the completed ones
     /// replace the local methods of their families.
     public var payload: DetectionPayload?
+    /// Fields the user withheld (`MetadataChecks.OptOut`): noted in the evidence, their
+    /// checks `unavailable`, never suspicious. Empty by default.
+    public var optedOut: Set<MetadataChecks.OptOut> = []
 
     public init(
         image: Image8, imageSHA256: String? = nil, depth: DepthMap? = nil,

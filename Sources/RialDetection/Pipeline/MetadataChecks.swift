@@ -11,11 +11,39 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
     public var deviceHasLidar: Check
     /// Pixel count and aspect ratio are plausible.
     public var resolution: Check
+    /// What the user chose not to share (PRD 1.1 "Granular Metadata Controls"), sorted:
+    /// noted in the evidence as "User opted out", never a failure. Nil when none.
+    public var optedOut: [OptOut]?
 
     enum CodingKeys: String, CodingKey {
         case timestamp
         case deviceHasLidar = "device_has_lidar"
         case resolution
+        case optedOut = "opted_out"
+    }
+
+    /// A field the user may withhold (PRD 1.1 "Granular Metadata Controls" table:
+    /// Location, Timestamp, Device Info, Depth Map in Privacy Mode).
+    public enum OptOut: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
+        case location
+        case timestamp
+        case deviceInfo = "device_info"
+        case depthMap = "depth_map"
+
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// The detail of a check the user opted out of.
+    public static let optedOutDetail = "User opted out"
+
+    /// Each check's status under its evidence name (`metadata.timestamp`,
+    /// `metadata.device_has_lidar`, `metadata.resolution`): what aggregation reads.
+    public var statuses: [String: EvidenceCheckStatus] {
+        [
+            "metadata.\(CodingKeys.timestamp.stringValue)": timestamp.status,
+            "metadata.\(CodingKeys.deviceHasLidar.stringValue)": deviceHasLidar.status,
+            "metadata.\(CodingKeys.resolution.stringValue)": resolution.status,
+        ]
     }
 
     /// One check's outcome and what it saw.
@@ -99,22 +127,29 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
         /// Stored image size in pixels.
         public var width: Int
         public var height: Int
+        /// What the user withheld: a withheld timestamp or device info makes its check
+        /// `unavailable` ("User opted out") whatever the other fields say.
+        public var optedOut: Set<OptOut>
 
         public init(
             captureTime: Date? = nil, referenceTime: Date? = nil, deviceModel: String? = nil,
-            width: Int, height: Int
+            width: Int, height: Int, optedOut: Set<OptOut> = []
         ) {
             self.captureTime = captureTime
             self.referenceTime = referenceTime
             self.deviceModel = deviceModel
             self.width = width
             self.height = height
+            self.optedOut = optedOut
         }
     }
 
     /// Runs the three checks.
     public init(_ input: Input, configuration c: Configuration) {
-        if let capture = input.captureTime, let reference = input.referenceTime {
+        optedOut = input.optedOut.isEmpty ? nil : input.optedOut.sorted()
+        if input.optedOut.contains(.timestamp) {
+            timestamp = Check(.unavailable, Self.optedOutDetail)
+        } else if let capture = input.captureTime, let reference = input.referenceTime {
             let skew = abs(capture.timeIntervalSince(reference))
             timestamp = Check(
                 skew <= c.maxClockSkewSeconds ? .pass : .fail,
@@ -127,7 +162,9 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
                     ? "no capture time (EXIF DateTimeOriginal)"
                     : "no reference time to compare with")
         }
-        if let model = input.deviceModel?.trimmingCharacters(in: .whitespaces), !model.isEmpty {
+        if input.optedOut.contains(.deviceInfo) {
+            deviceHasLidar = Check(.unavailable, Self.optedOutDetail)
+        } else if let model = input.deviceModel?.trimmingCharacters(in: .whitespaces), !model.isEmpty {
             let lower = model.lowercased()
             let match = c.lidarDevices.first { lower.hasPrefix($0.lowercased()) }
             deviceHasLidar =

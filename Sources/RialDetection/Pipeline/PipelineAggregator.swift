@@ -15,7 +15,12 @@
 ///    the attestation signal are used as given.
 /// 3. The aggregator (`ConfidenceAggregator`) on the selected inputs, plus attestation
 ///    as a weighted signal scored by `attestation_scores` (unavailable when not passed
-///    or failed).
+///    or failed), and the evidence checks that failed (`checks` with status `fail`:
+///    flag `metadata_check_failed`, cap `level_caps.metadata_fail`).
+/// 4. The MVP rule (`MVPEvidenceRule`) on the same capture: hardware from the
+///    attestation, depth from the primary candidate's (calibrated) score against
+///    `real_threshold`, and `checks`. `confidence_level` is the level of the configured
+///    `aggregation.rule`; both levels are in the result (`weighted_level`, `mvp.level`).
 public struct PipelineAggregator: Sendable {
     public let configuration: PipelineConfiguration
     let aggregator: ConfidenceAggregator
@@ -73,9 +78,13 @@ public struct PipelineAggregator: Sendable {
         return calibration.apply(score)
     }
 
-    /// Selects, calibrates and aggregates `candidates` under `profile` (steps 1-3).
+    /// Selects, calibrates and aggregates `candidates` under `profile` (steps 1-4).
+    ///
+    /// - Parameter checks: the evidence checks by name (`metadata.timestamp`, ...), as
+    ///   `MetadataChecks.statuses` gives them; only `fail` changes the level.
     public func aggregate(
-        _ candidates: [String: AggregationCandidate], attestation: AttestationEvidence, profile: AggregationProfile
+        _ candidates: [String: AggregationCandidate], attestation: AttestationEvidence, profile: AggregationProfile,
+        checks: [String: EvidenceCheckStatus] = [:]
     ) -> Outcome {
         let keys = selection(candidates)
         var inputs: [AggregationInput] = keys.map { key in
@@ -86,8 +95,25 @@ public struct PipelineAggregator: Sendable {
         }
         let attestationScore = configuration.attestationScores.score(for: attestation)
         inputs.append(attestationScore.map { .scored(.attestation, $0) } ?? .unavailable(.attestation))
-        let result = aggregator.aggregate(inputs: inputs, attestation: attestation, profile: profile)
+        let failed = checks.filter { $0.value == .fail }.keys.sorted()
+        var result = aggregator.aggregate(
+            inputs: inputs, attestation: attestation, profile: profile, failedChecks: failed)
         let primary = keys.first { candidates[$0]!.family.role == profile.primary }
+
+        var depth = EvidenceCheckStatus.unavailable
+        if let primary, let c = candidates[primary], c.available,
+            let score = calibrated(c.score, key: primary), score.isFinite
+        {
+            depth = score >= configuration.aggregation.realThreshold ? .pass : .fail
+        }
+        let mvp = MVPEvidenceRule.Evaluation(
+            hardware: MVPEvidenceRule.hardware(attestation), depth: depth, checks: checks)
+        let rule = configuration.aggregation.rule
+        result.rule = rule
+        result.weightedLevel = result.confidenceLevel
+        result.mvp = mvp
+        result.failedChecks = failed
+        if rule == .mvp { result.confidenceLevel = mvp.level }
         return Outcome(aggregated: keys, result: result, primaryMethod: primary)
     }
 }

@@ -156,9 +156,21 @@ enum AnalysisSummary {
         if !p.aggregation.capsApplied.isEmpty {
             lines.append("caps: " + p.aggregation.capsApplied.joined(separator: "; "))
         }
+        if let mvp = p.aggregation.mvp {
+            let rule = p.aggregation.rule ?? .weighted
+            lines.append(
+                "levels: weighted \((p.aggregation.weightedLevel ?? p.confidenceLevel).rawValue), "
+                    + "MVP \(mvp.level.rawValue) (hardware \(mvp.hardware.rawValue), depth \(mvp.depth.rawValue)); "
+                    + "confidence from the \(rule.rawValue) rule")
+        }
+        if let failed = p.aggregation.failedChecks, !failed.isEmpty {
+            lines.append("failed checks (red flag, possible manipulation): " + failed.joined(separator: ", "))
+        }
         lines.append(
             "metadata: timestamp \(p.metadata.timestamp.status.rawValue) (\(p.metadata.timestamp.detail)); "
-                + "lidar device \(p.metadata.deviceHasLidar.status.rawValue); resolution \(p.metadata.resolution.status.rawValue) (\(p.metadata.resolution.detail))"
+                + "lidar device \(p.metadata.deviceHasLidar.status.rawValue) (\(p.metadata.deviceHasLidar.detail)); "
+                + "resolution \(p.metadata.resolution.status.rawValue) (\(p.metadata.resolution.detail))"
+                + (p.metadata.optedOut.map { "; user opted out: " + $0.map(\.rawValue).joined(separator: ", ") } ?? "")
         )
         lines.append("sha256: \(p.provenance.sha256 ?? "-")")
         if let overlapped = p.latencyMs["decode_and_row_methods"] {

@@ -1,0 +1,59 @@
+import Foundation
+import RialMedia
+import Testing
+
+/// `analyze` applies the product documents' check rules end to end (issue 14 item 1).
+///
+/// Expectations: PRD 1.1 / 2.0 "Evidence Status Values" (FAIL: "Red flag—possible
+/// manipulation") and "Confidence Calculation (MVP)" (`if any_check_failed: return
+/// SUSPICIOUS`). The capture is the PromptDA library corner with its ARKit depth and
+/// Secure Enclave attestation, which the detection methods put at VERY_HIGH; "Pixel 3"
+/// is not on the LiDAR device list, so `device_has_lidar` fails.
+@Suite struct AnalyzeEvidenceRulesCLITests {
+    static let image = Fixtures.real("promptda/image.jpg")
+    static let depth = Fixtures.real("promptda/arkit_depth.png")
+    static let base = ["analyze", image, "--depth", depth, "--attestation", "secure_enclave"]
+
+    @Test func failingDeviceCheckIsSuspiciousWithTheReason() throws {
+        let outcome = try CLIRunner.run(Self.base + ["--device-model", "Pixel 3", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let package = try JSONValue.parse(Data(outcome.stdout.utf8))
+        #expect(package["metadata"]?["device_has_lidar"]?["status"] == "fail")
+        #expect(package["confidence_level"] == "SUSPICIOUS")
+        #expect(package["aggregation"]?["weighted_level"] == "SUSPICIOUS")
+        #expect(package["aggregation"]?["mvp"]?["level"] == "SUSPICIOUS")
+        #expect(package["aggregation"]?["failed_checks"] == .array(["metadata.device_has_lidar"]))
+        let flags = package["scene_analysis"]?["cross_validation"]?["flags"]?.arrayValue ?? []
+        #expect(flags.contains("metadata_check_failed"))
+
+        let summary = try CLIRunner.run(Self.base + ["--device-model", "Pixel 3"])
+        #expect(summary.status == 0, "\(summary.stderr)")
+        #expect(summary.stdout.contains("confidence: SUSPICIOUS"))
+        #expect(summary.stdout.contains("caps: metadata.device_has_lidar: level capped at SUSPICIOUS"))
+        #expect(summary.stdout.contains("'Pixel 3' is not on the LiDAR device list"))
+    }
+
+    /// The same capture from a LiDAR device passes the check and keeps its level; the MVP
+    /// level beside it is HIGH (hardware pass, depth pass).
+    @Test func lidarDeviceKeepsTheLevel() throws {
+        let outcome = try CLIRunner.run(Self.base + ["--device-model", "iPhone 15 Pro", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let package = try JSONValue.parse(Data(outcome.stdout.utf8))
+        #expect(package["metadata"]?["device_has_lidar"]?["status"] == "pass")
+        #expect(package["confidence_level"] == "VERY_HIGH")
+        #expect(package["aggregation"]?["mvp"]?["level"] == "HIGH")
+    }
+
+    /// `aggregation.rule: mvp` in a configuration file: the level is the MVP table's.
+    @Test func mvpRuleFromTheConfigurationFile() throws {
+        let folder = try Fixtures.makeTemporaryFolder()
+        let config = folder.appendingPathComponent("mvp.yaml").path
+        try Data("aggregation:\n  rule: mvp\n".utf8).write(to: URL(fileURLWithPath: config))
+        let outcome = try CLIRunner.run(Self.base + ["--device-model", "iPhone 15 Pro", "--config", config, "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let package = try JSONValue.parse(Data(outcome.stdout.utf8))
+        #expect(package["confidence_level"] == "HIGH")
+        #expect(package["aggregation"]?["rule"] == "mvp")
+        #expect(package["aggregation"]?["weighted_level"] == "VERY_HIGH")
+    }
+}
