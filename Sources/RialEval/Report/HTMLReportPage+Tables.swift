@@ -174,7 +174,8 @@ extension HTMLReportPage {
         figure(
             plots.latency, file: "latency.svg",
             caption: "p50, p90 and p99 per sample on a log axis; red: the target of methods.md section 9 for the key's "
-                + "family. The verdict compares the median with the target.")
+                + "family. The verdicts compare the median and p99 with the target; n counts the samples on which the "
+                + "key ran (a method only where it completed).")
         html += "</div>\n</div>\n"
         let latencyKeys = HTMLReport.latencyKeys(r)
         guard !latencyKeys.isEmpty else {
@@ -184,7 +185,7 @@ extension HTMLReportPage {
         html += "<div class=\"scroll\">\n<table class=\"latency\">\n<thead><tr><th class=\"key\">key</th><th>n</th>"
         html +=
             "<th>min ms</th><th>mean ms</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th>"
-        html += "<th>target ms</th><th>verdict</th></tr></thead>\n<tbody>\n"
+        html += "<th>target ms</th><th>p50 verdict</th><th>p99 verdict</th><th>not run</th></tr></thead>\n<tbody>\n"
         for key in latencyKeys {
             guard let entry = r.latency[key] else { continue }
             let s = entry.statistics
@@ -194,8 +195,11 @@ extension HTMLReportPage {
             }
             html +=
                 "<td>\(entry.targetMs.map(HTMLFormat.milliseconds) ?? HTMLFormat.undefined("no target for this key"))</td>"
-            let verdictClass = entry.verdict == "PASS" ? "pass" : entry.verdict == "FAIL" ? "fail" : "na"
-            html += "<td><span class=\"\(verdictClass)\">\(Self.e(entry.verdict))</span></td></tr>\n"
+            for verdict in [entry.verdict, entry.p99Verdict ?? "n/a"] {
+                let verdictClass = verdict == "PASS" ? "pass" : verdict == "FAIL" ? "fail" : "na"
+                html += "<td><span class=\"\(verdictClass)\">\(Self.e(verdict))</span></td>"
+            }
+            html += "<td>\(entry.notRun.map(HTMLFormat.count) ?? HTMLFormat.undefined("not recorded"))</td></tr>\n"
         }
         html += "</tbody>\n</table>\n</div>\n"
         html +=

@@ -44,18 +44,26 @@ public enum MarkdownReport {
         out.append("## Picking a threshold (each data kind apart)")
         out.append("")
         for table in OperatingPointReport.tables(r) { out += OperatingPointReport.markdown(table) }
+        if let levels = r.ruleLevels {
+            out.append("## Confidence levels per label, weighted and MVP rule")
+            out.append("")
+            out += levels.markdown()
+        }
         out.append("## Latency (ms per sample, in-process, monotonic clock; nearest-rank percentiles)")
         out.append("")
         if r.build != "release" {
             out.append("_\(MarkdownText.escape(r.build)) build: latency verdicts are not applicable._\n")
         }
-        out.append("| key | n | p50 | p90 | p99 | max | target | verdict |")
-        out.append("|---|---:|---:|---:|---:|---:|---:|---|")
+        out.append(
+            "n: samples on which the key ran (a method only where it completed); not run: samples left out.\n")
+        out.append("| key | n | not run | p50 | p90 | p99 | max | target | p50 verdict | p99 verdict |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
         for key in r.latency.keys.sorted() {
             let e = r.latency[key]!, s = e.statistics
             out.append(
-                "| \(MarkdownText.code(key)) | \(s.n) | \(ms(s.p50)) | \(ms(s.p90)) | \(ms(s.p99)) | \(ms(s.max)) | "
-                    + "\(e.targetMs.map(ms) ?? "—") | \(MarkdownText.escape(e.verdict)) |")
+                "| \(MarkdownText.code(key)) | \(s.n) | \(e.notRun.map(String.init) ?? "—") | \(ms(s.p50)) | \(ms(s.p90)) | "
+                    + "\(ms(s.p99)) | \(ms(s.max)) | \(e.targetMs.map(ms) ?? "—") | \(MarkdownText.escape(e.verdict)) | "
+                    + "\(MarkdownText.escape(e.p99Verdict ?? "—")) |")
         }
         if !r.failures.isEmpty {
             out.append("")

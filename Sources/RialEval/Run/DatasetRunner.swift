@@ -192,6 +192,7 @@ public struct DatasetRunner: Sendable {
         record.methods = methods
         record.aggregationInputs = candidates
         record.attestationEvidence = loaded.input.attestation
+        record.metadataChecks = analysis.evidence.metadata.statuses
         record.aggregate = .init(analysis.aggregation, primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod)
         record.decision = Self.decision(analysis.aggregation.rankingScore, configuration: plan.configuration)
         var latency = analysis.evidence.latencyMs

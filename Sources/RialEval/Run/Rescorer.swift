@@ -16,8 +16,9 @@ import RialMedia
 ///
 /// What a rescore can change: `aggregation`, `calibration`, `decision`, `profile`,
 /// `provenance`, `aggregate_with` (among the versions the run computed),
-/// `attestation_scores` and `metadata` (which no record holds). What it cannot: `methods`
-/// and the method sections of the methods that ran (`compatibility(of:with:)`).
+/// `attestation_scores`. What it cannot: `methods`, the method sections of the methods
+/// that ran, and `metadata` (the records hold the checks' statuses, `metadata_checks`,
+/// not their inputs) (`compatibility(of:with:)`).
 public struct Rescorer: Sendable {
     /// The configuration the records are aggregated under (`profile` set to the profile used).
     public let configuration: PipelineConfiguration
@@ -41,7 +42,8 @@ public struct Rescorer: Sendable {
     public func rescore(_ record: SampleRecord) -> SampleRecord {
         guard record.status == .evaluated, let candidates = record.aggregationInputs else { return record }
         let outcome = aggregator.aggregate(
-            candidates, attestation: record.attestationEvidence ?? .missing, profile: profile)
+            candidates, attestation: record.attestationEvidence ?? .missing, profile: profile,
+            checks: record.metadataChecks ?? [:])
         var copy = record
         copy.aggregate = .init(outcome.result, primaryMethod: outcome.primaryMethod)
         copy.decision = DatasetRunner.decision(outcome.result.rankingScore, configuration: configuration)
@@ -63,6 +65,13 @@ public struct Rescorer: Sendable {
                 "key '\(methodsKey)': the run ran [\(run.methods.map(\.description).joined(separator: ", "))], "
                     + "the configuration lists [\(configuration.methods.map(\.description).joined(separator: ", "))]; "
                     + "a rescore cannot run or drop a method: re-run with this configuration")
+        }
+        let metadataKey = "metadata"
+        if let difference = firstDifference(old[metadataKey] ?? .null, new[metadataKey] ?? .null, path: metadataKey) {
+            throw RunError(
+                "key '\(difference.path)': the run used \(difference.old), the configuration has \(difference.new); "
+                    + "the run recorded the metadata checks' outcomes, not their inputs: re-run with this configuration"
+            )
         }
         for method in run.methods {
             let key = method.description

@@ -55,6 +55,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// The aggregate's output levels as decisions (`OutputLevelRow`), under `all` and
     /// per data kind; nil in files written before it was recorded.
     public var aggregateLevels: [String: [OutputLevelRow]]? = nil
+    /// The levels per label under the weighted and the MVP rule (`RuleLevels`); nil in
+    /// files written before it was recorded.
+    public var ruleLevels: RuleLevels? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -73,6 +76,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case samplesLines = "samples_lines"
         case rescoredFrom = "rescored_from"
         case aggregateLevels = "aggregate_levels"
+        case ruleLevels = "rule_levels"
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -113,13 +117,36 @@ public struct RunResults: Sendable, Equatable, Codable {
         public var statistics: LatencyStatistics
         /// methods.md section 9 target, ms, when the key has one.
         public var targetMs: Double?
-        /// `PASS` (p50 <= target), `FAIL`, or `n/a` (no target, or a debug build).
+        /// `PASS` (p50 <= target), `FAIL`, or `n/a` (no target, a debug build, or no sample
+        /// on which the method ran).
         public var verdict: String
+        /// The same for p99 (p99 <= target); nil in files written before it was recorded.
+        public var p99Verdict: String? = nil
+        /// Evaluated samples on which the key did not run (a method unavailable or failed
+        /// there), left out of `statistics`; nil in files written before it was recorded.
+        public var notRun: Int? = nil
 
         enum CodingKeys: String, CodingKey {
             case statistics
             case targetMs = "target_ms"
             case verdict
+            case p99Verdict = "p99_verdict"
+            case notRun = "not_run"
+        }
+
+        init(statistics: LatencyStatistics, targetMs: Double?, verdict: String) {
+            self.statistics = statistics
+            self.targetMs = targetMs
+            self.verdict = verdict
+        }
+
+        /// Whether latency key `key` of `record` is a time of something that ran: a method's
+        /// key (one with a result in `methods`) only when its status is `completed`; other
+        /// keys (`decode`, `aggregation`, `total`) whenever recorded.
+        static func ran(_ key: String, in record: SampleRecord) -> Bool {
+            guard record.latencyMs[key] != nil else { return false }
+            guard case .object(let result)? = record.methods[key] else { return true }
+            return result["status"]?.stringValue == MethodStatus.completed.rawValue
         }
     }
 
@@ -226,11 +253,20 @@ public struct RunResults: Sendable, Equatable, Codable {
         var latencyKeys = Set<String>()
         for record in evaluated { latencyKeys.formUnion(record.latencyMs.keys) }
         for key in latencyKeys.sorted() {
-            let values = evaluated.compactMap { $0.latencyMs[key] }
+            // A method's time counts only where it ran to completion: one skipped for lack
+            // of input reports ~0 ms and would pass a target it never met.
+            let ran = evaluated.filter { LatencyEntry.ran(key, in: $0) }
+            let values = ran.compactMap { $0.latencyMs[key] }
             let stats = LatencyStatistics(milliseconds: values)
             let target = LatencyTargets.target(for: key, registry: context.configuration.registry)?.milliseconds
-            let verdict = context.build != "release" || target == nil ? "n/a" : (stats.p50 <= target! ? "PASS" : "FAIL")
-            latency[key] = LatencyEntry(statistics: stats, targetMs: target, verdict: verdict)
+            func verdict(_ value: Double) -> String {
+                guard context.build == "release", let target, stats.n > 0 else { return "n/a" }
+                return value <= target ? "PASS" : "FAIL"
+            }
+            var entry = LatencyEntry(statistics: stats, targetMs: target, verdict: verdict(stats.p50))
+            entry.p99Verdict = verdict(stats.p99)
+            entry.notRun = evaluated.count - ran.count
+            latency[key] = entry
         }
 
         let failures = records.filter { $0.status == .failed }.map {
@@ -266,6 +302,7 @@ public struct RunResults: Sendable, Equatable, Codable {
             jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards, shard: context.shard,
             mergedShards: context.mergedShards, rescoredFrom: context.rescoredFrom)
         results.aggregateLevels = aggregateLevels
+        results.ruleLevels = RuleLevels(evaluated, rule: context.configuration.aggregation.rule)
         return results
     }
 

@@ -38,6 +38,10 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     public var aggregationInputs: [String: AggregationCandidate]? = nil
     /// The attestation the sample was aggregated with. Set with `aggregation_inputs`.
     public var attestationEvidence: AttestationEvidence? = nil
+    /// The evidence checks the sample was aggregated with (`metadata.timestamp`, ...:
+    /// `MetadataChecks.statuses`), so `rescore` applies a failed check as `run` did. Nil
+    /// in runs written before it existed (then no check failed).
+    public var metadataChecks: [String: EvidenceCheckStatus]? = nil
     /// Milliseconds: `decode`, `sha256`, each method, `aggregation`, `total`.
     public var latencyMs: [String: Double]
     /// SHA-256 of the files read, by role.
@@ -136,6 +140,11 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         public var weights: [AggregationMethod: Double]
         /// Breakdown key of the method filling the primary role.
         public var primaryMethod: String?
+        /// The weighted aggregator's level and the MVP rule's level
+        /// (`AggregationResult.weighted_level`, `.mvp.level`), whichever rule gave `level`.
+        /// Nil in runs written before they existed.
+        public var weightedLevel: ConfidenceLevel? = nil
+        public var mvpLevel: ConfidenceLevel? = nil
 
         enum CodingKeys: String, CodingKey {
             case score, level, flags
@@ -143,6 +152,8 @@ public struct SampleRecord: Sendable, Equatable, Codable {
             case rankingScore = "ranking_score"
             case weights
             case primaryMethod = "primary_method"
+            case weightedLevel = "weighted_level"
+            case mvpLevel = "mvp_level"
         }
 
         public init(
@@ -164,6 +175,8 @@ public struct SampleRecord: Sendable, Equatable, Codable {
                 score: result.confidenceScore, level: result.confidenceLevel, flags: result.flags,
                 uncappedScore: result.uncappedScore, rankingScore: result.rankingScore,
                 weights: result.weightsUsed, primaryMethod: primaryMethod)
+            weightedLevel = result.weightedLevel
+            mvpLevel = result.mvp?.level
         }
     }
 
@@ -178,6 +191,7 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         case decodeWarnings = "decode_warnings"
         case aggregationInputs = "aggregation_inputs"
         case attestationEvidence = "attestation_evidence"
+        case metadataChecks = "metadata_checks"
     }
 
     /// The score of breakdown key `key` (`aggregate` for the aggregate), when it scored.

@@ -38,7 +38,8 @@ enum SampleRecordLine {
             let decisionRange = fields.decisionRange, aggregateRange.upperBound <= decisionRange.lowerBound
         else { return nil }
         let outcome = rescorer.aggregator.aggregate(
-            candidates, attestation: record.attestationEvidence ?? .missing, profile: rescorer.profile)
+            candidates, attestation: record.attestationEvidence ?? .missing, profile: rescorer.profile,
+            checks: record.metadataChecks ?? [:])
         let aggregate = SampleRecord.Aggregate(outcome.result, primaryMethod: outcome.primaryMethod)
         let decision = DatasetRunner.decision(outcome.result.rankingScore, configuration: rescorer.configuration)
         guard let aggregateText = encode(aggregate) else { return nil }
@@ -61,12 +62,15 @@ enum SampleRecordLine {
         guard numbers.allSatisfy(\.isFinite) else { return nil }
         var text = "{\"flags\":[" + a.flags.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
         text += ",\"level\":\"\(a.level.rawValue)\""
+        if let mvp = a.mvpLevel { text += ",\"mvp_level\":\"\(mvp.rawValue)\"" }
         if let primary = a.primaryMethod {
             guard let quoted = quote(primary) else { return nil }
             text += ",\"primary_method\":\(quoted)"
         }
         if let ranking = a.rankingScore { text += ",\"ranking_score\":\(number(ranking))" }
-        text += ",\"score\":\(number(a.score)),\"uncapped_score\":\(number(a.uncappedScore)),\"weights\":{"
+        text += ",\"score\":\(number(a.score)),\"uncapped_score\":\(number(a.uncappedScore))"
+        if let weighted = a.weightedLevel { text += ",\"weighted_level\":\"\(weighted.rawValue)\"" }
+        text += ",\"weights\":{"
         text += a.weights.sorted { $0.key.rawValue < $1.key.rawValue }
             .map { "\"\($0.key.rawValue)\":\(number($0.value))" }.joined(separator: ",")
         return text + "}}"
@@ -107,6 +111,7 @@ enum SampleRecordLine {
         var decodeWarnings: [String]?
         var aggregationInputs: [String: AggregationCandidate]?
         var attestationEvidence: AttestationEvidence?
+        var metadataChecks: [String: EvidenceCheckStatus]?
         var aggregateRange: Range<Int>?
         var decisionRange: Range<Int>?
 
@@ -165,6 +170,11 @@ enum SampleRecordLine {
                 guard ok, let status, let method else { return false }
                 attestationEvidence = AttestationEvidence(status: status, method: method)
                 return true
+            case "metadata_checks":
+                var map: [String: EvidenceCheckStatus] = [:]
+                guard c.object({ c, key in c.string().flatMap(EvidenceCheckStatus.init).map { map[key] = $0 } != nil })
+                else { return false }
+                metadataChecks = map
             case "aggregate":
                 guard let range = c.skipValue() else { return false }
                 aggregateRange = range
@@ -261,8 +271,8 @@ enum SampleRecordLine {
                 id: id, datasetIndex: datasetIndex, index: index, dataset: dataset, label: label, bonaFide: bonaFide,
                 group: group, tags: tags, attestation: attestation, split: split, data: data, status: status,
                 failure: failure, methods: methods, aggregate: nil, decision: nil, aggregationInputs: aggregationInputs,
-                attestationEvidence: attestationEvidence, latencyMs: latencyMs, sha256: sha256,
-                decodeWarnings: decodeWarnings)
+                attestationEvidence: attestationEvidence, metadataChecks: metadataChecks, latencyMs: latencyMs,
+                sha256: sha256, decodeWarnings: decodeWarnings)
         }
     }
 }
