@@ -33,6 +33,20 @@ import Testing
         #expect(summary.stdout.contains("'Pixel 3' is not on the LiDAR device list"))
     }
 
+    /// PRD 1.1 "Granular Metadata Controls": excluded fields are noted as "User opted
+    /// out" (not marked suspicious). With device info withheld, the model given is not
+    /// checked and the level stays VERY_HIGH.
+    @Test func optOutIsNotedAndNotSuspicious() throws {
+        let outcome = try CLIRunner.run(
+            Self.base + ["--device-model", "Pixel 3", "--opt-out", "device_info", "--opt-out", "location", "--json"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let package = try JSONValue.parse(Data(outcome.stdout.utf8))
+        #expect(package["metadata"]?["device_has_lidar"]?["status"] == "unavailable")
+        #expect(package["metadata"]?["device_has_lidar"]?["detail"] == "User opted out")
+        #expect(package["metadata"]?["opted_out"] == .array(["device_info", "location"]))
+        #expect(package["confidence_level"] == "VERY_HIGH")
+    }
+
     /// The same capture from a LiDAR device passes the check and keeps its level; the MVP
     /// level beside it is HIGH (hardware pass, depth pass).
     @Test func lidarDeviceKeepsTheLevel() throws {

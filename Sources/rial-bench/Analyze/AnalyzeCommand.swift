@@ -5,6 +5,8 @@ import RialDetection
 import RialEval
 import RialMedia
 
+extension MetadataChecks.OptOut: ExpressibleByArgument {}
+
 /// `rial-bench analyze`: every detection method and the aggregator on one capture.
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -47,6 +49,11 @@ struct Analyze: ParsableCommand {
 
     @Option(help: "Reference time for the timestamp check, ISO 8601 (e.g. 2025-12-01T10:00:00Z).")
     var referenceTime: String?
+
+    @Option(
+        name: .customLong("opt-out"),
+        help: "A field the user withheld: noted in the evidence as 'User opted out', never suspicious (repeatable).")
+    var optOut: [MetadataChecks.OptOut] = []
 
     @Option(
         help:
@@ -100,7 +107,9 @@ struct Analyze: ParsableCommand {
             throw CLIError.badInput(error.description)
         }
         for warning in loaded.warnings { Terminal.warning(warning) }
-        let analysis = try analyzer.analyze(loaded.input, rows: loaded.rows)
+        var input = loaded.input
+        input.optedOut = Set(optOut)
+        let analysis = try analyzer.analyze(input, rows: loaded.rows)
         if let heatmap, let map = loaded.input.depth {
             do { try DepthHeatmap.writePNG(map, to: heatmap) } catch { throw CLIError.badInput("\(error)") }
         }
