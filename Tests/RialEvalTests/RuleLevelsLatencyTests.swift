@@ -85,6 +85,9 @@ import Testing
         #expect(markdown.contains("| PASS | FAIL |"))
         #expect(results.ruleLevels?.byRule["mvp"]?["real_scene"] == ["HIGH": 2])
         #expect(markdown.contains("## Confidence levels per label, weighted and MVP rule"))
+        let html = HTMLReport.render(results: results, records: records)
+        #expect(html.contains("<h3>Confidence levels per label, weighted and MVP rule</h3>"))
+        #expect(html.contains("<th class=\"key\">mvp: label</th>"))
     }
 
     /// A method that never ran has no verdict (n/a), not a PASS on no data.
