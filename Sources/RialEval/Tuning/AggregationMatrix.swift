@@ -34,7 +34,8 @@ public struct AggregationMatrix: Sendable {
     public var scores: [Double]
     public var screen: [Bool]
     public var print: [Bool]
-    /// The attestation cap of each sample (`AttestationCaps.cap(for:)`).
+    /// The attestation cap of each sample (`AttestationCaps.cap(for:)`), lowered to
+    /// `level_caps.metadata_fail` when one of its recorded checks failed.
     public var attestationCap: [ConfidenceLevel]
     /// Whether the entry's score came from the column's own method key (false for a phone
     /// payload's result in its place, which a run never calibrates), per entry.

@@ -70,7 +70,13 @@ extension TuningProblem {
             screen.append(false)
             print.append(false)
             own.append(false)
-            caps.append(base.aggregation.attestationCaps.cap(for: evidence).level)
+            // A recorded check that failed caps the level as the attestation does (the
+            // aggregator's `level_caps.metadata_fail`): one ceiling per sample.
+            var cap = base.aggregation.attestationCaps.cap(for: evidence).level
+            if record.metadataChecks?.values.contains(.fail) == true {
+                cap = min(cap, base.aggregation.levelCaps.metadataFail)
+            }
+            caps.append(cap)
             bonaFide.append(record.bonaFide)
             species.append(record.bonaFide ? -1 : speciesIndex[record.label.rawValue]!)
             groups.append(record.group ?? "\(record.dataset)/\(record.id)")
