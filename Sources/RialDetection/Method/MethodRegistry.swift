@@ -29,6 +29,7 @@ public struct MethodRegistry: Sendable, Equatable {
         DepthAnalyzerV2.self,
         ParallaxAnalyzer.self,
         MoireAnalyzer.self,
+        MoireAnalyzerV2.self,
         TextureAnalyzer.self,
         ArtifactAnalyzer.self,
     ])
