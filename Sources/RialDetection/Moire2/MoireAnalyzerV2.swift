@@ -22,7 +22,7 @@ import RialMedia
 ///    bins far above its ring; scene colour (edges, objects) spreads it as 1/f.
 /// 4. `band_evidence` = the second largest tile prominence (a band in at least two
 ///    places; the largest with one tile), `band_confidence` = logistic in its log
-///    (midpoint 40, scale 0.4).
+///    (midpoint 3200, scale 0.4: see `Configuration.evidenceMidpoint` for why so high).
 /// 5. With `use_peaks` (default), `moire/1` runs on the full-resolution photo and
 ///    `confidence = max(band_confidence, peak_confidence)`; `detected = confidence > 0.5`,
 ///    `score = 1 - confidence`.

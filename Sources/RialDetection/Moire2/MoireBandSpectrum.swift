@@ -65,6 +65,8 @@ struct MoireBandSpectrum {
     private let ringOffsets: [Int]
     /// `noiseFloorStd² (3 n / 8)²`.
     private let floorPower: Double
+    /// The band in bins (radial), squared: the peak refinement stays inside it.
+    private let bandBins2: ClosedRange<Double>
 
     /// - Parameters:
     ///   - n: tile side, a power of two >= 16.
@@ -107,6 +109,7 @@ struct MoireBandSpectrum {
         }
         self.bins = bins
         ringOffsets = offsets
+        bandBins2 = (bandLow * Double(n) * bandLow * Double(n))...(bandHigh * Double(n) * bandHigh * Double(n))
         let sumW2 = 3 * Double(n) / 8
         floorPower = noiseFloorStd * noiseFloorStd * sumW2 * sumW2
     }
@@ -304,13 +307,19 @@ struct MoireBandSpectrum {
         tile.chromaAmplitude = 8 * (bestCBox / 2.25).squareRoot() / Double(n * n)
 
         // The box sum can rank a main-lobe neighbour first (its ring's median differs):
-        // climb to the local maximum of the chroma power before refining.
+        // climb to the local maximum of the chroma power inside the band before refining
+        // (outside it, the 1/f slope would lead towards the origin).
         func at(_ x: Int, _ y: Int) -> Double { powerC[((y & mask) * n) + (x & mask)] }
+        func inBand(_ x: Int, _ y: Int) -> Bool {
+            let sx = x & mask > n / 2 ? (x & mask) - n : x & mask
+            let sy = y & mask > n / 2 ? (y & mask) - n : y & mask
+            return bandBins2.contains(Double(sx * sx + sy * sy))
+        }
         var kx = bestCBin & mask, ky = bestCBin / n
         for _ in 0..<4 {
             var bx = kx, by = ky
             for dy in -1...1 {
-                for dx in -1...1 where at(kx + dx, ky + dy) > at(bx, by) {
+                for dx in -1...1 where inBand(kx + dx, ky + dy) && at(kx + dx, ky + dy) > at(bx, by) {
                     bx = (kx + dx) & mask
                     by = (ky + dy) & mask
                 }
