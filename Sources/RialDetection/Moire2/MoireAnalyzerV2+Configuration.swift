@@ -21,12 +21,12 @@ extension MoireAnalyzerV2 {
         /// `.unavailable`. 32. Power of two, 16...tileSize.
         public var minTileSize: Int = 32
         /// Tiles across and down, spread evenly from edge to edge (fewer when the image
-        /// cannot hold them at 50% overlap: `min(columns, 2 w / n - 1)`). 5 x 4 (20
-        /// tiles): most of an 800 x 600 analysis image, within the 30 ms budget together
-        /// with `moire/1`. 1...16 each.
-        public var tileColumns: Int = 5
-        /// See `tileColumns`: tile rows. 4; 1...16.
-        public var tileRows: Int = 4
+        /// cannot hold them at 50% overlap: `min(columns, 2 w / n - 1)`). 4 x 3 (12
+        /// tiles, 40% of an 800 x 600 analysis image): the latency budget (30 ms with
+        /// `moire/1`, `rial-bench bench`) allows no more. 1...16 each.
+        public var tileColumns: Int = 4
+        /// See `tileColumns`: tile rows. 3; 1...16.
+        public var tileRows: Int = 3
         /// Band: radial frequency >= this. 1/64 = 0.015625 (periods <= 64 analysis px, 2
         /// bins from the origin: below, the tile's own gradients and vignetting). In
         /// (0, bandHigh).

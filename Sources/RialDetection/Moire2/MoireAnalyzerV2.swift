@@ -12,7 +12,7 @@ import RialMedia
 /// 1. Analysis scale (`MoireBandImage`): k x k box means, `k = max(1, floor(long side /
 ///    768))` (~800 px on the long side for both a 1600 x 1200 photo and a 12 MP capture),
 ///    so that band frequencies compare across resolutions and sensor noise averages out.
-/// 2. Tiles: up to 5 x 4 tiles of n = 128 analysis pixels, spread evenly (as `moire/1`);
+/// 2. Tiles: up to 4 x 3 tiles of n = 128 analysis pixels, spread evenly (as `moire/1`);
 ///    a tile whose luma standard deviation is <= 1 level is flat and not scored.
 /// 3. Per tile (`MoireBandSpectrum`): Hann-windowed spectra of luma and of the opponent
 ///    chroma `C1 = R - G`, `C2 = (R + G) / 2 - B`; chroma prominence of each band bin
@@ -75,9 +75,9 @@ public struct MoireAnalyzerV2: Sendable {
         }
         let peakResult = c.usePeaks ? peaks.evaluate(image) : nil
 
-        let reduced = MoireBandImage(image: image, factor: k)
         let origins = Self.tileOrigins(
-            width: reduced.width, height: reduced.height, tile: n, columns: c.tileColumns, rows: c.tileRows)
+            width: reducedWidth, height: reducedHeight, tile: n, columns: c.tileColumns, rows: c.tileRows)
+        let reduced = MoireBandImage(image: image, factor: k, origins: origins, tileSize: n)
         let lattice = c.jpegLatticeRadius >= 0 ? Double(Self.gcd(k, 16)) / 16 : nil
         let spectrum = MoireBandSpectrum(
             n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, latticeSpacing: lattice,
