@@ -55,7 +55,8 @@ extension MoireAnalyzerV2 {
         /// does not separate screens from real scenes across sources: median 119 for real
         /// scenes, 176 for screens; phone chroma is smooth, so any coloured object stands
         /// far above its ring). At 3200 only extreme bands count (about 1% of real scenes,
-        /// 5% of screens). Lower it to make the band part sensitive. > 0.
+        /// 5% of screens; measured with 5 x 4 tiles). Lower it to make the band part
+        /// sensitive. > 0.
         public var evidenceMidpoint: Double = 3200
         /// Log-scale width of the logistic, natural-log units. 0.4. > 0.
         public var evidenceScale: Double = 0.4
