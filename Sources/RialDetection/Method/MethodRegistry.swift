@@ -30,6 +30,7 @@ public struct MethodRegistry: Sendable, Equatable {
         ParallaxAnalyzer.self,
         ParallaxAnalyzerV2.self,
         MoireAnalyzer.self,
+        MoireAnalyzerV2.self,
         TextureAnalyzer.self,
         ArtifactAnalyzer.self,
     ])
