@@ -59,6 +59,14 @@ public struct BreakdownEntry: Sendable, Equatable, Codable {
     /// The entry for `subset` (finite scores only) at `threshold`; `reference` (all bona
     /// fide samples) is added for the AUC/EER when `aucAgainstAllBonaFide`.
     init(key: String, subset: [ScoredSample], reference: [ScoredSample]?, threshold: Double, level: Double) {
+        self.init(key: key, subset: subset, reference: reference, curve: nil, threshold: threshold, level: level)
+    }
+
+    /// `curve`: the ROC curve of `reference + subset` when the caller has it (else it is computed).
+    init(
+        key: String, subset: [ScoredSample], reference: [ScoredSample]?, curve known: ROCCurve?, threshold: Double,
+        level: Double
+    ) {
         self.key = key
         let bonaFide = subset.filter(\.bonaFide), attacks = subset.filter { !$0.bonaFide }
         nBonaFide = bonaFide.count
@@ -73,8 +81,7 @@ public struct BreakdownEntry: Sendable, Equatable, Codable {
         let bonaFideRejected = bonaFide.filter { $0.score < threshold }.count
         bpcer = bonaFide.isEmpty ? .nan : Double(bonaFideRejected) / Double(bonaFide.count)
         bpcerCI = .wilson(successes: bonaFideRejected, trials: bonaFide.count, level: level)
-        let curveSamples = (reference ?? []) + subset
-        let curve = ROCCurve(samples: curveSamples)
+        let curve = known ?? ROCCurve(samples: (reference ?? []) + subset)
         auc = curve.auc
         let eer = EqualErrorRate(curve: curve)
         self.eer = eer.rate
@@ -149,19 +156,63 @@ public struct MetricsBreakdown: Sendable, Equatable, Codable {
         dimensions: [BreakdownDimension] = BreakdownDimension.allCases,
         level: Double = 0.95
     ) {
-        let samples = input.filter { $0.score.isFinite }
+        self.init(
+            finite: input.filter { $0.score.isFinite }, prepared: nil, threshold: threshold,
+            dimensions: dimensions, level: level)
+    }
+
+    /// The same for `prepared.samples`, whose subsets' curves are read off `prepared`'s
+    /// sorted order instead of sorting each subset again.
+    init(prepared: RankedSamples, threshold: Double, dimensions: [BreakdownDimension], level: Double) {
+        self.init(
+            finite: prepared.samples, prepared: prepared, threshold: threshold, dimensions: dimensions, level: level)
+    }
+
+    /// `samples`: all finite; `prepared`: nil, or prepared from exactly `samples`.
+    private init(
+        finite samples: [ScoredSample], prepared: RankedSamples?, threshold: Double,
+        dimensions: [BreakdownDimension], level: Double
+    ) {
         let bonaFide = samples.filter(\.bonaFide)
+        // Equal scores keep their input order inside a subset's sort, which the sorted order of
+        // all samples gives too, except that -0.0 and 0.0 are equal but print apart: then sort.
+        let sorted = prepared.flatMap { p in
+            p.ranked.scores.contains { $0 == 0 && $0.sign == .minus } ? nil : p
+        }
+        /// The curve of the samples whose input index is marked, from the sorted order.
+        func curve(_ members: [Bool]) -> ROCCurve? {
+            guard let sorted else { return nil }
+            var scores: [Double] = [], truth: [Bool] = []
+            for (k, index) in sorted.ranked.order.enumerated() where members[Int(index)] {
+                scores.append(sorted.ranked.scores[k])
+                truth.append(sorted.ranked.positive[k] == 1)
+            }
+            return ROCCurve(
+                ranked: RankedScores(sortedScores: scores, bonaFide: truth), excluded: 0, inputWarnings: [])
+        }
         func entries(_ keys: (ScoredSample) -> [String], attackLabelsAgainstBonaFide: Bool = false) -> [BreakdownEntry]
         {
-            var subsets: [String: [ScoredSample]] = [:]
-            for sample in samples {
-                for key in Set(keys(sample)) { subsets[key, default: []].append(sample) }
+            var subsets: [String: [Int]] = [:]
+            for (i, sample) in samples.enumerated() {
+                // Each distinct key once (no set per sample: the lists hold one or a few keys).
+                let list = keys(sample)
+                for (index, key) in list.enumerated() where !list[..<index].contains(key) {
+                    subsets[key, default: []].append(i)
+                }
             }
             return subsets.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
-                let subset = subsets[key]!
+                let members = subsets[key]!
+                let subset = members.map { samples[$0] }
                 let isAttackLabel = attackLabelsAgainstBonaFide && subset.allSatisfy { !$0.bonaFide }
+                var marked = [Bool](repeating: false, count: sorted == nil ? 0 : samples.count)
+                if sorted != nil {
+                    for i in members { marked[i] = true }
+                    if isAttackLabel {
+                        for (i, sample) in samples.enumerated() where sample.bonaFide { marked[i] = true }
+                    }
+                }
                 return BreakdownEntry(
-                    key: key, subset: subset, reference: isAttackLabel ? bonaFide : nil,
+                    key: key, subset: subset, reference: isAttackLabel ? bonaFide : nil, curve: curve(marked),
                     threshold: threshold, level: level)
             }
         }

@@ -197,28 +197,33 @@ public struct RunResults: Sendable, Equatable, Codable {
         let bootstrap = BootstrapSettings(resamples: context.resamples, seed: context.seed)
 
         func metrics(_ subset: [SampleRecord]) -> [String: MethodMetrics] {
-            var result: [String: MethodMetrics] = [:]
             // Per-group tables only while groups are few enough to read; with one group per
             // sample they would repeat samples.jsonl inside results.json and grow with the run.
             let groups = Set(subset.compactMap(\.group)).count
             let dimensions = BreakdownDimension.allCases.filter { $0 != .group || groups <= maxGroupBreakdowns }
-            for key in allKeys {
+            // One key per worker (each key's metrics are a pure function of its samples).
+            let computed = allKeys.indices.concurrentMap { index -> MethodMetrics in
+                let key = allKeys[index]
                 let samples = subset.map { $0.scoredSample(key) }
                 let method =
                     key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
                 let configuration = MetricsConfiguration(
                     threshold: decision.threshold(for: method), bootstrap: bootstrap,
                     breakdowns: dimensions)
-                result[key] = MethodMetrics.compute(samples: samples, configuration: configuration)
+                return MethodMetrics.compute(samples: samples, configuration: configuration)
             }
-            return result
+            return Dictionary(uniqueKeysWithValues: zip(allKeys, computed))
         }
 
         var byData: [String: [String: MethodMetrics]] = [:]
         var countsByData: [String: [String: Int]] = [:]
-        for kind in Set(evaluated.map(\.data)).sorted(by: { $0.rawValue < $1.rawValue }) {
+        let kinds = Set(evaluated.map(\.data)).sorted(by: { $0.rawValue < $1.rawValue })
+        let all = metrics(evaluated)
+        for kind in kinds {
             let subset = evaluated.filter { $0.data == kind }
-            byData[kind.rawValue] = metrics(subset)
+            // One kind only: its subset is `evaluated` itself (same records, same order), so
+            // its metrics are those of all samples.
+            byData[kind.rawValue] = kinds.count == 1 ? all : metrics(subset)
             for record in subset { countsByData[kind.rawValue, default: [:]][record.label.rawValue, default: 0] += 1 }
         }
 
@@ -262,7 +267,7 @@ public struct RunResults: Sendable, Equatable, Codable {
                 original: context.datasets.reduce(0) { $0 + $1.original }, selected: records.count,
                 evaluated: evaluated.count, failed: failures.count, byData: countsByData),
             failures: failures, seeds: seeds, bootstrapResamples: context.resamples, methods: allKeys,
-            metrics: metrics(evaluated), metricsByData: byData, latency: latency, build: context.build,
+            metrics: all, metricsByData: byData, latency: latency, build: context.build,
             jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards, shard: context.shard,
             mergedShards: context.mergedShards, rescoredFrom: context.rescoredFrom)
         results.aggregateLevels = aggregateLevels
