@@ -8,9 +8,19 @@ public enum ReportWriter {
     ///
     /// - Throws: `RunError` naming a file that cannot be written.
     public static func write(results: RunResults, records: [SampleRecord], folder: String) throws(RunError) {
+        try write(results: results, records: records, folder: folder, columns: nil)
+    }
+
+    /// `known`: score columns of `records` already read (used when they hold every key the reports read).
+    static func write(results: RunResults, records: [SampleRecord], folder: String, columns known: ScoreColumns?)
+        throws(RunError)
+    {
         let url = URL(fileURLWithPath: folder)
         // Each score read once for every report below.
-        let columns = ScoreColumns(records: records, keys: HTMLReportPlots.columnKeys(results))
+        let keys = HTMLReportPlots.columnKeys(results)
+        let columns =
+            known.flatMap { k in keys.allSatisfy(k.keys.contains) ? k : nil }
+            ?? ScoreColumns(records: records, keys: keys)
         // Independent renderings, on all cores; written in this fixed order.
         let parts: [@Sendable () -> [(String, String)]] = [
             { [("report.md", MarkdownReport.render(results))] },

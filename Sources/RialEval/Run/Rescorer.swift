@@ -157,10 +157,11 @@ public enum RunRescore {
             run: run, samplesSHA256: runResults.samplesSHA256 ?? "",
             configurationSHA256: runResults.configurationSHA256, configurationFile: configurationFile,
             configurationFileSHA256: fileHash)
-        let results = RunResults.build(records: pass.records, context: context)
+        let (results, columns) = RunResults.buildWithColumns(records: pass.records, context: context)
         let metricsSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
         try RunOutput.writeResultsAndReports(
-            results: results, records: pass.records, folder: staging, samplesDigest: pass.outputDigest)
+            results: results, records: pass.records, folder: staging, samplesDigest: pass.outputDigest,
+            columns: columns)
         let reportSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
         return Outcome(
             results: results, rescored: pass.rescored, failed: pass.failed, recordSeconds: recordSeconds,
