@@ -30,6 +30,7 @@ public struct MethodRegistry: Sendable, Equatable {
         ParallaxAnalyzer.self,
         MoireAnalyzer.self,
         TextureAnalyzer.self,
+        Texture2Analyzer.self,
         ArtifactAnalyzer.self,
     ])
 
