@@ -47,26 +47,35 @@ struct Texture2AnalysisImage {
         let samples = rows.samples
         let taps = Float(t * t)
         var ys = [Int](repeating: 0, count: t)
-        for i in 0..<h {
-            for k in 0..<t {
-                ys[k] = Swift.min(
-                    sourceHeight - 1, Int(((Double(i) + (Double(k) + 0.5) / Double(t)) * s).rounded(.down)))
-            }
-            rows.waitForRows(ys[t - 1] + 1)
-            for j in 0..<w {
-                var sr: Float = 0, sg: Float = 0, sb: Float = 0
-                for ky in 0..<t {
-                    let base = ys[ky] * sourceWidth * channels
-                    for kx in 0..<t {
-                        let p = base + xs[j * t + kx]
-                        sr += Float(samples[p])
-                        sg += Float(samples[p + 1])
-                        sb += Float(samples[p + 2])
+        r.withUnsafeMutableBufferPointer { rp in
+            g.withUnsafeMutableBufferPointer { gp in
+                b.withUnsafeMutableBufferPointer { bp in
+                    xs.withUnsafeBufferPointer { xp in
+                        for i in 0..<h {
+                            for k in 0..<t {
+                                ys[k] = Swift.min(
+                                    sourceHeight - 1,
+                                    Int(((Double(i) + (Double(k) + 0.5) / Double(t)) * s).rounded(.down)))
+                            }
+                            rows.waitForRows(ys[t - 1] + 1)
+                            for j in 0..<w {
+                                var sr: Float = 0, sg: Float = 0, sb: Float = 0
+                                for ky in 0..<t {
+                                    let base = ys[ky] * sourceWidth * channels
+                                    for kx in 0..<t {
+                                        let p = base + xp[j * t + kx]
+                                        sr += Float(samples[p])
+                                        sg += Float(samples[p + 1])
+                                        sb += Float(samples[p + 2])
+                                    }
+                                }
+                                rp[i * w + j] = sr / taps
+                                gp[i * w + j] = sg / taps
+                                bp[i * w + j] = sb / taps
+                            }
+                        }
                     }
                 }
-                r[i * w + j] = sr / taps
-                g[i * w + j] = sg / taps
-                b[i * w + j] = sb / taps
             }
         }
         var y = [Float](repeating: 0, count: w * h)

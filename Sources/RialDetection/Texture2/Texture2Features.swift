@@ -188,41 +188,60 @@ public enum Texture2Features {
         values.append(Double(glare) / count)
     }
 
-    /// `box_k` of `x` (k odd), half-sample symmetric borders, separable running sums.
+    /// `box_k` of `x` (k odd), half-sample symmetric borders, separable running sums
+    /// (rows, then columns with one running sum per column, swept row by row so memory is
+    /// read in order).
     static func box(_ x: [Float], width w: Int, height h: Int, size k: Int) -> [Float] {
         let radius = k / 2
-        func reflect(_ i: Int, _ n: Int) -> Int {
+        @inline(__always) func reflect(_ i: Int, _ n: Int) -> Int {
             var i = i
             while i < 0 || i >= n { i = i < 0 ? -i - 1 : 2 * n - i - 1 }
             return i
         }
         var rows = [Float](repeating: 0, count: x.count)
-        var line = [Double](repeating: 0, count: Swift.max(w, h))
-        for i in 0..<h {
-            let base = i * w
-            var s = 0.0
-            for d in -radius...radius { s += Double(x[base + reflect(d, w)]) }
-            line[0] = s
-            if w > 1 {
-                for j in 1..<w {
-                    s += Double(x[base + reflect(j + radius, w)]) - Double(x[base + reflect(j - radius - 1, w)])
-                    line[j] = s
-                }
-            }
-            for j in 0..<w { rows[base + j] = Float(line[j] / Double(k)) }
-        }
         var out = [Float](repeating: 0, count: x.count)
-        for j in 0..<w {
-            var s = 0.0
-            for d in -radius...radius { s += Double(rows[reflect(d, h) * w + j]) }
-            line[0] = s
-            if h > 1 {
-                for i in 1..<h {
-                    s += Double(rows[reflect(i + radius, h) * w + j]) - Double(rows[reflect(i - radius - 1, h) * w + j])
-                    line[i] = s
+        let scale = Double(k)
+        x.withUnsafeBufferPointer { src in
+            rows.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<h {
+                    let base = i * w
+                    var s = 0.0
+                    for d in -radius...radius { s += Double(src[base + reflect(d, w)]) }
+                    dst[base] = Float(s / scale)
+                    if w > 1 {
+                        for j in 1..<w {
+                            let add = j + radius, drop = j - radius - 1
+                            let a = add < w ? add : reflect(add, w), r = drop >= 0 ? drop : reflect(drop, w)
+                            s += Double(src[base + a]) - Double(src[base + r])
+                            dst[base + j] = Float(s / scale)
+                        }
+                    }
                 }
             }
-            for i in 0..<h { out[i * w + j] = Float(line[i] / Double(k)) }
+        }
+        var sums = [Double](repeating: 0, count: w)
+        rows.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                sums.withUnsafeMutableBufferPointer { acc in
+                    for d in -radius...radius {
+                        let row = reflect(d, h) * w
+                        for j in 0..<w { acc[j] += Double(src[row + j]) }
+                    }
+                    for j in 0..<w { dst[j] = Float(acc[j] / scale) }
+                    if h > 1 {
+                        for i in 1..<h {
+                            let add = i + radius, drop = i - radius - 1
+                            let a = (add < h ? add : reflect(add, h)) * w
+                            let r = (drop >= 0 ? drop : reflect(drop, h)) * w
+                            let o = i * w
+                            for j in 0..<w {
+                                acc[j] += Double(src[a + j]) - Double(src[r + j])
+                                dst[o + j] = Float(acc[j] / scale)
+                            }
+                        }
+                    }
+                }
+            }
         }
         return out
     }
@@ -317,17 +336,26 @@ public enum Texture2Features {
 
     /// Group 7.
     static func localBinaryPatterns(_ y: [Float], width w: Int, height h: Int, into values: inout [Double]) {
-        let offsets = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)]
+        // Neighbours in circular order (dy, dx): (0, 1), (1, 1), (1, 0), (1, -1), (0, -1),
+        // (-1, -1), (-1, 0), (-1, 1); outside the image the nearest inside pixel.
         var histogram = [Int](repeating: 0, count: 10)
-        for i in 0..<h {
-            for j in 0..<w {
-                let centre = y[i * w + j]
-                var pattern = 0
-                for (bit, (dy, dx)) in offsets.enumerated() {
-                    let ni = Swift.min(h - 1, Swift.max(0, i + dy)), nj = Swift.min(w - 1, Swift.max(0, j + dx))
-                    if y[ni * w + nj] - centre > 2 { pattern |= 1 << bit }
+        y.withUnsafeBufferPointer { p in
+            for i in 0..<h {
+                let up = Swift.max(0, i - 1) * w, row = i * w, down = Swift.min(h - 1, i + 1) * w
+                for j in 0..<w {
+                    let left = Swift.max(0, j - 1), right = Swift.min(w - 1, j + 1)
+                    let c = p[row + j]
+                    var pattern = 0
+                    if p[row + right] - c > 2 { pattern |= 1 }
+                    if p[down + right] - c > 2 { pattern |= 2 }
+                    if p[down + j] - c > 2 { pattern |= 4 }
+                    if p[down + left] - c > 2 { pattern |= 8 }
+                    if p[row + left] - c > 2 { pattern |= 16 }
+                    if p[up + left] - c > 2 { pattern |= 32 }
+                    if p[up + j] - c > 2 { pattern |= 64 }
+                    if p[up + right] - c > 2 { pattern |= 128 }
+                    histogram[Int(TextureFeatures.riu2Code[pattern])] += 1
                 }
-                histogram[Int(TextureFeatures.riu2Code[pattern])] += 1
             }
         }
         for c in histogram { values.append(Double(c) / Double(w * h)) }
