@@ -59,19 +59,20 @@ struct Texture2AnalysisImage {
                             }
                             rows.waitForRows(ys[t - 1] + 1)
                             for j in 0..<w {
-                                var sr: Float = 0, sg: Float = 0, sb: Float = 0
+                                // Integer sums (at most 16 x 255, exact in Float as well).
+                                var sr = 0, sg = 0, sb = 0
                                 for ky in 0..<t {
                                     let base = ys[ky] * sourceWidth * channels
                                     for kx in 0..<t {
                                         let p = base + xp[j * t + kx]
-                                        sr += Float(samples[p])
-                                        sg += Float(samples[p + 1])
-                                        sb += Float(samples[p + 2])
+                                        sr &+= Int(samples[p])
+                                        sg &+= Int(samples[p + 1])
+                                        sb &+= Int(samples[p + 2])
                                     }
                                 }
-                                rp[i * w + j] = sr / taps
-                                gp[i * w + j] = sg / taps
-                                bp[i * w + j] = sb / taps
+                                rp[i * w + j] = Float(sr) / taps
+                                gp[i * w + j] = Float(sg) / taps
+                                bp[i * w + j] = Float(sb) / taps
                             }
                         }
                     }

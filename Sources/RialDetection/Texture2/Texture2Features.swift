@@ -192,14 +192,24 @@ public enum Texture2Features {
     /// (rows, then columns with one running sum per column, swept row by row so memory is
     /// read in order).
     static func box(_ x: [Float], width w: Int, height h: Int, size k: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: x.count), rows = out
+        var sums = [Double](repeating: 0, count: w)
+        box(x, width: w, height: h, size: k, into: &out, rows: &rows, sums: &sums)
+        return out
+    }
+
+    /// `box(_:width:height:size:)` into `out` with caller-owned scratch buffers (`rows`:
+    /// `x.count` values, `sums`: `w` values), so repeated filtering allocates nothing.
+    static func box(
+        _ x: [Float], width w: Int, height h: Int, size k: Int, into out: inout [Float], rows: inout [Float],
+        sums: inout [Double]
+    ) {
         let radius = k / 2
         @inline(__always) func reflect(_ i: Int, _ n: Int) -> Int {
             var i = i
             while i < 0 || i >= n { i = i < 0 ? -i - 1 : 2 * n - i - 1 }
             return i
         }
-        var rows = [Float](repeating: 0, count: x.count)
-        var out = [Float](repeating: 0, count: x.count)
         let scale = Double(k)
         x.withUnsafeBufferPointer { src in
             rows.withUnsafeMutableBufferPointer { dst in
@@ -219,7 +229,7 @@ public enum Texture2Features {
                 }
             }
         }
-        var sums = [Double](repeating: 0, count: w)
+        for j in 0..<w { sums[j] = 0 }
         rows.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 sums.withUnsafeMutableBufferPointer { acc in
@@ -243,23 +253,28 @@ public enum Texture2Features {
                 }
             }
         }
-        return out
     }
 
     /// Group 3.
     static func bandPass(
         _ y: [Float], _ cb: [Float], _ cr: [Float], width w: Int, height h: Int, into values: inout [Double]
     ) {
+        let count = y.count
         var previous = (y, cb, cr)
-        let n = Double(y.count)
+        var blurred = (
+            [Float](repeating: 0, count: count), [Float](repeating: 0, count: count),
+            [Float](repeating: 0, count: count)
+        )
+        var rows = [Float](repeating: 0, count: count)
+        var sums = [Double](repeating: 0, count: w)
+        let n = Double(count)
         for level in 0..<4 {
             let k = (1 << (level + 1)) + 1
-            let blurred = (
-                box(y, width: w, height: h, size: k), box(cb, width: w, height: h, size: k),
-                box(cr, width: w, height: h, size: k)
-            )
+            box(y, width: w, height: h, size: k, into: &blurred.0, rows: &rows, sums: &sums)
+            box(cb, width: w, height: h, size: k, into: &blurred.1, rows: &rows, sums: &sums)
+            box(cr, width: w, height: h, size: k, into: &blurred.2, rows: &rows, sums: &sums)
             var eY = 0.0, eY4 = 0.0, eC = 0.0
-            for p in 0..<y.count {
+            for p in 0..<count {
                 let d = Double(previous.0[p] - blurred.0[p])
                 let d2 = d * d
                 eY += d2
@@ -271,7 +286,7 @@ public enum Texture2Features {
             values.append(log(energyY))
             values.append(log(energyC / energyY))
             values.append(log(eY4 / n / (energyY * energyY) + 1e-6))
-            previous = blurred
+            swap(&previous, &blurred)
         }
     }
 
@@ -296,12 +311,36 @@ public enum Texture2Features {
         values.append(rb / (rr * bbs + 1e-9).squareRoot())
     }
 
+    /// `floor((atan2(gy, gx) mod π) / (π / 8))` without the arc tangent: the angle folded
+    /// into [0, π) by negating (gx, gy) when gy < 0 (or gy = 0 and gx < 0), then compared
+    /// with tan(π/8) and tan(3π/8) (equal to the arc-tangent form except where the two
+    /// round differently on a bin edge).
+    @inline(__always) static func orientationBin(_ gx: Double, _ gy: Double) -> Int {
+        var x = gx, y = gy
+        if y < 0 || (y == 0 && x < 0) {
+            x = -x
+            y = -y
+        }
+        let ax = abs(x)
+        let t1 = 0.41421356237309503, t3 = 2.414213562373095 // tan(π/8), tan(3π/8)
+        if x == 0 { return 4 } // θ = π/2 exactly
+        if x > 0 {
+            // θ = atan2(y, x) in [0, π/2): bin edges belong to the upper bin.
+            if y < t1 * ax { return 0 }
+            if y < ax { return 1 }
+            return y < t3 * ax ? 2 : 3
+        }
+        // θ = π - atan2(y, |x|) in (π/2, π): mirrored, so the edges belong to the lower φ.
+        if y <= t1 * ax { return 7 }
+        if y <= ax { return 6 }
+        return y <= t3 * ax ? 5 : 4
+    }
+
     /// Groups 5 and 6.
     static func gradients(_ y: [Float], width w: Int, height h: Int, into values: inout [Double]) {
         var sx = 0.0, sy = 0.0, edges = 0
         var orientation = [Double](repeating: 0, count: 8)
         var tileSum = [Double](repeating: 0, count: 16), tileCount = [Int](repeating: 0, count: 16)
-        let binWidth = Double.pi / 8
         for i in 0..<h {
             let tileRow = Swift.min(3, (i * 4) / h)
             for j in 0..<w {
@@ -311,11 +350,7 @@ public enum Texture2Features {
                 sx += gx * gx
                 sy += gy * gy
                 if g2 > 400 { edges += 1 }
-                if g2 > 0 {
-                    var angle = atan2(gy, gx)
-                    if angle < 0 { angle += Double.pi }
-                    orientation[Int((angle / binWidth).rounded(.down)) & 7] += g2
-                }
+                if g2 > 0 { orientation[orientationBin(gx, gy)] += g2 }
                 let tile = tileRow * 4 + Swift.min(3, (j * 4) / w)
                 tileSum[tile] += g2
                 tileCount[tile] += 1
