@@ -32,6 +32,7 @@ public struct MethodRegistry: Sendable, Equatable {
         MoireAnalyzer.self,
         MoireAnalyzerV2.self,
         TextureAnalyzer.self,
+        Texture2Analyzer.self,
         ArtifactAnalyzer.self,
     ])
 

@@ -76,7 +76,7 @@ public struct TextureAnalyzer: Sendable, Equatable {
         model: TextureModel, configuration: Configuration = .standard,
         sha256: (Data) -> String
     ) throws {
-        try model.validate()
+        try model.validate(featureSetVersion: TextureFeatures.version)
         try configuration.validate()
         let json = try model.canonicalJSON()
         self.model = model
