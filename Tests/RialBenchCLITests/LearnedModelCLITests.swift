@@ -40,7 +40,9 @@ import Testing
         #expect(train.status == 0, "\(train.stderr)")
         #expect(train.stdout.contains("leave one source out"))
         let rows = train.stdout.split(separator: "\n").filter { $0.hasPrefix("alpha/one") || $0.hasPrefix("beta/two") }
-        #expect(rows.count == 2, "\(train.stdout)")
+        // One row per source in the accuracy table and in the AUC / APCER table.
+        #expect(rows.count == 4, "\(train.stdout)")
+        #expect(train.stdout.contains("held-out AUC and APCER at BPCER 5%"))
         let model = try #require(
             JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: modelPath))) as? [String: Any])
         let provenance = try #require(model["provenance"] as? [String: Any])

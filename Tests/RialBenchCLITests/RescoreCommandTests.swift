@@ -109,6 +109,13 @@ import Testing
         for file in ["report.md", "report.html", "roc.csv", "scores.csv", "metrics.csv"] {
             #expect(FileManager.default.fileExists(atPath: "\(rescored)/\(file)"), "\(file)")
         }
+        // The per-sample and curve reports (rescore reuses the score columns the metrics read,
+        // run reads them again) are byte for byte those of the fresh run.
+        for file in ["roc.csv", "det.csv", "scores.csv", "metrics.csv", "det-simulated.svg", "scores-aggregate.svg"] {
+            let x = try? Data(contentsOf: URL(fileURLWithPath: "\(rescored)/\(file)"))
+            let y = try? Data(contentsOf: URL(fileURLWithPath: "\(fresh)/\(file)"))
+            #expect(x != nil && x == y, "\(file)")
+        }
         // The rescored folder is a verified run folder.
         let report = try CLIRunner.run(["report", "--from", rescored])
         #expect(report.status == 0, "\(report.stderr)")

@@ -19,8 +19,8 @@ import Testing
     /// Secure Enclave (0.95 + boost 0.05 = 1.0 >= 0.90, all present, agreeing).
     static let strong: [String: AggregationCandidate] = [
         "depth/2": AggregationCandidate(family: .depth, source: .computed, available: true, score: 0.95),
-        "moire/1": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.95),
-        "texture/1": AggregationCandidate(family: .texture, source: .computed, available: true, score: 0.95),
+        "moire/2": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.95),
+        "texture/2": AggregationCandidate(family: .texture, source: .computed, available: true, score: 0.95),
         "artifacts/1": AggregationCandidate(family: .artifacts, source: .computed, available: true, score: 0.95),
     ]
 

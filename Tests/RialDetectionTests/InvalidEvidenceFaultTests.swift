@@ -191,13 +191,13 @@ import Testing
     @Test func selectionSkipsPayloadCandidatesThatAreNoEvidence() throws {
         let aggregator = try PipelineAggregator(configuration: .standard)
         var candidates: [String: AggregationCandidate] = [
-            "moire/1": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.1)
+            "moire/2": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.1)
         ]
         for (available, score) in [(false, nil), (true, nil), (true, Double.nan), (true, 1.5), (false, 0.9)] {
             candidates["payload.moire"] = AggregationCandidate(
                 family: .moire, source: .payload, available: available, score: score)
             #expect(
-                aggregator.selection(candidates) == ["moire/1"],
+                aggregator.selection(candidates) == ["moire/2"],
                 "available \(available), score \(String(describing: score))")
         }
         candidates["payload.moire"] = AggregationCandidate(

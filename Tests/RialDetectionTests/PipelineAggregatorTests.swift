@@ -11,7 +11,7 @@ import Testing
     static let candidates: [String: AggregationCandidate] = [
         "depth/1": AggregationCandidate(family: .depth, source: .computed, available: true, score: 0.1),
         "depth/2": AggregationCandidate(family: .depth, source: .computed, available: true, score: 0.8),
-        "moire/1": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.2),
+        "moire/2": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.2),
     ]
 
     func aggregate(_ configuration: PipelineConfiguration, _ candidates: [String: AggregationCandidate] = candidates)
@@ -25,18 +25,18 @@ import Testing
     /// (0.55 * 0.8 + 0.15 * 0.2) / 0.7 = 0.47 / 0.7 = 0.671428..., MEDIUM.
     @Test func withoutCalibrationTheRawScoresAreAggregated() throws {
         let outcome = try aggregate(.standard)
-        #expect(outcome.aggregated == ["depth/2", "moire/1"])
+        #expect(outcome.aggregated == ["depth/2", "moire/2"])
         #expect(outcome.primaryMethod == "depth/2")
         #expect(abs(outcome.result.weightedMean - 0.47 / 0.7) < 1e-12)
         #expect(outcome.result.flags.contains(.methodsDisagree))
     }
 
-    /// moire/1 isotonic through (0, 0.5), (1, 1): 0.2 -> 0.6, which says real, so both
+    /// moire/2 isotonic through (0, 0.5), (1, 1): 0.2 -> 0.6, which says real, so both
     /// agree: (0.55 * 0.8 + 0.15 * 0.6) / 0.7 = 0.53 / 0.7 = 0.757142..., + 0.05 =
     /// 0.807142..., HIGH.
     @Test func calibrationMapsTheScoreBeforeAggregation() throws {
         var configuration = PipelineConfiguration.standard
-        configuration.calibration = ["moire/1": .isotonic(x: [0, 1], y: [0.5, 1])]
+        configuration.calibration = ["moire/2": .isotonic(x: [0, 1], y: [0.5, 1])]
         let outcome = try aggregate(configuration)
         #expect(abs(outcome.result.weightedMean - 0.53 / 0.7) < 1e-12)
         #expect(abs(outcome.result.confidenceScore - (0.53 / 0.7 + 0.05)) < 1e-12)
@@ -49,7 +49,7 @@ import Testing
         var configuration = PipelineConfiguration.standard
         configuration.aggregateWith[.depth] = MethodIdentifier(literal: "depth", version: 1)
         let outcome = try aggregate(configuration)
-        #expect(outcome.aggregated == ["depth/1", "moire/1"])
+        #expect(outcome.aggregated == ["depth/1", "moire/2"])
         #expect(abs(outcome.result.weightedMean - 0.085 / 0.7) < 1e-12)
     }
 
@@ -57,9 +57,9 @@ import Testing
     /// (calibration is keyed by method identifier): payload.moire 0.2 stays 0.2.
     @Test func payloadResultsReplaceLocalOnesUncalibrated() throws {
         var configuration = PipelineConfiguration.standard
-        configuration.calibration = ["moire/1": .isotonic(x: [0, 1], y: [0.5, 1])]
+        configuration.calibration = ["moire/2": .isotonic(x: [0, 1], y: [0.5, 1])]
         var candidates = Self.candidates
-        candidates["moire/1"]?.score = 0.9
+        candidates["moire/2"]?.score = 0.9
         candidates["payload.moire"] = AggregationCandidate(
             family: .moire, source: .payload, available: true, score: 0.2)
         let outcome = try aggregate(configuration, candidates)

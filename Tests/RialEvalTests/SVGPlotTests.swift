@@ -37,7 +37,9 @@ import Testing
                 id: "s\(index)", index: index, label: pair.1 ? "real_scene" : "lcd_screen", data: "real",
                 scores: ["depth/2": pair.0], aggregate: pair.0)
         }
-        let svg = HTMLReportPlots.rocPlot(title: "ROC", keys: ["depth/2"], records: records, metrics: [:]).render(
+        let svg = HTMLReportPlots.rocPlot(
+            title: "ROC", keys: ["depth/2"], records: .init(records, keys: ["depth/2"]), metrics: [:]
+        ).render(
             standalone: true)
         let group = try #require(svg.range(of: "<g data-series=\"depth/2\">"))
         let polyline = try #require(svg[group.upperBound...].range(of: "<polyline points=\""))

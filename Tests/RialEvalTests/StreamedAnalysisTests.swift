@@ -37,7 +37,8 @@ import Testing
         let streamed = try CaptureLoader.load(files, analyzingRowsWith: analyzer)
         #expect(plain.rows == nil)
         let rows = try #require(streamed.rows)
-        #expect(Set(rows.outcomes.keys) == [.depthV1, .depthV2, .moireV1, .textureV1, .artifactsV1])
+        #expect(
+            Set(rows.outcomes.keys) == [.depthV1, .depthV2, .moireV1, .moireV2, .textureV1, .textureV2, .artifactsV1])
         #expect(streamed.input.image == plain.input.image)
         #expect(streamed.sha256 == plain.sha256)
         #expect(streamed.latencyMs["decode_and_row_methods"] != nil && streamed.latencyMs["decode"] == nil)

@@ -109,6 +109,25 @@ extension LearnedMethodConfiguration {
     /// `compiledInModel`.
     public var effectiveModel: ModelFileReference { model ?? Self.compiledInModel }
 
+    /// The model a method built from this section scores with, and its SHA-256 (64
+    /// lowercase hex digits): `loadedModel` when `model` names a file, else `compiledIn`.
+    ///
+    /// - Throws: `ConfigurationError` with key `key` when `model` names a file that was
+    ///   not read (`loadedModel` is nil, e.g. a configuration decoded from a run's
+    ///   `results.json`) or whose SHA-256 is unknown.
+    public func resolvedModel(compiledIn: Model, compiledInSHA256: String, key: some CodingKey)
+        throws(ConfigurationError) -> (model: Model, sha256: String)
+    {
+        guard let model else { return (compiledIn, compiledInSHA256) }
+        guard let loadedModel, let sha256 = model.sha256 else {
+            throw ConfigurationError(
+                key: key,
+                "the model file '\(model.path)' has not been read; load the configuration with its file "
+                    + "reader (rial-bench --config FILE)")
+        }
+        return (loadedModel, sha256.lowercased())
+    }
+
     /// Checks the `model` key and, once read, that `loadedModel` is the one it names.
     ///
     /// - Throws: `ConfigurationError` with key `model` or `model.KEY`.

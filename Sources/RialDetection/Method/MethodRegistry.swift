@@ -30,7 +30,9 @@ public struct MethodRegistry: Sendable, Equatable {
         ParallaxAnalyzer.self,
         ParallaxAnalyzerV2.self,
         MoireAnalyzer.self,
+        MoireAnalyzerV2.self,
         TextureAnalyzer.self,
+        Texture2Analyzer.self,
         ArtifactAnalyzer.self,
     ])
 

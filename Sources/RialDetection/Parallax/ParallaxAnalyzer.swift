@@ -74,59 +74,23 @@ public struct ParallaxAnalyzer: Sendable, Equatable {
     /// The analysis without timing (`analysisTimeMs` is 0).
     func evaluate(left: Image8, right: Image8, focalPx: Double?, baselineMm: Double?) -> Result {
         let c = configuration
-        guard left.width == right.width, left.height == right.height else {
-            return .unavailable(
-                reason: "the views differ in size (left \(left.width)x\(left.height), right "
-                    + "\(right.width)x\(right.height)); parallax/1 needs a rectified pair of equal size")
+        let pair: ParallaxPair
+        switch ParallaxPair.prepare(
+            left: left, right: right, focalPx: focalPx, baselineMm: baselineMm, limits: c, method: .parallaxV1)
+        {
+        case .success(let prepared): pair = prepared
+        case .failure(let problem): return .unavailable(reason: problem.reason)
         }
-        let width = left.width, height = left.height
-        guard min(width, height) >= c.minImageSide else {
-            return .unavailable(reason: "image \(width)x\(height) is smaller than \(c.minImageSide) px on a side")
-        }
-        for (name, value) in [("focalPx", focalPx), ("baselineMm", baselineMm)] {
-            if let value, !(value.isFinite && value > 0) {
-                return .unavailable(reason: "\(name) must be finite and > 0, got \(value)")
-            }
-        }
-        let physical: Double? = if let focalPx, let baselineMm { focalPx * baselineMm / 1000 } else { nil }
-
-        let scale = max(1, (max(width, height) + c.workingLongSide - 1) / c.workingLongSide)
-        let workingWidth = width / scale, workingHeight = height / scale
+        let width = pair.width, height = pair.height, scale = pair.scale
+        let workingWidth = pair.workingWidth, workingHeight = pair.workingHeight
+        let physical = pair.physical, low = pair.low, high = pair.high
         var partial = Result.unavailable(reason: "")
-        partial.imageWidth = width
-        partial.imageHeight = height
-        partial.workingScale = scale
-        partial.workingWidth = workingWidth
-        partial.workingHeight = workingHeight
-        if physical != nil {
-            partial.focalPx = focalPx
-            partial.baselineMm = baselineMm
-        }
+        pair.record(into: &partial, focalPx: focalPx, baselineMm: baselineMm)
         func unavailable(_ reason: String) -> Result {
             var result = partial
             result.unavailableReason = reason
             return result
         }
-
-        // Search range, working px.
-        let cap = Int((c.maxDisparityFraction * Double(workingWidth)).rounded(.down))
-        var low: Int, high: Int
-        if let physical {
-            let fb = physical / Double(scale)
-            low = c.maxDepthM.map { Int((fb / $0).rounded(.down)) } ?? 0
-            high = Int(Swift.min(fb / c.minDepthM, 1e9).rounded(.up))
-            partial.searchRangeSource = "argument"
-        } else {
-            low = 0
-            high = Int((c.defaultMaxDisparityFraction * Double(workingWidth)).rounded(.up))
-            partial.searchRangeSource = "default"
-        }
-        high = Swift.min(high, cap)
-        low = Swift.min(low, high)
-        low -= c.disparityMarginPx
-        high += c.disparityMarginPx
-        partial.searchMinDisparityPx = Double(low * scale)
-        partial.searchMaxDisparityPx = Double(high * scale)
 
         let grid = BlockGrid(width: workingWidth, height: workingHeight, radius: c.blockRadius, step: c.gridStep)
         guard grid.columns >= 3, grid.rows >= 3 else {

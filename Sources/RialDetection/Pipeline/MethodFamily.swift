@@ -5,7 +5,7 @@ public enum MethodFamily: String, Sendable, Hashable, Codable, CaseIterable, Com
     case depth
     /// Multi-camera parallax (`parallax/1`).
     case parallax
-    /// Moire FFT (`moire/1`).
+    /// Moire FFT (`moire/1`) and moire bands (`moire/2`).
     case moire
     /// Texture classification (`texture/1`).
     case texture

@@ -65,8 +65,11 @@ extension TextureAnalyzer.Configuration: LearnedMethodConfiguration {
 }
 
 extension TextureModel: LearnedModel {
-    /// `init(jsonData:)`, its error as text.
+    /// `init(jsonData:)` for a `texture/1` model (feature set version 1), its error as text.
     public init(modelFile: Data) throws(LearnedModelError) {
-        do { try self.init(jsonData: modelFile) } catch { throw LearnedModelError(error.description) }
+        do {
+            try self.init(jsonData: modelFile)
+            try validate(featureSetVersion: TextureFeatures.version)
+        } catch { throw LearnedModelError(error.description) }
     }
 }

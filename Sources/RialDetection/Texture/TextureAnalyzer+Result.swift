@@ -1,12 +1,12 @@
 extension TextureAnalyzer {
-    /// What `texture/1` reports for one image.
+    /// What `texture/1` and `texture/2` report for one image.
     ///
     /// `model_id` and `model_sha256` are in every result. When `status` is not
     /// `.completed` the classification fields are absent.
     public struct Result: MethodResult {
         public var status: MethodStatus
         public var unavailableReason: String?
-        /// Always `texture/1`.
+        /// `texture/1` (or `texture/2`, which reports the same fields).
         public var algorithmVersion: MethodIdentifier
         public var analysisTimeMs: Double
         /// Probability of `real_scene`, 0...1 (higher = more authentic).
@@ -48,10 +48,10 @@ extension TextureAnalyzer {
 
         static func unavailable(
             reason: String, modelID: String, modelSHA256: String,
-            status: MethodStatus = .unavailable
+            status: MethodStatus = .unavailable, algorithmVersion: MethodIdentifier = .textureV1
         ) -> Result {
             Result(
-                status: status, unavailableReason: reason, algorithmVersion: .textureV1, analysisTimeMs: 0,
+                status: status, unavailableReason: reason, algorithmVersion: algorithmVersion, analysisTimeMs: 0,
                 score: nil, modelID: modelID, modelSHA256: modelSHA256)
         }
 

@@ -50,19 +50,9 @@ public struct TextureAnalyzer: Sendable, Equatable {
     public init(configuration: Configuration) throws(ConfigurationError) {
         try configuration.validate()
         self.configuration = configuration
-        guard let reference = configuration.model else {
-            model = .default
-            modelSHA256 = TextureModel.defaultModelSHA256
-            return
-        }
-        guard let loaded = configuration.loadedModel, let sha256 = reference.sha256 else {
-            throw ConfigurationError(
-                key: Configuration.CodingKeys.model,
-                "the model file '\(reference.path)' has not been read; load the configuration with its file "
-                    + "reader (rial-bench --config FILE)")
-        }
-        model = loaded
-        modelSHA256 = sha256.lowercased()
+        (model, modelSHA256) = try configuration.resolvedModel(
+            compiledIn: .default, compiledInSHA256: TextureModel.defaultModelSHA256, key: Configuration.CodingKeys.model
+        )
     }
 
     /// Another model (e.g. one loaded with `TextureModel(contentsOf:)`).
@@ -76,7 +66,7 @@ public struct TextureAnalyzer: Sendable, Equatable {
         model: TextureModel, configuration: Configuration = .standard,
         sha256: (Data) -> String
     ) throws {
-        try model.validate()
+        try model.validate(featureSetVersion: TextureFeatures.version)
         try configuration.validate()
         let json = try model.canonicalJSON()
         self.model = model

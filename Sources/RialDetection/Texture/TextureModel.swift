@@ -119,16 +119,16 @@ public struct TextureModel: Sendable, Equatable, Codable {
             throw .invalidValue(
                 "classifier_kind '\(classifierKind)' is not supported (expected \(Self.multinomialLogistic))")
         }
-        guard featureSetVersion == TextureFeatures.version else {
+        guard let expected = Self.featureNames(ofVersion: featureSetVersion) else {
             throw .featureSetMismatch(
                 "model was trained on feature set version \(featureSetVersion); "
-                    + "this build computes version \(TextureFeatures.version)")
+                    + "this build computes versions \(TextureFeatures.version) (texture/1) and "
+                    + "\(Texture2Features.version) (texture/2)")
         }
-        let expected = TextureFeatures.names
         guard featureNames.count == expected.count else {
             throw .featureSetMismatch(
                 "model has \(featureNames.count) feature names; feature set version "
-                    + "\(TextureFeatures.version) has \(expected.count)")
+                    + "\(featureSetVersion) has \(expected.count)")
         }
         if let i = featureNames.indices.first(where: { featureNames[$0] != expected[$0] }) {
             throw .featureSetMismatch("feature_names[\(i)] is '\(featureNames[i])', expected '\(expected[i])'")
@@ -161,6 +161,31 @@ public struct TextureModel: Sendable, Equatable, Codable {
         guard standardisedClip.isFinite, standardisedClip > 0 else {
             throw .invalidValue("standardised_clip must be finite and > 0, got \(standardisedClip)")
         }
+    }
+
+    /// The feature names of feature set `version` in this build: `TextureFeatures.names`
+    /// (version 1, `texture/1`) or `Texture2Features.names` (version 2, `texture/2`);
+    /// nil for any other version.
+    public static func featureNames(ofVersion version: Int) -> [String]? {
+        switch version {
+        case TextureFeatures.version: TextureFeatures.names
+        case Texture2Features.version: Texture2Features.names
+        default: nil
+        }
+    }
+
+    /// `validate()`, and the model must be for feature set `version` (the method that
+    /// loads it computes only that one).
+    ///
+    /// - Throws: `TextureModelError.featureSetMismatch` for another version, else what
+    ///   `validate()` throws.
+    public func validate(featureSetVersion version: Int) throws(TextureModelError) {
+        guard featureSetVersion == version else {
+            throw .featureSetMismatch(
+                "model was trained on feature set version \(featureSetVersion) "
+                    + "(texture/\(featureSetVersion)); this method needs version \(version)")
+        }
+        try validate()
     }
 
     /// Class probabilities (in `classes` order, summing to 1) for one feature vector;

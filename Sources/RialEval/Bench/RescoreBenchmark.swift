@@ -22,6 +22,10 @@ public enum RescoreBenchmark {
         public var recordSeconds: Double
         /// Metrics (`RunResults.build`) and reports, seconds.
         public var reportSeconds: Double
+        /// Of which the metrics, seconds.
+        public var metricsSeconds: Double
+        /// And writing `results.json` and the reports, seconds.
+        public var writeSeconds: Double
         /// The whole rescore, seconds.
         public var totalSeconds: Double
     }
@@ -115,9 +119,10 @@ public enum RescoreBenchmark {
                 atPath: URL(fileURLWithPath: run).appendingPathComponent(RunOutput.samplesFile).path)[.size] as? Int)
             ?? 0
         return Report(
-            samples: outcome.rescored + outcome.failed, bytes: bytes ?? 0, jobs: jobs,
+            samples: outcome.rescored + outcome.failed, bytes: bytes, jobs: jobs,
             bootstrapResamples: outcome.results.bootstrapResamples, recordSeconds: outcome.recordSeconds,
-            reportSeconds: outcome.reportSeconds, totalSeconds: total)
+            reportSeconds: outcome.reportSeconds, metricsSeconds: outcome.metricsSeconds,
+            writeSeconds: outcome.writeSeconds, totalSeconds: total)
     }
 
     /// One template record: label by position, method scores drawn from `random`.

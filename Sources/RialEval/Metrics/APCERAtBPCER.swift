@@ -155,8 +155,13 @@ struct WeightedThresholdSweep: Sendable {
     /// the weighted class totals of a resample in O(clusters + pairs), not O(n).
     let positivesPerCluster: [Int32]
     let attackEntries: [(cluster: Int32, species: Int32, count: Int32)]
+    /// Each tied block's samples summed per (cluster, species; -1 = bona fide).
+    let entries: TiedBlockEntries
 
     init(prepared: RankedSamples, eligible: [Bool]) {
+        entries = TiedBlockEntries(
+            blockEnds: prepared.ranked.blockEnds, clusterOfSorted: prepared.clusterOfSorted,
+            codeOfSorted: prepared.speciesOfSorted)
         ranked = prepared.ranked
         speciesOfSorted = prepared.speciesOfSorted
         clusterOfSorted = prepared.clusterOfSorted
@@ -179,7 +184,9 @@ struct WeightedThresholdSweep: Sendable {
     ///   samples that stops once every target is settled.
     func points<W: FixedWidthInteger>(targets: [Double], weights: UnsafeBufferPointer<W>?) -> [Point] {
         let (positives, negatives, attacks) = totals(weights: weights)
-        func weight(_ k: Int) -> Int { weights.map { Int($0[Int(clusterOfSorted[k])]) } ?? 1 }
+        func weight(_ e: Int) -> Int {
+            Int(entries.count[e]) * (weights.map { Int($0[Int(entries.cluster[e])]) } ?? 1)
+        }
         var results = [Point](repeating: .undefined, count: targets.count)
         guard positives > 0, negatives > 0 else { return results }
         var pending = targets.indices.filter { targets[$0] >= 0 && targets[$0] <= 1 }
@@ -210,13 +217,13 @@ struct WeightedThresholdSweep: Sendable {
         }
         settle(threshold: .infinity)
         var start = 0
-        for end32 in ranked.blockEnds where !pending.isEmpty {
+        for (b, end32) in entries.blockEnds.enumerated() where !pending.isEmpty {
             let end = Int(end32)
             var blockWeight = 0
-            for k in start..<end {
-                let w = weight(k)
+            for e in start..<end {
+                let w = weight(e)
                 blockWeight += w
-                let s = Int(speciesOfSorted[k])
+                let s = Int(entries.code[e])
                 if s < 0 {
                     tp += w
                 } else {
@@ -225,7 +232,7 @@ struct WeightedThresholdSweep: Sendable {
                 }
             }
             // A block of weight 0 is not in this resample: its score is no candidate.
-            if blockWeight > 0 { settle(threshold: ranked.scores[end - 1]) }
+            if blockWeight > 0 { settle(threshold: ranked.scores[Int(ranked.blockEnds[b]) - 1]) }
             start = end
         }
         return results
@@ -259,22 +266,28 @@ struct WeightedThresholdSweep: Sendable {
         apcerPooled: Double, apcerMax: Double, bpcer: Double
     )] {
         let (positives, negatives, attacks) = totals(weights: weights)
-        func weight(_ k: Int) -> Int { weights.map { Int($0[Int(clusterOfSorted[k])]) } ?? 1 }
+        func weight(_ e: Int) -> Int {
+            Int(entries.count[e]) * (weights.map { Int($0[Int(entries.cluster[e])]) } ?? 1)
+        }
         var results = [(apcerPooled: Double, apcerMax: Double, bpcer: Double)](
             repeating: (.nan, .nan, .nan), count: thresholds.count)
         var accepted = [Int](repeating: 0, count: speciesCount)
-        var acceptedAll = 0, tp = 0, k = 0
+        var acceptedAll = 0, tp = 0, b = 0, e = 0
         for index in thresholds.indices.sorted(by: { thresholds[$0] > thresholds[$1] }) {
             let threshold = thresholds[index]
-            while k < ranked.count && ranked.scores[k] >= threshold {
-                let w = weight(k), s = Int(speciesOfSorted[k])
-                if s < 0 {
-                    tp += w
-                } else {
-                    accepted[s] += w
-                    acceptedAll += w
+            // Whole tied blocks: a block's samples share its score.
+            while b < ranked.blockEnds.count && ranked.scores[Int(ranked.blockEnds[b]) - 1] >= threshold {
+                while e < Int(entries.blockEnds[b]) {
+                    let w = weight(e), s = Int(entries.code[e])
+                    if s < 0 {
+                        tp += w
+                    } else {
+                        accepted[s] += w
+                        acceptedAll += w
+                    }
+                    e += 1
                 }
-                k += 1
+                b += 1
             }
             var maxRate = Double.nan
             for s in 0..<speciesCount where eligible[s] && attacks[s] > 0 {

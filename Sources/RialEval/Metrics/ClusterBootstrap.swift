@@ -112,8 +112,13 @@ public struct ClusterBootstrap: Sendable {
 struct WeightedCurve: Sendable {
     let ranked: RankedScores
     let clusterCount: Int
-    /// `cluster << 1 | isBonaFide` per sorted position: one stream for the hot loop.
+    /// `cluster << 1 | isBonaFide` per entry of `TiedBlockEntries` (each tied block's
+    /// samples summed per cluster and class): one stream for the hot loop.
     let packed: [Int32]
+    /// Samples per entry of `packed`.
+    let counts: [Int32]
+    /// Exclusive end (entry index) of each tied block.
+    let entryEnds: [Int32]
     /// Bona fide and attack samples per cluster.
     let positivesPerCluster: [Int32]
     let negativesPerCluster: [Int32]
@@ -123,13 +128,15 @@ struct WeightedCurve: Sendable {
         self.clusterCount = clusterCount
         var positives = [Int32](repeating: 0, count: clusterCount)
         var negatives = [Int32](repeating: 0, count: clusterCount)
-        var packed = [Int32](repeating: 0, count: clusterOfSorted.count)
         for (k, g) in clusterOfSorted.enumerated() {
-            let bonaFide = ranked.positive[k] == 1
-            if bonaFide { positives[Int(g)] += 1 } else { negatives[Int(g)] += 1 }
-            packed[k] = g << 1 | (bonaFide ? 1 : 0)
+            if ranked.positive[k] == 1 { positives[Int(g)] += 1 } else { negatives[Int(g)] += 1 }
         }
-        self.packed = packed
+        let entries = TiedBlockEntries(
+            blockEnds: ranked.blockEnds, clusterOfSorted: clusterOfSorted,
+            codeOfSorted: ranked.positive.map { Int32($0) })
+        packed = zip(entries.cluster, entries.code).map { $0 << 1 | $1 }
+        counts = entries.count
+        entryEnds = entries.blockEnds
         positivesPerCluster = positives
         negativesPerCluster = negatives
     }
@@ -176,51 +183,53 @@ struct WeightedCurve: Sendable {
         var numerator = 0, tp = 0, fp = 0
         var eer = Double.nan
         packed.withUnsafeBufferPointer { packed in
-            ranked.blockEnds.withUnsafeBufferPointer { ends in
-                var k = 0, b = 0
-                // Phase 1: up to and including the block where FPR reaches FNR. The start
-                // point (0, 0) has d = P N > 0.
-                var previousD = positives &* negatives, previousFP = 0
-                while b < ends.count {
-                    let end = Int(ends[b])
-                    var total = 0, pos = 0
-                    repeat {
-                        let code = Int(packed[k])
-                        let w = Int(weights[code >> 1])
-                        total &+= w
-                        pos &+= w & (0 &- (code & 1))
-                        k &+= 1
-                    } while k < end
-                    b &+= 1
-                    let neg = total &- pos
-                    numerator &+= neg &* (2 &* tp &+ pos)
-                    tp &+= pos
-                    fp &+= neg
-                    let d = (positives &- tp) &* negatives &- fp &* positives
-                    if d <= 0 {
-                        let fpr = Double(fp) / Double(negatives)
-                        let previousFPR = Double(previousFP) / Double(negatives)
-                        let alpha = Double(previousD) / Double(previousD &- d)
-                        eer = d == 0 ? fpr : previousFPR + alpha * (fpr - previousFPR)
-                        break
+            counts.withUnsafeBufferPointer { counts in
+                entryEnds.withUnsafeBufferPointer { ends in
+                    var k = 0, b = 0
+                    // Phase 1: up to and including the block where FPR reaches FNR. The start
+                    // point (0, 0) has d = P N > 0.
+                    var previousD = positives &* negatives, previousFP = 0
+                    while b < ends.count {
+                        let end = Int(ends[b])
+                        var total = 0, pos = 0
+                        repeat {
+                            let code = Int(packed[k])
+                            let w = Int(weights[code >> 1]) &* Int(counts[k])
+                            total &+= w
+                            pos &+= w & (0 &- (code & 1))
+                            k &+= 1
+                        } while k < end
+                        b &+= 1
+                        let neg = total &- pos
+                        numerator &+= neg &* (2 &* tp &+ pos)
+                        tp &+= pos
+                        fp &+= neg
+                        let d = (positives &- tp) &* negatives &- fp &* positives
+                        if d <= 0 {
+                            let fpr = Double(fp) / Double(negatives)
+                            let previousFPR = Double(previousFP) / Double(negatives)
+                            let alpha = Double(previousD) / Double(previousD &- d)
+                            eer = d == 0 ? fpr : previousFPR + alpha * (fpr - previousFPR)
+                            break
+                        }
+                        previousD = d
+                        previousFP = fp
                     }
-                    previousD = d
-                    previousFP = fp
-                }
-                // Phase 2: AUC only.
-                while b < ends.count {
-                    let end = Int(ends[b])
-                    var total = 0, pos = 0
-                    repeat {
-                        let code = Int(packed[k])
-                        let w = Int(weights[code >> 1])
-                        total &+= w
-                        pos &+= w & (0 &- (code & 1))
-                        k &+= 1
-                    } while k < end
-                    b &+= 1
-                    numerator &+= (total &- pos) &* (2 &* tp &+ pos)
-                    tp &+= pos
+                    // Phase 2: AUC only.
+                    while b < ends.count {
+                        let end = Int(ends[b])
+                        var total = 0, pos = 0
+                        repeat {
+                            let code = Int(packed[k])
+                            let w = Int(weights[code >> 1]) &* Int(counts[k])
+                            total &+= w
+                            pos &+= w & (0 &- (code & 1))
+                            k &+= 1
+                        } while k < end
+                        b &+= 1
+                        numerator &+= (total &- pos) &* (2 &* tp &+ pos)
+                        tp &+= pos
+                    }
                 }
             }
         }

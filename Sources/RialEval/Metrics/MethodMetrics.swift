@@ -235,9 +235,8 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
         let pr = PrecisionRecallCurve(ranked: ranked, excluded: prepared.excluded, inputWarnings: [])
         let eer = EqualErrorRate(curve: curve)
         let minimum = Swift.max(1, configuration.minimumAttacksPerSpecies)
-        let pad = PresentationAttackMetrics(samples: prepared.samples, threshold: threshold)
-        let counted = PresentationAttackMetrics(
-            samples: prepared.samples, threshold: threshold, minimumAttacks: minimum)
+        let pad = PresentationAttackMetrics(prepared: prepared, threshold: threshold)
+        let counted = PresentationAttackMetrics(prepared: prepared, threshold: threshold, minimumAttacks: minimum)
         let intervals = ClusterBootstrap(prepared: prepared, threshold: threshold).intervals(settings)
         // Every species counts in the older keys (bpcer20, bpcer100); the table's APCER rows
         // use the minimum.
@@ -253,7 +252,7 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             prepared: prepared, targets: APCERAtBPCER.standardTargets, minimumAttacks: minimum,
             bootstrap: settings.resamples > 0 ? settings : nil)
         ties = ScoreTies(ranked: ranked)
-        eerOperatingPoint = EEROperatingPoint(samples: prepared.samples, eer: eer, minimumAttacks: minimum)
+        eerOperatingPoint = EEROperatingPoint(prepared: prepared, eer: eer, minimumAttacks: minimum)
         apcerAtBPCER = atBPCER
         var candidates: [(reason: String, threshold: Double)] = atBPCER.map {
             ("bpcer_\(Self.percent($0.target))", $0.threshold)
@@ -313,7 +312,7 @@ public struct MethodMetrics: Sendable, Equatable, Codable {
             configuration.breakdowns.isEmpty
             ? nil
             : MetricsBreakdown(
-                samples: prepared.samples, threshold: threshold, dimensions: configuration.breakdowns,
+                prepared: prepared, threshold: threshold, dimensions: configuration.breakdowns,
                 level: settings.confidenceLevel)
     }
 

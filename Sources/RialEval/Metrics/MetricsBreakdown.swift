@@ -59,27 +59,48 @@ public struct BreakdownEntry: Sendable, Equatable, Codable {
     /// The entry for `subset` (finite scores only) at `threshold`; `reference` (all bona
     /// fide samples) is added for the AUC/EER when `aucAgainstAllBonaFide`.
     init(key: String, subset: [ScoredSample], reference: [ScoredSample]?, threshold: Double, level: Double) {
+        self.init(
+            key: key, rows: Array(subset.indices), scores: subset.map(\.score), bonaFide: subset.map(\.bonaFide),
+            curve: ROCCurve(samples: (reference ?? []) + subset), againstAllBonaFide: reference != nil,
+            threshold: threshold, level: level)
+    }
+
+    /// The entry for the samples `rows` of the columns `scores` (finite) and `bonaFide`,
+    /// with the ROC `curve` of those samples (plus every bona fide one when
+    /// `againstAllBonaFide`). Sums run in `rows` order.
+    init(
+        key: String, rows: [Int], scores: [Double], bonaFide: [Bool], curve: ROCCurve, againstAllBonaFide: Bool,
+        threshold: Double, level: Double
+    ) {
         self.key = key
-        let bonaFide = subset.filter(\.bonaFide), attacks = subset.filter { !$0.bonaFide }
-        nBonaFide = bonaFide.count
-        nAttack = attacks.count
-        meanScore = subset.isEmpty ? .nan : subset.reduce(0) { $0 + $1.score } / Double(subset.count)
-        let accepted = subset.filter { $0.score >= threshold }.count
-        acceptanceRate = subset.isEmpty ? .nan : Double(accepted) / Double(subset.count)
-        acceptanceCI = .wilson(successes: accepted, trials: subset.count, level: level)
-        let attacksAccepted = attacks.filter { $0.score >= threshold }.count
-        apcer = attacks.isEmpty ? .nan : Double(attacksAccepted) / Double(attacks.count)
-        apcerCI = .wilson(successes: attacksAccepted, trials: attacks.count, level: level)
-        let bonaFideRejected = bonaFide.filter { $0.score < threshold }.count
-        bpcer = bonaFide.isEmpty ? .nan : Double(bonaFideRejected) / Double(bonaFide.count)
-        bpcerCI = .wilson(successes: bonaFideRejected, trials: bonaFide.count, level: level)
-        let curveSamples = (reference ?? []) + subset
-        let curve = ROCCurve(samples: curveSamples)
+        var bonaFideCount = 0, attackCount = 0, accepted = 0, attacksAccepted = 0, bonaFideRejected = 0
+        var sum: Double = 0
+        for i in rows {
+            let score = scores[i]
+            sum += score
+            if score >= threshold { accepted += 1 }
+            if bonaFide[i] {
+                bonaFideCount += 1
+                if score < threshold { bonaFideRejected += 1 }
+            } else {
+                attackCount += 1
+                if score >= threshold { attacksAccepted += 1 }
+            }
+        }
+        nBonaFide = bonaFideCount
+        nAttack = attackCount
+        meanScore = rows.isEmpty ? .nan : sum / Double(rows.count)
+        acceptanceRate = rows.isEmpty ? .nan : Double(accepted) / Double(rows.count)
+        acceptanceCI = .wilson(successes: accepted, trials: rows.count, level: level)
+        apcer = attackCount == 0 ? .nan : Double(attacksAccepted) / Double(attackCount)
+        apcerCI = .wilson(successes: attacksAccepted, trials: attackCount, level: level)
+        bpcer = bonaFideCount == 0 ? .nan : Double(bonaFideRejected) / Double(bonaFideCount)
+        bpcerCI = .wilson(successes: bonaFideRejected, trials: bonaFideCount, level: level)
         auc = curve.auc
         let eer = EqualErrorRate(curve: curve)
         self.eer = eer.rate
         eerThreshold = eer.threshold
-        aucAgainstAllBonaFide = reference != nil
+        aucAgainstAllBonaFide = againstAllBonaFide
         warnings = curve.warnings
     }
 
@@ -149,26 +170,74 @@ public struct MetricsBreakdown: Sendable, Equatable, Codable {
         dimensions: [BreakdownDimension] = BreakdownDimension.allCases,
         level: Double = 0.95
     ) {
-        let samples = input.filter { $0.score.isFinite }
-        let bonaFide = samples.filter(\.bonaFide)
-        func entries(_ keys: (ScoredSample) -> [String], attackLabelsAgainstBonaFide: Bool = false) -> [BreakdownEntry]
+        self.init(
+            finite: input.filter { $0.score.isFinite }, prepared: nil, threshold: threshold,
+            dimensions: dimensions, level: level)
+    }
+
+    /// The same for `prepared.samples`, whose subsets' curves are read off `prepared`'s
+    /// sorted order instead of sorting each subset again.
+    init(prepared: RankedSamples, threshold: Double, dimensions: [BreakdownDimension], level: Double) {
+        self.init(
+            finite: prepared.samples, prepared: prepared, threshold: threshold, dimensions: dimensions, level: level)
+    }
+
+    /// `samples`: all finite; `prepared`: nil, or prepared from exactly `samples`.
+    private init(
+        finite samples: [ScoredSample], prepared: RankedSamples?, threshold: Double,
+        dimensions: [BreakdownDimension], level: Double
+    ) {
+        let n = samples.count
+        let scores = samples.map(\.score), isBonaFide = samples.map(\.bonaFide)
+        let bonaFideRows = (0..<n).filter { isBonaFide[$0] }
+        // Equal scores keep their input order inside a subset's sort, which the sorted order of
+        // all samples gives too, except that -0.0 and 0.0 are equal but print apart: then sort.
+        let sorted = prepared.flatMap { p in
+            p.ranked.scores.contains { $0 == 0 && $0.sign == .minus } ? nil : p
+        }
+        /// The ROC curve of `rows`, with every bona fide sample too when `withBonaFide`.
+        func curve(_ rows: [Int], withBonaFide: Bool) -> ROCCurve {
+            guard let sorted else {
+                // As the subset's own sort sees them: the bona fide reference, then the subset.
+                let list = (withBonaFide ? bonaFideRows : []) + rows
+                return ROCCurve(scores: list.map { scores[$0] }, bonaFide: list.map { isBonaFide[$0] })
+            }
+            var marked = [Bool](repeating: false, count: n)
+            for i in rows { marked[i] = true }
+            if withBonaFide { for i in bonaFideRows { marked[i] = true } }
+            var curveScores: [Double] = [], truth: [Bool] = []
+            for (k, index) in sorted.ranked.order.enumerated() where marked[Int(index)] {
+                curveScores.append(sorted.ranked.scores[k])
+                truth.append(sorted.ranked.positive[k] == 1)
+            }
+            return ROCCurve(
+                ranked: RankedScores(sortedScores: curveScores, bonaFide: truth), excluded: 0, inputWarnings: [])
+        }
+        /// `visit(i, add)` calls `add` with each key of sample `i`.
+        func entries(_ visit: (Int, (String) -> Void) -> Void, attackLabelsAgainstBonaFide: Bool = false)
+            -> [BreakdownEntry]
         {
-            var subsets: [String: [ScoredSample]] = [:]
-            for sample in samples {
-                for key in Set(keys(sample)) { subsets[key, default: []].append(sample) }
+            var subsets: [String: [Int]] = [:]
+            for i in 0..<n {
+                // Each distinct key of a sample once: its keys are visited together.
+                visit(i) { key in if subsets[key]?.last != i { subsets[key, default: []].append(i) } }
             }
             return subsets.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { key in
-                let subset = subsets[key]!
-                let isAttackLabel = attackLabelsAgainstBonaFide && subset.allSatisfy { !$0.bonaFide }
+                let rows = subsets[key]!
+                let againstAll = attackLabelsAgainstBonaFide && rows.allSatisfy { !isBonaFide[$0] }
                 return BreakdownEntry(
-                    key: key, subset: subset, reference: isAttackLabel ? bonaFide : nil,
+                    key: key, rows: rows, scores: scores, bonaFide: isBonaFide,
+                    curve: curve(rows, withBonaFide: againstAll), againstAllBonaFide: againstAll,
                     threshold: threshold, level: level)
             }
         }
         let wanted = Set(dimensions)
-        perLabel = wanted.contains(.label) ? entries({ [$0.species] }, attackLabelsAgainstBonaFide: true) : nil
-        perTag = wanted.contains(.tag) ? entries(\.tags) : nil
-        perGroup = wanted.contains(.group) ? entries { $0.group.map { [$0] } ?? [] } : nil
-        perAttestation = wanted.contains(.attestation) ? entries { [$0.attestation ?? "none"] } : nil
+        perLabel =
+            wanted.contains(.label)
+            ? entries({ i, add in add(samples[i].species) }, attackLabelsAgainstBonaFide: true) : nil
+        perTag = wanted.contains(.tag) ? entries { i, add in for tag in samples[i].tags { add(tag) } } : nil
+        perGroup = wanted.contains(.group) ? entries { i, add in if let group = samples[i].group { add(group) } } : nil
+        perAttestation =
+            wanted.contains(.attestation) ? entries { i, add in add(samples[i].attestation ?? "none") } : nil
     }
 }

@@ -59,8 +59,6 @@ public struct PresentationAttackMetrics: Sendable, Equatable {
     ///
     /// - Complexity: O(n + s log s) for `s` species.
     public init(samples input: [ScoredSample], threshold: Double, minimumAttacks: Int = 1) {
-        self.threshold = threshold
-        self.minimumAttacks = max(1, minimumAttacks)
         var perSpecies: [String: (attacks: Int, accepted: Int)] = [:]
         var bonaFide = 0, rejected = 0, excluded = 0
         for sample in input {
@@ -77,10 +75,52 @@ public struct PresentationAttackMetrics: Sendable, Equatable {
                 if accepted { perSpecies[sample.species, default: (0, 0)].accepted += 1 }
             }
         }
-        species = perSpecies.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map { name in
-            let c = perSpecies[name]!
-            return SpeciesRate(
-                species: name, attacks: c.attacks, accepted: c.accepted,
+        let names = perSpecies.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        self.init(
+            threshold: threshold, minimumAttacks: minimumAttacks,
+            counts: names.map { ($0, perSpecies[$0]!.attacks, perSpecies[$0]!.accepted) }, bonaFide: bonaFide,
+            rejected: rejected, excluded: excluded)
+    }
+
+    /// The same rates for `prepared.samples` (all finite), from its sorted order: the
+    /// accepted samples (`score >= threshold`) are a prefix of it, and species are numbered
+    /// in the name order `init(samples:...)` sorts them in.
+    ///
+    /// - Complexity: O(log n + accepted).
+    init(prepared: RankedSamples, threshold: Double, minimumAttacks: Int = 1) {
+        let scores = prepared.ranked.scores
+        // First sorted position not accepted (scores descend; NaN accepts nothing).
+        var low = 0, high = scores.count
+        while low < high {
+            let middle = (low + high) / 2
+            if scores[middle] >= threshold { low = middle + 1 } else { high = middle }
+        }
+        var accepted = [Int](repeating: 0, count: prepared.species.count)
+        var bonaFideAccepted = 0
+        prepared.speciesOfSorted.withUnsafeBufferPointer { species in
+            for k in 0..<low {
+                let s = Int(species[k])
+                if s < 0 { bonaFideAccepted += 1 } else { accepted[s] += 1 }
+            }
+        }
+        self.init(
+            threshold: threshold, minimumAttacks: minimumAttacks,
+            counts: prepared.species.indices.map { (prepared.species[$0], prepared.speciesCounts[$0], accepted[$0]) },
+            bonaFide: prepared.ranked.positiveCount, rejected: prepared.ranked.positiveCount - bonaFideAccepted,
+            excluded: 0)
+    }
+
+    /// From the counts: per species (sorted by name; each with attacks) attacks and
+    /// accepted, bona fide and rejected, samples excluded.
+    init(
+        threshold: Double, minimumAttacks: Int, counts: [(species: String, attacks: Int, accepted: Int)],
+        bonaFide: Int, rejected: Int, excluded: Int
+    ) {
+        self.threshold = threshold
+        self.minimumAttacks = max(1, minimumAttacks)
+        species = counts.map { c in
+            SpeciesRate(
+                species: c.species, attacks: c.attacks, accepted: c.accepted,
                 apcer: Double(c.accepted) / Double(c.attacks), countsInMax: c.attacks >= max(1, minimumAttacks))
         }
         var maxRate = Double.nan

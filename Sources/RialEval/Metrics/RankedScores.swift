@@ -53,6 +53,29 @@ struct RankedScores: Sendable {
         negativeCount = n - positives
     }
 
+    /// Scores already in the order `init(finiteScores:bonaFide:)` gives (descending; all
+    /// finite), with their truth; `order` is the position in this list.
+    init(sortedScores: [Double], bonaFide: [Bool]) {
+        let n = min(sortedScores.count, bonaFide.count)
+        var blockEnds: [Int32] = []
+        var positive = [UInt8](repeating: 0, count: n)
+        var positives = 0
+        for k in 0..<n {
+            if bonaFide[k] {
+                positive[k] = 1
+                positives += 1
+            }
+            if k > 0 && sortedScores[k] != sortedScores[k - 1] { blockEnds.append(Int32(k)) }
+        }
+        if n > 0 { blockEnds.append(Int32(n)) }
+        scores = Array(sortedScores.prefix(n))
+        self.positive = positive
+        order = (0..<Int32(n)).map { $0 }
+        self.blockEnds = blockEnds
+        positiveCount = positives
+        negativeCount = n - positives
+    }
+
     /// Cumulative false positives (attacks with `score >= threshold`) and true positives
     /// (bona fide with `score >= threshold`) at each block's threshold, descending; the
     /// arrays `fps`, `tps` and `thresholds` of scikit-learn's

@@ -73,7 +73,7 @@ public struct ThresholdRow: Sendable, Equatable, Codable {
             ThresholdRow(
                 reason: item.reason,
                 pad: PresentationAttackMetrics(
-                    samples: prepared.samples, threshold: item.threshold, minimumAttacks: minimumAttacks),
+                    prepared: prepared, threshold: item.threshold, minimumAttacks: minimumAttacks),
                 level: settings.confidenceLevel)
         }
         guard settings.resamples > 0, !rows.isEmpty else { return rows }
@@ -155,6 +155,21 @@ public struct EEROperatingPoint: Sendable, Equatable, Codable {
     }
 
     /// The rates of `samples` at `eer.threshold` (NaN everywhere when it is NaN).
+    /// The same from `prepared` (`PresentationAttackMetrics.init(prepared:threshold:minimumAttacks:)`).
+    init(prepared: RankedSamples, eer: EqualErrorRate, minimumAttacks: Int = 1) {
+        threshold = eer.threshold
+        guard eer.threshold.isFinite else {
+            (apcerPooled, apcerMax, apcerMaxSpecies, bpcer) = (.nan, .nan, nil, .nan)
+            return
+        }
+        let pad = PresentationAttackMetrics(
+            prepared: prepared, threshold: eer.threshold, minimumAttacks: minimumAttacks)
+        apcerPooled = pad.apcerPooled
+        apcerMax = pad.apcerMax
+        apcerMaxSpecies = pad.apcerMaxSpecies
+        bpcer = pad.bpcer
+    }
+
     public init(samples: [ScoredSample], eer: EqualErrorRate, minimumAttacks: Int = 1) {
         threshold = eer.threshold
         guard eer.threshold.isFinite else {

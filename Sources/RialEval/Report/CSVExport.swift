@@ -13,11 +13,15 @@ public enum CSVExport {
     /// `roc.csv`: every method's full ROC curve (scikit-learn `roc_curve`, no point dropped):
     /// `method,threshold,fpr,tpr` with `inf` for the first threshold.
     public static func roc(results: RunResults, records: [SampleRecord]) -> String {
+        roc(results: results, columns: ScoreColumns(records: records, keys: results.methods))
+    }
+
+    static func roc(results: RunResults, columns: ScoreColumns) -> String {
         var lines = ["method,threshold,fpr,tpr"]
-        let evaluated = records.filter { $0.status == .evaluated }
+        let rows = columns.all
         for key in results.methods {
-            let pairs = evaluated.compactMap { r in r.score(key).map { ($0, r.bonaFide) } }
-            let curve = ROCCurve(scores: pairs.map(\.0), bonaFide: pairs.map(\.1))
+            let (scores, truth) = columns.scoredPairs(key, rows: rows)
+            let curve = ROCCurve(scores: scores, bonaFide: truth)
             for i in curve.thresholds.indices {
                 lines.append(
                     "\(text(key)),\(value(curve.thresholds[i])),\(value(curve.falsePositiveRates[i])),\(value(curve.truePositiveRates[i]))"
@@ -32,14 +36,17 @@ public enum CSVExport {
     /// BPCER), on all evaluated samples (`data` = `all`) and per data kind:
     /// `method,data,threshold,apcer,bpcer`, thresholds increasing within a block.
     public static func det(results: RunResults, records: [SampleRecord]) -> String {
+        det(results: results, columns: ScoreColumns(records: records, keys: results.methods))
+    }
+
+    static func det(results: RunResults, columns: ScoreColumns) -> String {
         var lines = ["method,data,threshold,apcer,bpcer"]
-        let evaluated = records.filter { $0.status == .evaluated }
-        let kinds = Set(evaluated.map(\.data.rawValue)).sorted()
+        let kinds = Set(columns.data).sorted { $0.rawValue < $1.rawValue }
+        let subsets = [("all", columns.all)] + kinds.map { ($0.rawValue, columns.rows(of: $0)) }
         for key in results.methods {
-            for kind in ["all"] + kinds {
-                let subset = kind == "all" ? evaluated : evaluated.filter { $0.data.rawValue == kind }
-                let pairs = subset.compactMap { r in r.score(key).map { ($0, r.bonaFide) } }
-                let curve = DETCurve(scores: pairs.map(\.0), bonaFide: pairs.map(\.1))
+            for (kind, rows) in subsets {
+                let (scores, truth) = columns.scoredPairs(key, rows: rows)
+                let curve = DETCurve(scores: scores, bonaFide: truth)
                 for i in curve.thresholds.indices {
                     lines.append(
                         "\(text(key)),\(text(kind)),\(value(curve.thresholds[i])),\(value(curve.apcer[i])),\(value(curve.bpcer[i]))"
@@ -52,18 +59,30 @@ public enum CSVExport {
 
     /// `scores.csv`: one row per evaluated sample, one column per method (empty = not scored).
     public static func scores(results: RunResults, records: [SampleRecord]) -> String {
+        scores(results: results, columns: ScoreColumns(records: records, keys: results.methods))
+    }
+
+    static func scores(results: RunResults, columns: ScoreColumns) -> String {
         var lines = [
             (["id", "dataset", "label", "bona_fide", "data", "group"] + results.methods).map(text).joined(
                 separator: ",")
         ]
-        for r in records where r.status == .evaluated {
-            let cells =
-                [
-                    text(r.id), text(r.dataset), text(r.label.rawValue), r.bonaFide ? "1" : "0", text(r.data.rawValue),
-                    text(r.group ?? ""),
-                ]
-                + results.methods.map { r.score($0).map(value) ?? "" }
-            lines.append(cells.joined(separator: ","))
+        lines.reserveCapacity(columns.count + 1)
+        let methodColumns = results.methods.map { columns.column($0) }
+        for i in 0..<columns.count {
+            var line = text(columns.ids[i])
+            for cell in [
+                text(columns.datasets[i]), text(columns.labels[i]), columns.bonaFide[i] ? "1" : "0",
+                text(columns.data[i].rawValue), text(columns.groups[i] ?? ""),
+            ] {
+                line += ","
+                line += cell
+            }
+            for column in methodColumns {
+                line += ","
+                if let score = column?[i] ?? nil { line += value(score) }
+            }
+            lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
     }

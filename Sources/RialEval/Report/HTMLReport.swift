@@ -24,7 +24,14 @@ public enum HTMLReport {
     /// `(file name, contents)` of `report.html` and every SVG plot, in a fixed order.
     /// Pure: the same results and records give the same bytes.
     public static func files(results: RunResults, records: [SampleRecord]) -> [(String, String)] {
-        let plots = HTMLReportPlots(results: results, records: records)
+        files(
+            results: results, records: records,
+            columns: ScoreColumns(records: records, keys: HTMLReportPlots.columnKeys(results)))
+    }
+
+    /// `columns`: of `records`, with at least `HTMLReportPlots.columnKeys(results)`.
+    static func files(results: RunResults, records: [SampleRecord], columns: ScoreColumns) -> [(String, String)] {
+        let plots = HTMLReportPlots(results: results, columns: columns)
         var files = [("report.html", render(results: results, records: records, plots: plots))]
         files.append(("roc.svg", plots.roc.render(standalone: true)))
         files.append(("pr.svg", plots.precisionRecall.render(standalone: true)))

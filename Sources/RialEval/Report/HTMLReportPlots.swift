@@ -32,9 +32,20 @@ struct HTMLReportPlots {
     let aggregateScoresByData: [(kind: String, plot: SVGDocument)]
 
     init(results: RunResults, records: [SampleRecord]) {
+        self.init(results: results, columns: ScoreColumns(records: records, keys: Self.columnKeys(results)))
+    }
+
+    /// The keys the plots read: the report's method keys and the run's.
+    static func columnKeys(_ results: RunResults) -> [String] {
+        let keys = HTMLReport.methodKeys(results)
+        return keys + results.methods.filter { !keys.contains($0) }
+    }
+
+    /// `columns`: the evaluated records' columns with at least `columnKeys(results)`.
+    init(results: RunResults, columns: ScoreColumns) {
         let keys = HTMLReport.methodKeys(results)
         self.keys = keys
-        let evaluated = records.filter { $0.status == .evaluated }
+        let evaluated = Records(columns: columns, rows: columns.all)
         roc = Self.rocPlot(
             title: "ROC — all evaluated samples", keys: keys, records: evaluated, metrics: results.metrics)
         precisionRecall = Self.precisionRecallPlot(keys: keys, records: evaluated, metrics: results.metrics)
@@ -48,7 +59,9 @@ struct HTMLReportPlots {
                 confusion: metric.map { Self.confusion(key: key, metric: $0) })
         }
         latency = Self.latencyPlot(results)
-        let kinds = Set(evaluated.map(\.data)).sorted { $0.rawValue < $1.rawValue }
+        let kinds = Set(columns.data).sorted { $0.rawValue < $1.rawValue }
+        var byKind: [SampleRecord.DataKind: Records] = [:]
+        for kind in kinds { byKind[kind] = Records(columns: columns, rows: columns.rows(of: kind)) }
         rocByData =
             kinds.count < 2
             ? []
@@ -57,7 +70,7 @@ struct HTMLReportPlots {
                     kind.rawValue,
                     Self.rocPlot(
                         title: "ROC — \(kind.rawValue) data only", keys: keys,
-                        records: evaluated.filter { $0.data == kind },
+                        records: byKind[kind]!,
                         metrics: results.metricsByData[kind.rawValue] ?? [:])
                 )
             }
@@ -66,7 +79,7 @@ struct HTMLReportPlots {
             (
                 kind.rawValue,
                 Self.detPlot(
-                    kind: kind.rawValue, keys: keys, records: evaluated.filter { $0.data == kind },
+                    kind: kind.rawValue, keys: keys, records: byKind[kind]!,
                     metrics: results.metricsByData[kind.rawValue] ?? [:])
             )
         }
@@ -76,7 +89,7 @@ struct HTMLReportPlots {
                 (
                     kind.rawValue,
                     Self.aggregateHistogram(
-                        kind: kind.rawValue, records: evaluated.filter { $0.data == kind }, results: results)
+                        kind: kind.rawValue, records: byKind[kind]!, results: results)
                 )
             } : []
     }
@@ -84,7 +97,7 @@ struct HTMLReportPlots {
     /// DET curves of every key on `records` (one data kind): pooled APCER against BPCER
     /// on normal-deviate axes, the points of `DETCurve` (= sklearn `det_curve`), with the
     /// operating point at each decision threshold as a ring.
-    static func detPlot(kind: String, keys: [String], records: [SampleRecord], metrics: [String: MethodMetrics])
+    static func detPlot(kind: String, keys: [String], records: Records, metrics: [String: MethodMetrics])
         -> SVGDocument
     {
         var series: [SVGCurvePlot.Series] = []
@@ -109,7 +122,7 @@ struct HTMLReportPlots {
         let kindName = OperatingPointReport.kindName(kind)
         notes.append(
             "Pools \(kindName): " + scoredNote(keys: keys, records: records)
-                + " \(Set(records.compactMap(\.group)).count) named groups.")
+                + " \(records.namedGroupCount) named groups.")
         return SVGCurvePlot(
             title: "DET — \(kindName)", xLabel: "pooled APCER (attacks accepted)",
             yLabel: "BPCER (bona fide rejected)", series: series, reference: nil, notes: notes,
@@ -121,7 +134,7 @@ struct HTMLReportPlots {
     /// threshold, the level boundaries (dotted grey) and the score ceilings of capped
     /// levels (dashed orange: a cap to level L puts the confidence score at most at L's
     /// upper bound minus `capped_score_margin`).
-    static func aggregateHistogram(kind: String, records: [SampleRecord], results: RunResults) -> SVGDocument {
+    static func aggregateHistogram(kind: String, records: Records, results: RunResults) -> SVGDocument {
         let aggregation = results.configuration.aggregation
         let boundaries = aggregation.levelBoundaries
         var markers: [SVGScoreHistogram.Marker] = ConfidenceLevel.allCases.filter { $0 > .suspicious }.map {
@@ -142,14 +155,14 @@ struct HTMLReportPlots {
             markers.append(
                 SVGScoreHistogram.Marker(value: value, label: "cap \(level.rawValue)", colour: "#c75300", dash: "5 2"))
         }
-        let groups = SVGPalette.orderedLabels(records.map(\.label.rawValue)).map { label in
-            let scores = records.filter { $0.label.rawValue == label }.map { $0.score("aggregate") ?? .nan }
+        let groups = SVGPalette.orderedLabels(records.labels).map { label in
+            let scores = records.scores("aggregate", label: label)
             let finite = scores.filter(\.isFinite)
             return SVGScoreHistogram.Group(
                 label: label, colour: SVGPalette.colour(label: label), scores: finite,
                 unscored: scores.count - finite.count)
         }
-        let groupCount = Set(records.compactMap(\.group)).count
+        let groupCount = records.namedGroupCount
         var histogram = SVGScoreHistogram(
             title:
                 "Aggregate score by species — \(OperatingPointReport.kindName(kind))",
@@ -163,8 +176,41 @@ struct HTMLReportPlots {
     }
 
     /// Scores of `key` on `records` (NaN where the method did not score) and the truth.
-    static func scores(_ key: String, _ records: [SampleRecord]) -> (scores: [Double], bonaFide: [Bool]) {
-        (records.map { $0.score(key) ?? .nan }, records.map(\.bonaFide))
+    static func scores(_ key: String, _ records: Records) -> (scores: [Double], bonaFide: [Bool]) {
+        records.columns.scoresAndTruth(key, rows: records.rows)
+    }
+
+    /// Some rows of the evaluated records' columns (all, or one data kind).
+    struct Records {
+        let columns: ScoreColumns
+        let rows: [Int]
+
+        init(columns: ScoreColumns, rows: [Int]) {
+            self.columns = columns
+            self.rows = rows
+        }
+
+        /// The evaluated ones of `records`, with the scores of `keys`.
+        init(_ records: [SampleRecord], keys: [String]) {
+            columns = ScoreColumns(records: records, keys: keys)
+            rows = columns.all
+        }
+
+        var count: Int { rows.count }
+        var labels: [String] { rows.map { columns.labels[$0] } }
+        var namedGroupCount: Int { Set(rows.compactMap { columns.groups[$0] }).count }
+
+        /// `key`'s scores (NaN where not scored) of the rows labelled `label`.
+        func scores(_ key: String, label: String) -> [Double] {
+            let column = columns.column(key)
+            return rows.filter { columns.labels[$0] == label }.map { column?[$0] ?? .nan }
+        }
+
+        /// Rows where `key` has a finite score.
+        func finiteCount(_ key: String) -> Int {
+            guard let column = columns.column(key) else { return 0 }
+            return rows.reduce(0) { $0 + ((column[$1] ?? .nan).isFinite ? 1 : 0) }
+        }
     }
 
     static func style(_ key: String, in keys: [String]) -> SVGSeriesStyle {
@@ -173,7 +219,7 @@ struct HTMLReportPlots {
 
     /// ROC of every key, thinned for plotting (`droppingIntermediatePoints`), with each
     /// operating point (pooled APCER, TPR at the threshold) as a ring.
-    static func rocPlot(title: String, keys: [String], records: [SampleRecord], metrics: [String: MethodMetrics])
+    static func rocPlot(title: String, keys: [String], records: Records, metrics: [String: MethodMetrics])
         -> SVGDocument
     {
         var series: [SVGCurvePlot.Series] = []
@@ -209,8 +255,8 @@ struct HTMLReportPlots {
     }
 
     /// "N evaluated samples" or, when some key did not score them all, how many each scored.
-    static func scoredNote(keys: [String], records: [SampleRecord]) -> String {
-        let scored = keys.map { key in records.filter { ($0.score(key) ?? .nan).isFinite }.count }
+    static func scoredNote(keys: [String], records: Records) -> String {
+        let scored = keys.map { records.finiteCount($0) }
         let total = records.count
         guard scored.contains(where: { $0 != total }) else {
             return "\(total) evaluated sample\(total == 1 ? "" : "s"); bona fide (real_scene) is the positive class."
@@ -222,7 +268,7 @@ struct HTMLReportPlots {
     /// Precision-recall of the bona fide class per key, drawn as sklearn's
     /// `PrecisionRecallDisplay` (steps-post in sklearn's array order: precision holds
     /// from a point to the next lower recall), which is the curve the step-sum AP sums.
-    static func precisionRecallPlot(keys: [String], records: [SampleRecord], metrics: [String: MethodMetrics])
+    static func precisionRecallPlot(keys: [String], records: Records, metrics: [String: MethodMetrics])
         -> SVGDocument
     {
         var series: [SVGCurvePlot.Series] = []
@@ -251,8 +297,11 @@ struct HTMLReportPlots {
         // Chance level: the bona fide share among the samples the aggregate (else the
         // first key) scored.
         let reference = keys.contains("aggregate") ? "aggregate" : keys.first
-        let scored = records.filter { record in reference.map { (record.score($0) ?? .nan).isFinite } ?? true }
-        let share = scored.isEmpty ? Double.nan : Double(scored.filter(\.bonaFide).count) / Double(scored.count)
+        let column = reference.flatMap { records.columns.column($0) }
+        let scored = records.rows.filter { i in reference == nil || (column?[i] ?? .nan).isFinite }
+        let share =
+            scored.isEmpty
+            ? Double.nan : Double(scored.filter { records.columns.bonaFide[$0] }.count) / Double(scored.count)
         let chance: SVGCurvePlot.Reference? =
             share.isFinite
             ? .init(
@@ -278,9 +327,9 @@ struct HTMLReportPlots {
     }
 
     /// Histogram strips of `key`'s scores, one per label present in `records`.
-    static func histogram(key: String, records: [SampleRecord], threshold: Double) -> SVGDocument {
-        let groups = SVGPalette.orderedLabels(records.map(\.label.rawValue)).map { label in
-            let scores = records.filter { $0.label.rawValue == label }.map { $0.score(key) ?? .nan }
+    static func histogram(key: String, records: Records, threshold: Double) -> SVGDocument {
+        let groups = SVGPalette.orderedLabels(records.labels).map { label in
+            let scores = records.scores(key, label: label)
             let finite = scores.filter(\.isFinite)
             return SVGScoreHistogram.Group(
                 label: label, colour: SVGPalette.colour(label: label), scores: finite,

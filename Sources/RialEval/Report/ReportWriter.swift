@@ -8,15 +8,29 @@ public enum ReportWriter {
     ///
     /// - Throws: `RunError` naming a file that cannot be written.
     public static func write(results: RunResults, records: [SampleRecord], folder: String) throws(RunError) {
+        try write(results: results, records: records, folder: folder, columns: nil)
+    }
+
+    /// `known`: score columns of `records` already read (used when they hold every key the reports read).
+    static func write(results: RunResults, records: [SampleRecord], folder: String, columns known: ScoreColumns?)
+        throws(RunError)
+    {
         let url = URL(fileURLWithPath: folder)
-        var files: [(String, String)] = [
-            ("report.md", MarkdownReport.render(results)),
-            ("roc.csv", CSVExport.roc(results: results, records: records)),
-            ("det.csv", CSVExport.det(results: results, records: records)),
-            ("scores.csv", CSVExport.scores(results: results, records: records)),
-            ("metrics.csv", CSVExport.metrics(results)),
+        // Each score read once for every report below.
+        let keys = HTMLReportPlots.columnKeys(results)
+        let columns =
+            known.flatMap { k in keys.allSatisfy(k.keys.contains) ? k : nil }
+            ?? ScoreColumns(records: records, keys: keys)
+        // Independent renderings, on all cores; written in this fixed order.
+        let parts: [@Sendable () -> [(String, String)]] = [
+            { [("report.md", MarkdownReport.render(results))] },
+            { [("roc.csv", CSVExport.roc(results: results, columns: columns))] },
+            { [("det.csv", CSVExport.det(results: results, columns: columns))] },
+            { [("scores.csv", CSVExport.scores(results: results, columns: columns))] },
+            { [("metrics.csv", CSVExport.metrics(results))] },
+            { HTMLReport.files(results: results, records: records, columns: columns) },
         ]
-        files += HTMLReport.files(results: results, records: records)
+        let files = parts.indices.concurrentMap { parts[$0]() }.flatMap { $0 }
         for (name, text) in files {
             do { try Data(text.utf8).write(to: url.appendingPathComponent(name)) } catch {
                 throw RunError("\(folder)/\(name): cannot be written (\(error.localizedDescription))")

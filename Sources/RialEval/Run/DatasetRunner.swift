@@ -65,6 +65,11 @@ public struct DatasetRunner: Sendable {
             var selected = 0, kinds = Set<SampleRecord.DataKind>()
             for entry in loader.entries {
                 if let split = plan.split, case .success(let sample) = entry.result, sample.split != split { continue }
+                if !plan.tags.isEmpty, case .success(let sample) = entry.result,
+                    !plan.tags.allSatisfy(sample.tags.contains)
+                {
+                    continue
+                }
                 defer { position += 1 }
                 if let shard = plan.shard, position % shard.count != shard.index - 1 { continue }
                 if let limit = plan.limit, items.count >= limit { continue }

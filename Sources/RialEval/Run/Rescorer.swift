@@ -119,8 +119,12 @@ public enum RunRescore {
         public var failed: Int
         /// Wall time of the record pass (read, aggregate, write `samples.jsonl`), seconds.
         public var recordSeconds: Double
-        /// Wall time of the metrics and reports, seconds.
+        /// Wall time of the metrics and reports, seconds (`metricsSeconds + writeSeconds`).
         public var reportSeconds: Double
+        /// Of which the metrics (`RunResults.build`), seconds.
+        public var metricsSeconds: Double = 0
+        /// And `results.json` and the reports, seconds.
+        public var writeSeconds: Double = 0
     }
 
     /// Rescores the run folder `run` under `configuration` into the folder `staging`
@@ -162,12 +166,15 @@ public enum RunRescore {
             run: run, samplesSHA256: runResults.samplesSHA256 ?? "",
             configurationSHA256: runResults.configurationSHA256, configurationFile: configurationFile,
             configurationFileSHA256: fileHash)
-        let results = RunResults.build(records: pass.records, context: context)
+        let (results, columns) = RunResults.buildWithColumns(records: pass.records, context: context)
+        let metricsSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
         try RunOutput.writeResultsAndReports(
-            results: results, records: pass.records, folder: staging, samplesDigest: pass.outputDigest)
+            results: results, records: pass.records, folder: staging, samplesDigest: pass.outputDigest,
+            columns: columns)
+        let reportSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
         return Outcome(
             results: results, rescored: pass.rescored, failed: pass.failed, recordSeconds: recordSeconds,
-            reportSeconds: (clock.now - start).milliseconds / 1_000 - recordSeconds)
+            reportSeconds: reportSeconds, metricsSeconds: metricsSeconds, writeSeconds: reportSeconds - metricsSeconds)
     }
 }
 

@@ -30,6 +30,15 @@ public enum RunOutput {
     public static func writeResultsAndReports(
         results: RunResults, records: [SampleRecord], folder: String, samplesDigest: SamplesDigest? = nil
     ) throws(RunError) {
+        try writeResultsAndReports(
+            results: results, records: records, folder: folder, samplesDigest: samplesDigest, columns: nil)
+    }
+
+    /// `columns`: the records' score columns `RunResults.buildWithColumns` read, or nil.
+    static func writeResultsAndReports(
+        results: RunResults, records: [SampleRecord], folder: String, samplesDigest: SamplesDigest?,
+        columns: ScoreColumns?
+    ) throws(RunError) {
         let url = URL(fileURLWithPath: folder)
         let digest: SamplesDigest
         if let samplesDigest {
@@ -45,7 +54,7 @@ public enum RunOutput {
         } catch {
             throw RunError("\(folder)/\(resultsFile): cannot be written (\(error.localizedDescription))")
         }
-        try ReportWriter.write(results: results, records: records, folder: folder)
+        try ReportWriter.write(results: results, records: records, folder: folder, columns: columns)
     }
 
     /// The `results.json` of run folder `folder`, after checking that its `samples.jsonl`

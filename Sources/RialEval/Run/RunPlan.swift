@@ -13,6 +13,9 @@ public struct RunPlan: Sendable {
     public var limit: Int?
     /// Only samples of this split.
     public var split: DatasetSplit?
+    /// Only samples carrying every one of these tags (e.g. `source:OWNER/NAME`, to run a
+    /// held-out source with its fold model); empty: no tag filter.
+    public var tags: [String] = []
     /// Bootstrap seed.
     public var seed: UInt64
     /// Bootstrap resamples for confidence intervals.

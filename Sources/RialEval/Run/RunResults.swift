@@ -202,6 +202,14 @@ public struct RunResults: Sendable, Equatable, Codable {
 
     /// Computes every metric from `records`.
     public static func build(records: [SampleRecord], context: Context) -> RunResults {
+        buildWithColumns(records: records, context: context).results
+    }
+
+    /// `build(records:context:)`, and the evaluated records' score columns of every key of
+    /// `methods` it read them into, for the reports (`ReportWriter`) to reuse.
+    static func buildWithColumns(records: [SampleRecord], context: Context) -> (
+        results: RunResults, columns: ScoreColumns
+    ) {
         let evaluated = records.filter { $0.status == .evaluated }
         var methodKeys: [String] = []
         for record in evaluated {
@@ -223,30 +231,39 @@ public struct RunResults: Sendable, Equatable, Codable {
         let decision = context.configuration.decision
         let bootstrap = BootstrapSettings(resamples: context.resamples, seed: context.seed)
 
-        func metrics(_ subset: [SampleRecord]) -> [String: MethodMetrics] {
-            var result: [String: MethodMetrics] = [:]
+        // Each key's score of each evaluated record, read once.
+        let columns = ScoreColumns(records: records, keys: allKeys)
+        /// The metrics of the evaluated records `rows` (indices into `evaluated`).
+        func metrics(_ rows: [Int]) -> [String: MethodMetrics] {
             // Per-group tables only while groups are few enough to read; with one group per
             // sample they would repeat samples.jsonl inside results.json and grow with the run.
-            let groups = Set(subset.compactMap(\.group)).count
+            let groups = Set(rows.compactMap { evaluated[$0].group }).count
             let dimensions = BreakdownDimension.allCases.filter { $0 != .group || groups <= maxGroupBreakdowns }
-            for key in allKeys {
-                let samples = subset.map { $0.scoredSample(key) }
+            // One key per worker (each key's metrics are a pure function of its samples).
+            let computed = allKeys.indices.concurrentMap { index -> MethodMetrics in
+                let key = allKeys[index]
+                let column = columns.scores[index]
+                let samples = rows.map { evaluated[$0].scoredSample(score: column[$0]) }
                 let method =
                     key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
                 let configuration = MetricsConfiguration(
                     threshold: decision.threshold(for: method), bootstrap: bootstrap,
                     breakdowns: dimensions)
-                result[key] = MethodMetrics.compute(samples: samples, configuration: configuration)
+                return MethodMetrics.compute(samples: samples, configuration: configuration)
             }
-            return result
+            return Dictionary(uniqueKeysWithValues: zip(allKeys, computed))
         }
 
         var byData: [String: [String: MethodMetrics]] = [:]
         var countsByData: [String: [String: Int]] = [:]
-        for kind in Set(evaluated.map(\.data)).sorted(by: { $0.rawValue < $1.rawValue }) {
-            let subset = evaluated.filter { $0.data == kind }
-            byData[kind.rawValue] = metrics(subset)
-            for record in subset { countsByData[kind.rawValue, default: [:]][record.label.rawValue, default: 0] += 1 }
+        let kinds = Set(evaluated.map(\.data)).sorted(by: { $0.rawValue < $1.rawValue })
+        let all = metrics(columns.all)
+        for kind in kinds {
+            let rows = columns.rows(of: kind)
+            // One kind only: its rows are all of `evaluated` (same records, same order), so
+            // its metrics are those of all samples.
+            byData[kind.rawValue] = kinds.count == 1 ? all : metrics(rows)
+            for i in rows { countsByData[kind.rawValue, default: [:]][evaluated[i].label.rawValue, default: 0] += 1 }
         }
 
         var latency: [String: LatencyEntry] = [:]
@@ -298,12 +315,12 @@ public struct RunResults: Sendable, Equatable, Codable {
                 original: context.datasets.reduce(0) { $0 + $1.original }, selected: records.count,
                 evaluated: evaluated.count, failed: failures.count, byData: countsByData),
             failures: failures, seeds: seeds, bootstrapResamples: context.resamples, methods: allKeys,
-            metrics: metrics(evaluated), metricsByData: byData, latency: latency, build: context.build,
+            metrics: all, metricsByData: byData, latency: latency, build: context.build,
             jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards, shard: context.shard,
             mergedShards: context.mergedShards, rescoredFrom: context.rescoredFrom)
         results.aggregateLevels = aggregateLevels
         results.ruleLevels = RuleLevels(evaluated, rule: context.configuration.aggregation.rule)
-        return results
+        return (results, columns)
     }
 
     /// SHA-256 of the configuration as canonical JSON (sorted keys, no spaces).

@@ -228,6 +228,13 @@ public struct SampleRecord: Sendable, Equatable, Codable {
 
     /// The record as a metrics sample for breakdown key `key` (NaN when it did not
     /// score, so metrics count it as excluded), under `id` (default: the sample id).
+    /// The record as a metrics sample with `score` (a key's score already read; nil = NaN).
+    func scoredSample(score: Double?) -> ScoredSample {
+        ScoredSample(
+            id: id, score: score ?? .nan, bonaFide: bonaFide, species: label.rawValue, group: group, tags: tags,
+            attestation: attestation.rawValue)
+    }
+
     public func scoredSample(_ key: String, id: String? = nil) -> ScoredSample {
         ScoredSample(
             id: id ?? self.id, score: score(key) ?? .nan, bonaFide: bonaFide, species: label.rawValue,

@@ -116,7 +116,7 @@ enum SampleRecordLine {
         var decisionRange: Range<Int>?
 
         /// The fields a slim record keeps of each method result (`SampleRecord.slimmed()`).
-        static let keptMethodFields = Set(["status", "score"] + RunResults.continuousCompanions.map(\.field))
+        static let keptMethodFields = ["status", "score"] + RunResults.continuousCompanions.map(\.field)
 
         /// Reads the value of top-level `key`; false for an unknown key or a value of the wrong type.
         mutating func read(_ key: String, from c: inout JSONByteCursor) -> Bool {
@@ -213,10 +213,12 @@ enum SampleRecordLine {
         /// `methods`, slim: each result cut to `keptMethodFields`.
         func readMethods(_ c: inout JSONByteCursor) -> JSONObject? {
             var methods = JSONObject()
+            // A handful of short names: compared directly, no hashing per field.
+            let kept = Self.keptMethodFields
             let ok = c.object { c, method in
                 var fields = JSONObject()
                 let ok = c.object { c, name in
-                    guard Self.keptMethodFields.contains(name) else { return c.skipValue() != nil }
+                    guard kept.contains(name) else { return c.skipValue() != nil }
                     guard let value = c.value() else { return false }
                     fields[name] = value
                     return true

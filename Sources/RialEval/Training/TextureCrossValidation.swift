@@ -94,6 +94,11 @@ public enum TextureCrossValidation {
         /// Held-out samples per class (the pooled confusion matrix's row sums), keyed by
         /// class name, every class of the final model present.
         public var pooledClassCounts: [String: Int]
+        /// The model fitted for each fold (its training samples), in fold order, with the
+        /// fold's name (`rial-bench train texture --fold-models-out` writes them).
+        public var foldModels: [(heldOut: String, model: TextureModel)] = []
+        /// The held-out samples of each fold, in fold order (`heldOut`'s samples split by fold).
+        public var foldSamples: [[TextureEvaluation.SampleOutcome]] = []
     }
 
     /// Fits one model per fold with `trainer` (on the fold's training samples) and scores
@@ -110,6 +115,8 @@ public enum TextureCrossValidation {
         progress: (Int, Int) -> Void = { _, _ in }
     ) throws(TextureTrainingError) -> Outcome {
         var results: [TextureModelProvenance.CrossValidation.Fold] = []
+        var foldModels: [(heldOut: String, model: TextureModel)] = []
+        var foldSamples: [[TextureEvaluation.SampleOutcome]] = []
         var outcomes: [TextureEvaluation.SampleOutcome] = []
         let k = final.classes.count
         var matrix = [[Int]](repeating: [Int](repeating: 0, count: k), count: k)
@@ -125,6 +132,8 @@ public enum TextureCrossValidation {
             let held = fold.heldOut.map { examples[$0] }
             let evaluation = TextureEvaluation(model: model, examples: held, configuration: argMax)
             outcomes += evaluation.samples
+            foldModels.append((fold.name, model))
+            foldSamples.append(evaluation.samples)
             var labels: [String: Int] = [:]
             for e in held { labels[e.label.rawValue, default: 0] += 1 }
             results.append(
@@ -154,7 +163,8 @@ public enum TextureCrossValidation {
         var classCounts: [String: Int] = [:]
         for (row, c) in final.classes.enumerated() { classCounts[c.rawValue] = matrix[row].reduce(0, +) }
         return Outcome(
-            folds: results, heldOut: TextureEvaluation(outcomes), pooled: pooled, pooledClassCounts: classCounts)
+            folds: results, heldOut: TextureEvaluation(outcomes), pooled: pooled, pooledClassCounts: classCounts,
+            foldModels: foldModels, foldSamples: foldSamples)
     }
 }
 

@@ -37,7 +37,8 @@ extension TextureTrainer {
     }
 
     /// Every sample of `manifests` whose split is in `splits` and whose label is in
-    /// `labels` (all when nil), described by `TextureFeatures`, in manifest order.
+    /// `labels` (all when nil), described by the feature set of `options.featureSetVersion`,
+    /// in manifest order.
     /// Samples of the splits with other labels are counted in `skippedLabels`;
     /// undecodable entries and unreadable images go to `failedSamples`.
     ///
@@ -89,10 +90,11 @@ extension TextureTrainer {
         }
 
         let jobsToRun = work
+        let featureSet = options.featureSetVersion
         let total = jobsToRun.count
         let finished = Locked(0)
         let results = (0..<total).concurrentMap(workers: jobs) { index in
-            let result = Self.describe(jobsToRun[index])
+            let result = Self.describe(jobsToRun[index], featureSet: featureSet)
             progress(
                 finished.withLock {
                     $0 += 1
@@ -159,8 +161,9 @@ extension TextureTrainer {
         return words.joined(separator: " ")
     }
 
-    /// Reads one image and describes it.
-    static func describe(_ job: ExtractionJob) -> Result<[Double], ExtractionFailure> {
+    /// Reads one image and describes it with feature set `featureSet` (1: `TextureFeatures`,
+    /// 2: `Texture2Features`).
+    static func describe(_ job: ExtractionJob, featureSet: Int) -> Result<[Double], ExtractionFailure> {
         do {
             let data = try MediaFile.read(job.imagePath)
             if let expected = job.expectedSHA256 {
@@ -174,6 +177,9 @@ extension TextureTrainer {
                 }
             }
             let image = try ImageReader.read(data: data, source: job.imagePath).image
+            if featureSet == Texture2Features.version {
+                return .success(try Texture2Features.extract(image).values)
+            }
             return .success(try TextureFeatures.extract(image).values)
         } catch let error as TextureFeatureError {
             return .failure(ExtractionFailure(message: "\(job.imagePath): \(error.description)"))

@@ -92,6 +92,9 @@ public struct TextureTrainer: Sendable {
         /// unknown) is learned as; nil skips such samples (counted in `skipped_labels`).
         /// Must be a screen class.
         public var screenClass: TextureClass? = nil
+        /// The feature set to describe and fit: 1 (`TextureFeatures`, a `texture/1`
+        /// model) or 2 (`Texture2Features`, a `texture/2` model).
+        public var featureSetVersion: Int = TextureFeatures.version
 
         public init() {}
     }
@@ -134,7 +137,8 @@ public struct TextureTrainer: Sendable {
     ///   `.invalidOptions` for out-of-range options.
     public func fit(_ collection: Collection) throws(TextureTrainingError) -> TextureModel {
         try checkOptions()
-        let d = TextureFeatures.count
+        let names = TextureModel.featureNames(ofVersion: options.featureSetVersion) ?? []
+        let d = names.count
         let train = collection.train.filter { learnedClass($0).map(options.classes.contains) ?? false }
         guard !train.isEmpty else {
             throw .noTrainingSamples(
@@ -187,7 +191,8 @@ public struct TextureTrainer: Sendable {
             return out
         }
         let placeholder = TextureModelProvenance(
-            tool: options.tool, algorithm: Self.algorithm, datasets: collection.datasets,
+            tool: options.tool, algorithm: Self.algorithm(featureSet: options.featureSetVersion),
+            datasets: collection.datasets,
             trainSplits: options.trainSplits.map(\.rawValue), valSplits: options.valSplits.map(\.rawValue),
             seed: options.seed,
             hyperparameters: .init(
@@ -198,7 +203,8 @@ public struct TextureTrainer: Sendable {
             skippedLabels: collection.skippedLabels, failedSamples: collection.failedSamples,
             training: .init(sampleCount: 0, accuracy: nil, confusionMatrix: [], logLoss: nil), validation: nil)
         var model = TextureModel(
-            modelID: options.modelID, classes: classes, featureMeans: means, featureStds: stds,
+            modelID: options.modelID, featureNames: names, featureSetVersion: options.featureSetVersion,
+            classes: classes, featureMeans: means, featureStds: stds,
             standardisedClip: clip, weights: fitted.weights, biases: fitted.biases,
             provenance: placeholder)
         model.provenance.training = Self.evaluate(model, on: train, as: learnedClass)
@@ -243,12 +249,18 @@ public struct TextureTrainer: Sendable {
             confusionMatrix: matrix, logLoss: count > 0 ? logLoss / Double(count) : nil)
     }
 
-    static let algorithm =
-        "multinomial logistic regression on standardised, clipped texture/1 features; "
-        + "L2 on weights; damped Newton with Cholesky solves and Armijo backtracking; "
-        + "weights initialised uniform in +-0.01 from SplitMix64(seed)"
+    static func algorithm(featureSet: Int) -> String {
+        "multinomial logistic regression on standardised, clipped texture/\(featureSet) features; "
+            + "L2 on weights; damped Newton with Cholesky solves and Armijo backtracking; "
+            + "weights initialised uniform in +-0.01 from SplitMix64(seed)"
+    }
 
     func checkOptions() throws(TextureTrainingError) {
+        guard TextureModel.featureNames(ofVersion: options.featureSetVersion) != nil else {
+            throw .invalidOptions(
+                "feature set version must be \(TextureFeatures.version) (texture/1) or "
+                    + "\(Texture2Features.version) (texture/2), got \(options.featureSetVersion)")
+        }
         guard options.jobs >= 1 else { throw .invalidOptions("jobs must be >= 1, got \(options.jobs)") }
         guard options.l2.isFinite, options.l2 >= 0 else {
             throw .invalidOptions("l2 must be finite and >= 0, got \(options.l2)")

@@ -27,12 +27,18 @@ public enum TuningBenchmark {
         }
     }
 
-    /// The methods of every synthetic record (all six computed ones; depth/1 is recorded
-    /// but depth/2 feeds aggregation) plus attestation: 7 inputs.
-    static let methods: [(key: String, family: MethodFamily, noise: Double)] = [
-        ("depth/1", .depth, 0.6), ("depth/2", .depth, 0.4), ("parallax/2", .parallax, 0.7),
-        ("moire/1", .moire, 0.5), ("texture/1", .texture, 0.8), ("artifacts/1", .artifacts, 0.9),
-    ]
+    /// The methods of every synthetic record: the newest registered version of each of the
+    /// five computed families (what feeds aggregation) plus depth/1, recorded beside
+    /// depth/2 as a run records it, and attestation: 7 inputs. Following the registry
+    /// keeps every aggregated column filled when a family gains a version.
+    static let methods: [(key: String, family: MethodFamily, noise: Double)] = {
+        let noise: [(MethodFamily, Double)] = [
+            (.depth, 0.4), (.parallax, 0.7), (.moire, 0.5), (.texture, 0.8), (.artifacts, 0.9),
+        ]
+        let newest = MethodRegistry.standard.newestByFamily
+        return [("depth/1", .depth, 0.6)]
+            + noise.map { family, noise in (newest[family]?.description ?? "\(family.rawValue)/1", family, noise) }
+    }()
 
     /// `count` synthetic evaluated records, deterministic for `seed`: half real scenes,
     /// the rest LCD, OLED and printed; groups of 4; 10 sources; each method scores 0.3 +

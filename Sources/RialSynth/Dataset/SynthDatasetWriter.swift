@@ -20,12 +20,16 @@ public struct SynthDatasetSpec: Sendable, Equatable, Codable {
     /// Split fractions (train, val); the rest is test. Assigned per capture from the seed.
     public var trainFraction: Double
     public var valFraction: Double
+    /// The camera (`SynthCameraProfile`). Encoded only when not `standard`, so the
+    /// encoding (and the default set's cache key) of a standard-camera spec is unchanged.
+    public var camera: SynthCameraProfile
 
     public init(
         count: Int, seed: UInt64, classes: [SynthClass] = SynthClass.allCases,
         width: Int = 1600, height: Int = 1200, secondView: Bool = false,
-        trainFraction: Double = 0.6, valFraction: Double = 0.2
+        trainFraction: Double = 0.6, valFraction: Double = 0.2, camera: SynthCameraProfile = .standard
     ) {
+        self.camera = camera
         self.count = count
         self.seed = seed
         self.classes = classes
@@ -34,6 +38,36 @@ public struct SynthDatasetSpec: Sendable, Equatable, Codable {
         self.secondView = secondView
         self.trainFraction = trainFraction
         self.valFraction = valFraction
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case count, seed, classes, width, height, secondView, trainFraction, valFraction, camera
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        count = try c.decode(Int.self, forKey: .count)
+        seed = try c.decode(UInt64.self, forKey: .seed)
+        classes = try c.decode([SynthClass].self, forKey: .classes)
+        width = try c.decode(Int.self, forKey: .width)
+        height = try c.decode(Int.self, forKey: .height)
+        secondView = try c.decode(Bool.self, forKey: .secondView)
+        trainFraction = try c.decode(Double.self, forKey: .trainFraction)
+        valFraction = try c.decode(Double.self, forKey: .valFraction)
+        camera = try c.decodeIfPresent(SynthCameraProfile.self, forKey: .camera) ?? .standard
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(count, forKey: .count)
+        try c.encode(seed, forKey: .seed)
+        try c.encode(classes, forKey: .classes)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(secondView, forKey: .secondView)
+        try c.encode(trainFraction, forKey: .trainFraction)
+        try c.encode(valFraction, forKey: .valFraction)
+        if camera != .standard { try c.encode(camera, forKey: .camera) }
     }
 
     /// Problems with the spec, in words for a user; empty when it is valid.
@@ -161,7 +195,7 @@ public struct SynthDatasetWriter: Sendable {
         let capture = SynthGenerator.generate(
             index: index, seed: spec.seed, class: synthClass,
             width: spec.width, height: spec.height,
-            withSecondView: spec.secondView, textures: textures)
+            withSecondView: spec.secondView, textures: textures, camera: spec.camera)
         let name = String(format: "%06d", index)
         let imagePath = "images/\(name).jpg"
         let depthPath = "depth/\(name).f32.gz"

@@ -50,11 +50,11 @@ public enum SynthGenerator {
     public static func generate(
         index: Int, seed: UInt64, class synthClass: SynthClass,
         width: Int = 1600, height: Int = 1200, withSecondView: Bool = false,
-        textures: [PlanarImage] = []
+        textures: [PlanarImage] = [], camera: SynthCameraProfile = .standard
     ) -> SynthCapture {
         let p = sampleParameters(
             index: index, seed: seed, class: synthClass, width: width, height: height,
-            contentTextures: textures.indices.filter { !SceneBuilder.isMaterialScan(textures[$0]) })
+            contentTextures: textures.indices.filter { !SceneBuilder.isMaterialScan(textures[$0]) }, camera: camera)
         return render(p, withSecondView: withSecondView, textures: textures)
     }
 
@@ -66,12 +66,14 @@ public enum SynthGenerator {
     public static func sampleParameters(
         index: Int, seed: UInt64, class synthClass: SynthClass,
         width: Int = 1600, height: Int = 1200,
-        contentTextures: [Int] = []
+        contentTextures: [Int] = [], camera: SynthCameraProfile = .standard
     ) -> SynthParameters {
         precondition(width >= 32 && height >= 32, "SynthGenerator: width and height must be at least 32 px")
-        return ParameterSampler.sample(
+        var p = ParameterSampler.sample(
             index: index, seed: seed, synthClass: synthClass, width: width, height: height,
             contentTextures: contentTextures)
+        if camera == .phone { PhoneCamera.apply(to: &p) }
+        return p
     }
 
     /// Renders a capture from explicit parameters (e.g. a dataset's `"synth"` block).
@@ -86,10 +88,13 @@ public enum SynthGenerator {
 
     /// `render` plus the left view's scene radiance (for tests and diagnostics).
     static func renderDetailed(
-        _ p: SynthParameters, withSecondView: Bool,
+        _ output: SynthParameters, withSecondView: Bool,
         textures: [PlanarImage]
     ) -> (capture: SynthCapture, radiance: RadianceImage) {
-        precondition(p.width >= 32 && p.height >= 32, "SynthGenerator: width and height must be at least 32 px")
+        precondition(
+            output.width >= 32 && output.height >= 32, "SynthGenerator: width and height must be at least 32 px")
+        // The phone camera renders and develops at its sensor's size, then downscales.
+        let p = PhoneCamera.sensorParameters(output)
         let scene = buildScene(p, textures: textures)
         var noise = SynthRandom(seed: p.noiseSeed, stream: 1)
         var depthNoise = SynthRandom(seed: p.noiseSeed, stream: 2)
@@ -101,7 +106,8 @@ public enum SynthGenerator {
         let radiance = leftRenderer.render()
         let light = ColorScience.illuminant(kelvin: p.lighting.colorTemperatureK)
         let illuminant = Vec3(light.0, light.1, light.2)
-        let image = CameraPipeline.develop(radiance, sensor: p.sensor, illuminant: illuminant, rng: &noise)
+        let image = PhoneCamera.output(
+            CameraPipeline.develop(radiance, sensor: p.sensor, illuminant: illuminant, rng: &noise), output)
         let samples = leftRenderer.depthSamples(
             columns: DepthSensor.columns, rows: DepthSensor.rows,
             sub: DepthSensor.raysPerAxis)
@@ -115,11 +121,13 @@ public enum SynthGenerator {
             let view = CameraView(
                 origin: Vec3(p.baselineMm * 1e-3, 0, 0), width: p.width, height: p.height, focal: p.focalPx)
             let rightRadiance = SceneRenderer(scene: scene, view: view, rowGains: rightGains).render()
-            right = CameraPipeline.develop(rightRadiance, sensor: p.sensor, illuminant: illuminant, rng: &rightNoise)
+            right = PhoneCamera.output(
+                CameraPipeline.develop(rightRadiance, sensor: p.sensor, illuminant: illuminant, rng: &rightNoise),
+                output)
         }
         let capture = SynthCapture(
-            label: p.synthClass, image: image, depth: depth, right: right,
-            parameters: p, tags: p.tags)
+            label: output.synthClass, image: image, depth: depth, right: right,
+            parameters: output, tags: output.tags)
         return (capture, radiance)
     }
 

@@ -45,6 +45,9 @@ public struct SynthParameters: Codable, Sendable, Equatable {
     public var depthSensor: DepthSensorParameters
     /// JPEG quality the dataset writer should use (80-95).
     public var jpegQuality: Int
+    /// The phone camera's additions (`PhoneCamera`); nil for the standard camera (and
+    /// then absent from the JSON, so standard captures keep their bytes).
+    public var phone: PhoneCameraParameters?
     /// Dataset tags: always `synthetic`; `flat_subject` for bona fide flat subjects;
     /// `pwm_flicker`, `glare`, `curved`, the subject kind.
     public var tags: [String]
@@ -104,6 +107,6 @@ public struct SynthParameters: Codable, Sendable, Equatable {
         case subject, lighting, content, display, print, glare, sensor
         case depthSensor = "depth_sensor"
         case jpegQuality = "jpeg_quality"
-        case tags
+        case tags, phone
     }
 }

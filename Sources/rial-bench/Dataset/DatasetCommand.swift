@@ -7,7 +7,7 @@ struct DatasetCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dataset",
         abstract: "Check, describe, split, fetch and look at dataset manifests (rial-bench-dataset/1).",
-        subcommands: [Validate.self, Stats.self, Split.self, Fetch.self, Sheet.self, Default.self]
+        subcommands: [Validate.self, Stats.self, Split.self, Fetch.self, Sheet.self, Default.self, Gap.self]
     )
 }
 

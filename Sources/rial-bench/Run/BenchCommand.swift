@@ -11,8 +11,9 @@ struct Bench: ParsableCommand {
         discussion: """
             The capture is deterministic (a synthetic real scene, 4032x3024 JPEG q90, 256x192 depth; parallax \
             on a 1600x1200 pair). Methods are timed one at a time on one thread, warm-up separate from \
-            measured iterations; then all methods concurrently, and end to end (decode + all methods + \
-            aggregation). Every item that decodes reuses its output buffer from the previous iteration, as \
+            measured iterations; then all methods concurrently, and end to end (decode + the methods \
+            that feed aggregation, one version per family, as a capture is analysed + aggregation; the goal \
+            is at most 1.5 x decode), and end to end with every configured version (for information). Every item that decodes reuses its output buffer from the previous iteration, as \
             a process analysing captures one after another would (new memory would add page faults to \
             whichever item the allocator did not recycle for). Percentiles are nearest-rank. Refuses debug \
             builds unless --allow-debug-build.

@@ -22,8 +22,8 @@ struct BenchRescoreCommand: ParsableCommand {
     @Option(help: "Numeric fields per method result besides the common ones (line size).")
     var fieldsPerMethod: Int = 8
 
-    @Option(help: "Bootstrap resamples recorded in the synthetic run (the rescore computes as many).")
-    var resamples: Int = 0
+    @Option(help: "Bootstrap resamples recorded in the synthetic run (the rescore computes as many; run's default).")
+    var resamples: Int = 1000
 
     @Option(help: "Folder for the synthetic run and the rescore (default: a new temporary folder).")
     var folder: String?
@@ -70,10 +70,10 @@ struct BenchRescoreCommand: ParsableCommand {
                 Terminal.out(
                     String(
                         format:
-                            "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples: records %.2f s, metrics and reports %.2f s, total %.2f s",
+                            "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples: records %.2f s, metrics %.2f s, results and reports %.2f s, total %.2f s",
                         report.samples, Double(report.bytes) / Double(max(1, report.samples)),
                         Double(report.bytes) / 1e9, report.jobs, report.bootstrapResamples, report.recordSeconds,
-                        report.reportSeconds, report.totalSeconds))
+                        report.metricsSeconds, report.writeSeconds, report.totalSeconds))
             }
         } catch let error as RunError {
             throw CLIError.badInput(error.description)

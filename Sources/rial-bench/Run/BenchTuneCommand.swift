@@ -8,8 +8,9 @@ struct BenchTuneCommand: ParsableCommand {
         commandName: "bench-tune",
         abstract: "Time `rial-bench tune` on generated records (release builds).",
         discussion: """
-            Generates --samples synthetic evaluated records (7 aggregation inputs each: depth/1, depth/2, \
-            parallax/2, moire/1, texture/1, artifacts/1 and attestation; groups of 4, 10 sources), then times \
+            Generates --samples synthetic evaluated records (7 aggregation inputs each: depth/1 and the \
+            newest version of depth, parallax, moire, texture and artifacts, plus attestation; groups of 4, 10 \
+            sources), then times \
             what tune does after reading the run: extraction, the nested cross-validation with --folds outer \
             group folds, the final fit, the bootstrap intervals and the three output texts. Wall clock, \
             monotonic. The goal is under 30 s for 100,000 samples and 5 folds on 2 cores. Refuses debug \

@@ -35,6 +35,9 @@ struct Run: ParsableCommand {
     @Option(help: "Only samples of this split.")
     var split: DatasetSplit?
 
+    @Option(help: "Only samples carrying this tag, e.g. source:OWNER/NAME (repeatable: every one of them).")
+    var tag: [String] = []
+
     @Option(help: "Seed of the bootstrap confidence intervals.")
     var seed: UInt64 = 42
 
@@ -62,10 +65,11 @@ struct Run: ParsableCommand {
         if let shard, let origin = shard.origin { Terminal.out("shard \(shard.index)/\(shard.count) from \(origin)") }
         let configuration = try pipeline.resolvedConfiguration()
         let manifests = datasets.isEmpty ? try DefaultDatasets.prepare(mirror: mirror, jobs: jobs.count) : datasets
-        let plan = RunPlan(
+        var plan = RunPlan(
             manifests: manifests, configuration: configuration, jobs: jobs.count, limit: limit, split: split,
             seed: seed, resamples: resamples, shard: shard.map { ($0.index, $0.count) },
             buildConfiguration: BuildInfo.configuration, acceptJPEGWarnings: pipeline.acceptJPEGWarnings)
+        plan.tags = tag
         try RunExecution.execute(plan: plan, out: out, strict: strict)
     }
 }

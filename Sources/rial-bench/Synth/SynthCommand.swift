@@ -5,6 +5,7 @@ import RialMedia
 import RialSynth
 
 extension SynthClass: ExpressibleByArgument {}
+extension SynthCameraProfile: ExpressibleByArgument {}
 
 /// `rial-bench synth`: generate a labelled synthetic dataset.
 struct Synth: ParsableCommand {
@@ -40,6 +41,9 @@ struct Synth: ParsableCommand {
     @Flag(help: "Also render the second (rectified, 10-20 mm baseline) camera view.")
     var secondView = false
 
+    @Option(help: "Camera: standard (rial-synth/5) or phone (phone/1, calibrated on real phone photos).")
+    var camera: SynthCameraProfile = .standard
+
     @OptionGroup var jobs: JobsOption
 
     @Option(help: "Folder of the real data mirror to take textures from.")
@@ -56,7 +60,7 @@ struct Synth: ParsableCommand {
     func run() throws {
         let spec = SynthDatasetSpec(
             count: count, seed: seed, classes: classes, width: width, height: height,
-            secondView: secondView)
+            secondView: secondView, camera: camera)
         var textures: [PlanarImage] = []
         var sources: [String] = []
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -10,7 +10,7 @@ extension TextureHoldOut: ExpressibleByArgument {}
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
-        abstract: "Train the learned detection methods (texture/1) on labelled datasets.",
+        abstract: "Train the learned detection methods (texture/1, texture/2) on labelled datasets.",
         subcommands: [Texture.self]
     )
 }
@@ -19,7 +19,7 @@ extension TrainCommand {
     /// `rial-bench train texture --dataset MANIFEST ... --out FILE`.
     struct Texture: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Train the texture/1 classifier and write its model file.",
+            abstract: "Train the texture/1 or texture/2 classifier and write its model file.",
             discussion: """
                 Describes every image of the training and validation splits with the texture/1 \
                 features (16 full-resolution patches and a strided luma sample per image, in \
@@ -44,10 +44,28 @@ extension TrainCommand {
                 in the model (cross_validation), and fit the written model on every pooled sample. \
                 The generic `screen` label (a photographed screen of unknown panel kind) is skipped \
                 unless --screen-class names the screen class to learn it as (lcd_screen for real-dev).
+
+                --method texture/2 trains the texture/2 model instead (its resolution-normalised \
+                features, Texture2Features; the same regression and model file format with \
+                feature_set_version 2; --swift-out then writes \
+                Sources/RialDetection/Texture2/Texture2Model+Default.swift). With --hold-out, the \
+                summary also gives per held-out fold the AUC and the APCER at BPCER 5% with \
+                cluster-bootstrap intervals over groups; --fold-models-out DIR writes each fold's \
+                model as DIR/<held-out>.json ('/' in a source name becomes '+') and --scores-out \
+                FILE the out-of-fold scores as CSV (fold, manifest, id, group, label, score).
                 """)
 
         @Option(help: "A dataset manifest (repeatable).")
         var dataset: [String] = []
+
+        @Option(help: "The method to train: texture/1 or texture/2.")
+        var method: String = "texture/1"
+
+        @Option(help: "With --hold-out: write each fold's model to this folder as <held-out>.json.")
+        var foldModelsOut: String?
+
+        @Option(help: "With --hold-out: write the out-of-fold scores as CSV.")
+        var scoresOut: String?
 
         @Option(help: "Where to write the model JSON.")
         var out: String
@@ -103,6 +121,12 @@ extension TrainCommand {
             if dataset.isEmpty { throw ValidationError("give at least one --dataset MANIFEST") }
             if !(l2.isFinite && l2 >= 0) { throw ValidationError("--l2 must be a finite number >= 0, got \(l2)") }
             if modelId.isEmpty { throw ValidationError("--model-id must not be empty") }
+            if featureSetVersion == nil {
+                throw ValidationError("--method must be texture/1 or texture/2, got '\(method)'")
+            }
+            if holdOut == .split && (foldModelsOut != nil || scoresOut != nil) {
+                throw ValidationError("--fold-models-out and --scores-out need --hold-out source or group")
+            }
             if holdOut == .group && folds < 2 { throw ValidationError("--folds must be >= 2, got \(folds)") }
             if screenClass != "none" && !(TextureClass(rawValue: screenClass)?.isScreen ?? false) {
                 throw ValidationError("--screen-class must be lcd_screen, oled_screen or none, got '\(screenClass)'")
@@ -113,8 +137,18 @@ extension TrainCommand {
             }
         }
 
+        /// The feature set of `--method`; nil for another method.
+        var featureSetVersion: Int? {
+            switch method {
+            case MethodIdentifier.textureV1.description: TextureFeatures.version
+            case MethodIdentifier.textureV2.description: Texture2Features.version
+            default: nil
+            }
+        }
+
         func run() throws {
             var options = TextureTrainer.Options()
+            options.featureSetVersion = featureSetVersion ?? TextureFeatures.version
             options.trainSplits = trainSplit.isEmpty ? [.train] : trainSplit
             options.valSplits = valSplit.isEmpty ? [.val] : valSplit
             options.seed = seed
@@ -170,6 +204,25 @@ extension TrainCommand {
                 model.provenance.valClassCounts = outcome.pooledClassCounts
                 model.provenance.crossValidation = .init(by: holdOut.rawValue, folds: outcome.folds)
                 Terminal.out(Self.crossValidationSummary(outcome, by: holdOut))
+                Terminal.out(Self.foldMetricsSummary(outcome, folds: folds, examples: collection.train))
+                if let foldModelsOut {
+                    for (name, foldModel) in outcome.foldModels {
+                        var foldModel = foldModel
+                        foldModel.modelID = "\(modelId)-without-\(Self.fileName(name))"
+                        let path = URL(fileURLWithPath: foldModelsOut)
+                            .appendingPathComponent(Self.fileName(name) + ".json").path
+                        do {
+                            try write(try foldModel.canonicalJSON(), to: path)
+                        } catch let error as TextureModelError {
+                            throw CLIError.internalError("\(path): \(error.description)")
+                        }
+                    }
+                    Terminal.out("wrote \(outcome.foldModels.count) fold models to \(foldModelsOut)")
+                }
+                if let scoresOut {
+                    try write(
+                        Data(Self.scoresCSV(outcome, folds: folds, examples: collection.train).utf8), to: scoresOut)
+                }
             }
             let json: Data
             do {
@@ -230,6 +283,79 @@ extension TrainCommand {
             ].joined(separator: "\n")
         }
 
+        /// A fold name as a file name: `/` becomes `+`, as the dataset folders name sources.
+        static func fileName(_ fold: String) -> String {
+            fold.replacingOccurrences(of: "/", with: "+").replacingOccurrences(of: " ", with: "-")
+        }
+
+        /// Per fold: AUC of p(real_scene) and APCER at BPCER 5% (the threshold taken on the
+        /// fold's own held-out scores) with 95% cluster-bootstrap intervals over groups
+        /// (1000 resamples, seed 42; no interval for a fold of one group).
+        static func foldMetricsSummary(
+            _ outcome: TextureCrossValidation.Outcome, folds: [TextureCrossValidation.Fold],
+            examples: [TextureExample]
+        ) -> String {
+            func f(_ v: Double) -> String { String(format: "%.3f", v) }
+            func ci(_ c: ConfidenceInterval?) -> String {
+                guard let c, c.lower.isFinite, c.upper.isFinite else { return "" }
+                return " [\(f(c.lower)), \(f(c.upper))]"
+            }
+            var table = TextTable(["held out", "real", "attacks", "groups", "AUC", "APCER @ BPCER 5%"])
+            var all: [(TextureEvaluation.SampleOutcome, String)] = []
+            func metrics(_ rows: [(TextureEvaluation.SampleOutcome, String)]) -> HeldOutMetrics? {
+                let real = rows.filter { $0.0.label.isBonaFide }.count
+                guard real > 0, real < rows.count else { return nil }
+                let groups = Set(rows.map(\.1)).count
+                return HeldOutMetrics(
+                    scores: rows.map(\.0.score), accepted: rows.map { $0.0.score >= 0.5 },
+                    bonaFide: rows.map(\.0.label.isBonaFide), species: rows.map { _ in "attack" },
+                    groups: rows.map(\.1), targetBPCER: 0.05,
+                    settings: BootstrapSettings(resamples: groups > 1 ? 1000 : 0))
+            }
+            for (k, fold) in folds.enumerated() where k < outcome.foldSamples.count {
+                let rows = zip(outcome.foldSamples[k], fold.heldOut).map { ($0, examples[$1].groupKey) }
+                all += rows
+                let real = rows.filter { $0.0.label.isBonaFide }.count
+                guard let m = metrics(rows) else {
+                    table.append([fold.name, String(real), String(rows.count - real), "", "-", "-"])
+                    continue
+                }
+                table.append([
+                    fold.name, String(m.bonaFide), String(m.attacks), String(m.clusters), f(m.auc) + ci(m.aucCI),
+                    f(m.apcerAtBPCER.apcerPooled) + ci(m.apcerAtBPCER.apcerMaxCI),
+                ])
+            }
+            if let m = metrics(all) {
+                table.append([
+                    "pooled", String(m.bonaFide), String(m.attacks), String(m.clusters), f(m.auc) + ci(m.aucCI),
+                    f(m.apcerAtBPCER.apcerPooled) + ci(m.apcerAtBPCER.apcerMaxCI),
+                ])
+            }
+            return [
+                "", "held-out AUC and APCER at BPCER 5% (95% cluster-bootstrap intervals over groups):",
+                table.render(),
+            ].joined(separator: "\n")
+        }
+
+        /// The out-of-fold scores: fold, manifest, id, group, label, score (p(real_scene)).
+        static func scoresCSV(
+            _ outcome: TextureCrossValidation.Outcome, folds: [TextureCrossValidation.Fold],
+            examples: [TextureExample]
+        ) -> String {
+            var lines = ["fold,manifest,id,group,label,score"]
+            for (k, fold) in folds.enumerated() where k < outcome.foldSamples.count {
+                for (sample, index) in zip(outcome.foldSamples[k], fold.heldOut) {
+                    let e = examples[index]
+                    lines.append(
+                        [
+                            CSVExport.text(fold.name), CSVExport.text(e.manifest), CSVExport.text(e.id),
+                            CSVExport.text(e.group ?? ""), sample.label.rawValue, String(sample.score),
+                        ].joined(separator: ","))
+                }
+            }
+            return lines.joined(separator: "\n") + "\n"
+        }
+
         static func evaluationSummary(_ evaluation: TextureEvaluation, manifest: String) -> String {
             var lines = ["", "held-out \(manifest): \(evaluation.samples.count) samples"]
             var table = TextTable(["label", "samples", "mean score", "classified as label", "recaptured"])
@@ -269,10 +395,17 @@ extension TrainCommand {
         }
 
         static func csv(_ examples: [TextureExample]) -> String {
-            var lines = [(["manifest", "id", "split", "label"] + TextureFeatures.names).joined(separator: ",")]
+            let names =
+                examples.first.flatMap { e in
+                    [TextureFeatures.names, Texture2Features.names].first { $0.count == e.features.count }
+                } ?? TextureFeatures.names
+            var lines = [(["manifest", "id", "split", "label", "group", "source"] + names).joined(separator: ",")]
             for e in examples {
                 lines.append(
-                    ([CSVExport.text(e.manifest), CSVExport.text(e.id), e.split.rawValue, e.label.rawValue]
+                    ([
+                        CSVExport.text(e.manifest), CSVExport.text(e.id), e.split.rawValue, e.label.rawValue,
+                        CSVExport.text(e.group ?? ""), CSVExport.text(e.source ?? ""),
+                    ]
                         + e.features.map { String($0) }).joined(separator: ","))
             }
             return lines.joined(separator: "\n") + "\n"

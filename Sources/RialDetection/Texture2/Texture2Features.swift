@@ -1,0 +1,414 @@
+import Foundation
+import RialMedia
+
+/// The `texture/2` descriptor (feature set version 2): named statistics of the
+/// resolution-normalised analysis image (`Texture2AnalysisImage`: shorter side 256 px),
+/// chosen on real phone photos of scenes, screens and prints, judged leave-one-source-out
+/// (issue 13). Everything is computed at the analysis scale, so neither the capture's
+/// resolution nor its aspect ratio, JPEG quality or metadata enters a feature directly.
+///
+/// Planes are `Float` R, G, B, luma `Y = 0.299 R + 0.587 G + 0.114 B` (0...255),
+/// chroma `Cb = B - Y`, `Cr = R - Y`; `n` pixels; `ln` natural log; means over all pixels.
+/// `box_k` is the k x k mean with half-sample symmetric borders (`d c b a | a b c d`).
+///
+/// 1. Tone (9): `luma_p0_5`, `luma_p5`, `luma_p50`, `luma_p95`, `luma_p99_5` (luma
+///    percentiles / 255 from a 1024-bin histogram over 0...256: the centre of the first
+///    bin whose cumulative count reaches q n), `luma_range = p99.5 - p0.5`, `clip_hi` (share
+///    of Y > 250), `clip_lo` (Y < 5), `luma_entropy` (of a 32-bin histogram, bins of 8
+///    levels). A screen's black pedestal and limited brightness compress the range.
+/// 2. Colour (6): saturation `sat = (max - min) / (max + 1)` over R, G, B: `sat_mean`,
+///    `sat_p95` (1024-bin histogram over 0...1); `colourfulness` (Hasler and Süsstrunk
+///    2003: `(sqrt(σ²_rg + σ²_yb) + 0.3 sqrt(μ²_rg + μ²_yb)) / 255`, `rg = R - G`,
+///    `yb = (R + G) / 2 - B`, population moments); `cast_cb = mean(Cb) / 255`,
+///    `cast_cr = mean(Cr) / 255` (a display's white point); `glare` (share of Y > 235 with
+///    sat < 0.1: specular reflection on glass).
+/// 3. Band-pass residuals (12): for level L = 0...3 with `k_L = 2^(L+1) + 1` (3, 5, 9, 17)
+///    and `b_L = box_{k_L}`, the residual `d_L = b_{L-1}(Y) - b_L(Y)` (`b_{-1}` = identity),
+///    likewise for Cb and Cr. `bpL_log_luma = ln(E_Y)`, `E_Y = mean(d_L²) + 1e-3`;
+///    `bpL_log_chroma_ratio = ln(E_C / E_Y)`, `E_C = mean(dCb²) + mean(dCr²) + 1e-3`;
+///    `bpL_log_kurt = ln(mean(d_L⁴) / E_Y² + 1e-6)`. Recaptures lose fine detail to a
+///    second optical path and gain chroma at moire scales.
+/// 4. Cross-channel residuals (3): `h = c - box_3(c)` for R, G, B; `hp_corr_rg`,
+///    `hp_corr_gb`, `hp_corr_rb` = `Σab / sqrt(Σa² Σb² + 1e-9)`.
+/// 5. Gradients (5): `gx = (Y[x+1] - Y[x-1]) / 2` inside (0 on the first and last
+///    column), `gy` likewise, `g² = gx² + gy²`. `grad_log_energy = ln(mean g² + 1e-3)`,
+///    `grad_log_hv = ln((Σgx² + 1) / (Σgy² + 1))`; orientation `θ = atan2(gy, gx) mod π`
+///    in 8 bins of π/8 weighted by g² (shares `o_b`, divided by `Σg² + 1e-6`):
+///    `orient_axis_share = o_0 + o_4` (gradients across horizontal and vertical lines:
+///    bezels, UI, text), `orient_entropy = -Σ o ln o`; `edge_frac` = share of g² > 400.
+/// 6. Sharpness layout (2): a 4 x 4 grid of tiles (rows `i h / 4 ..< (i + 1) h / 4`,
+///    integer division; columns likewise), per tile `ln(mean g² + 1e-2)`:
+///    `tile_sharp_std` (population) and `tile_sharp_range` (max - min). A flat recaptured
+///    surface is evenly sharp; a scene has depth of field and empty sky.
+/// 7. LBP (10): rotation-invariant uniform LBP at radius 1 of Y (border pixels use the
+///    nearest inside value), bit set when `Y(neighbour) - Y(centre) > 2`; `lbp_C` = share
+///    of pixels with code C (0...8 = number of ones of a uniform pattern, 9 = non-uniform).
+///
+/// Left out after the leave-one-source-out study (no held-out gain): spectral slope and
+/// peakiness of the luma and chroma spectra at the analysis scale, and median-based noise
+/// levels of the band-pass residuals.
+///
+/// Bad input: fewer than 3 channels or a side below `minimumSide` throws
+/// `TextureFeatureError`; any pixel values give finite features.
+public enum Texture2Features {
+    /// Feature set version; a model trained on another version is refused.
+    public static let version = 2
+    /// Smallest accepted width and height, px.
+    public static let minimumSide = 64
+
+    /// The feature names, in vector order.
+    public static let names: [String] = {
+        var names = [
+            "luma_p0_5", "luma_p5", "luma_p50", "luma_p95", "luma_p99_5", "luma_range", "clip_hi", "clip_lo",
+            "luma_entropy", "sat_mean", "sat_p95", "colourfulness", "cast_cb", "cast_cr", "glare",
+        ]
+        for level in 0..<4 {
+            names += ["bp\(level)_log_luma", "bp\(level)_log_chroma_ratio", "bp\(level)_log_kurt"]
+        }
+        names += ["hp_corr_rg", "hp_corr_gb", "hp_corr_rb"]
+        names += ["grad_log_energy", "grad_log_hv", "orient_axis_share", "orient_entropy", "edge_frac"]
+        names += ["tile_sharp_std", "tile_sharp_range"]
+        for code in 0...9 { names.append("lbp_\(code)") }
+        return names
+    }()
+
+    /// Length of the vector.
+    public static var count: Int { names.count }
+
+    /// The descriptor of `image`.
+    ///
+    /// - Throws: `TextureFeatureError` for fewer than 3 channels or a side below `minimumSide`.
+    public static func extract(_ image: Image8) throws(TextureFeatureError) -> Texture2FeatureVector {
+        if let problem = image.sampleLayoutProblem { throw .badLayout(problem) }
+        return try image.withRows { rows throws(TextureFeatureError) in try extract(rows: rows) }
+    }
+
+    /// The descriptor of rows that may still be decoding (read top to bottom).
+    public static func extract(rows: ImageRows) throws(TextureFeatureError) -> Texture2FeatureVector {
+        guard rows.channels >= 3 else { throw .notColour(channels: rows.channels) }
+        guard rows.width >= minimumSide, rows.height >= minimumSide else {
+            throw .tooSmall(width: rows.width, height: rows.height, minimum: minimumSide)
+        }
+        return describe(Texture2AnalysisImage(rows))
+    }
+
+    /// The features of an analysis image.
+    static func describe(_ image: Texture2AnalysisImage) -> Texture2FeatureVector {
+        let w = image.width, h = image.height, n = w * h
+        let y = image.luma, r = image.red, g = image.green, b = image.blue
+        var cb = [Float](repeating: 0, count: n), cr = cb
+        for p in 0..<n {
+            cb[p] = b[p] - y[p]
+            cr[p] = r[p] - y[p]
+        }
+        var values: [Double] = []
+        values.reserveCapacity(count)
+        let lumaStd = tone(y, into: &values)
+        colour(r, g, b, y, cb, cr, into: &values)
+        bandPass(y, cb, cr, width: w, height: h, into: &values)
+        crossChannel(r, g, b, width: w, height: h, into: &values)
+        gradients(y, width: w, height: h, into: &values)
+        localBinaryPatterns(y, width: w, height: h, into: &values)
+        for i in values.indices where !values[i].isFinite { values[i] = 0 }
+        return Texture2FeatureVector(values: values, lumaStandardDeviation: lumaStd, width: w, height: h)
+    }
+
+    /// Centre of the first of `bins` bins over `0..<top` whose cumulative count reaches
+    /// `q * total`.
+    static func percentile(_ histogram: [Int], total: Int, q: Double, top: Double) -> Double {
+        let target = q * Double(total)
+        var cumulative = 0
+        for (i, c) in histogram.enumerated() {
+            cumulative += c
+            if Double(cumulative) >= target { return (Double(i) + 0.5) * top / Double(histogram.count) }
+        }
+        return top
+    }
+
+    /// Group 1; returns the luma standard deviation.
+    static func tone(_ y: [Float], into values: inout [Double]) -> Double {
+        let n = y.count
+        var fine = [Int](repeating: 0, count: 1024), coarse = [Int](repeating: 0, count: 32)
+        var hi = 0, lo = 0, sum = 0.0, sum2 = 0.0
+        for v in y {
+            fine[Swift.min(1023, Swift.max(0, Int(v * 4)))] += 1
+            coarse[Swift.min(31, Swift.max(0, Int(v / 8)))] += 1
+            if v > 250 { hi += 1 }
+            if v < 5 { lo += 1 }
+            sum += Double(v)
+            sum2 += Double(v) * Double(v)
+        }
+        let p = [0.005, 0.05, 0.5, 0.95, 0.995].map { percentile(fine, total: n, q: $0, top: 256) / 255 }
+        values += p
+        values.append(p[4] - p[0])
+        values.append(Double(hi) / Double(n))
+        values.append(Double(lo) / Double(n))
+        var entropy = 0.0
+        for c in coarse where c > 0 {
+            let share = Double(c) / Double(n)
+            entropy -= share * log(share)
+        }
+        values.append(entropy)
+        let mean = sum / Double(n)
+        return Swift.max(0, sum2 / Double(n) - mean * mean).squareRoot()
+    }
+
+    /// Group 2.
+    static func colour(
+        _ r: [Float], _ g: [Float], _ b: [Float], _ y: [Float], _ cb: [Float], _ cr: [Float],
+        into values: inout [Double]
+    ) {
+        let n = r.count
+        var satHistogram = [Int](repeating: 0, count: 1024)
+        var satSum = 0.0, glare = 0
+        var rgSum = 0.0, rgSum2 = 0.0, ybSum = 0.0, ybSum2 = 0.0, cbSum = 0.0, crSum = 0.0
+        for p in 0..<n {
+            let mx = Swift.max(r[p], g[p], b[p]), mn = Swift.min(r[p], g[p], b[p])
+            let sat = (mx - mn) / (mx + 1)
+            satSum += Double(sat)
+            satHistogram[Swift.min(1023, Swift.max(0, Int(sat * 1024)))] += 1
+            if y[p] > 235 && sat < 0.1 { glare += 1 }
+            let rg = Double(r[p] - g[p]), yb = Double(0.5 * (r[p] + g[p]) - b[p])
+            rgSum += rg
+            rgSum2 += rg * rg
+            ybSum += yb
+            ybSum2 += yb * yb
+            cbSum += Double(cb[p])
+            crSum += Double(cr[p])
+        }
+        let count = Double(n)
+        let rgMean = rgSum / count, ybMean = ybSum / count
+        let rgVar = Swift.max(0, rgSum2 / count - rgMean * rgMean)
+        let ybVar = Swift.max(0, ybSum2 / count - ybMean * ybMean)
+        values.append(satSum / count)
+        values.append(percentile(satHistogram, total: n, q: 0.95, top: 1))
+        values.append(((rgVar + ybVar).squareRoot() + 0.3 * (rgMean * rgMean + ybMean * ybMean).squareRoot()) / 255)
+        values.append(cbSum / count / 255)
+        values.append(crSum / count / 255)
+        values.append(Double(glare) / count)
+    }
+
+    /// `box_k` of `x` (k odd), half-sample symmetric borders, separable running sums
+    /// (rows, then columns with one running sum per column, swept row by row so memory is
+    /// read in order).
+    static func box(_ x: [Float], width w: Int, height h: Int, size k: Int) -> [Float] {
+        var out = [Float](repeating: 0, count: x.count), rows = out
+        var sums = [Double](repeating: 0, count: w)
+        box(x, width: w, height: h, size: k, into: &out, rows: &rows, sums: &sums)
+        return out
+    }
+
+    /// `box(_:width:height:size:)` into `out` with caller-owned scratch buffers (`rows`:
+    /// `x.count` values, `sums`: `w` values), so repeated filtering allocates nothing.
+    static func box(
+        _ x: [Float], width w: Int, height h: Int, size k: Int, into out: inout [Float], rows: inout [Float],
+        sums: inout [Double]
+    ) {
+        let radius = k / 2
+        @inline(__always) func reflect(_ i: Int, _ n: Int) -> Int {
+            var i = i
+            while i < 0 || i >= n { i = i < 0 ? -i - 1 : 2 * n - i - 1 }
+            return i
+        }
+        let scale = Double(k)
+        x.withUnsafeBufferPointer { src in
+            rows.withUnsafeMutableBufferPointer { dst in
+                for i in 0..<h {
+                    let base = i * w
+                    var s = 0.0
+                    for d in -radius...radius { s += Double(src[base + reflect(d, w)]) }
+                    dst[base] = Float(s / scale)
+                    if w > 1 {
+                        for j in 1..<w {
+                            let add = j + radius, drop = j - radius - 1
+                            let a = add < w ? add : reflect(add, w), r = drop >= 0 ? drop : reflect(drop, w)
+                            s += Double(src[base + a]) - Double(src[base + r])
+                            dst[base + j] = Float(s / scale)
+                        }
+                    }
+                }
+            }
+        }
+        for j in 0..<w { sums[j] = 0 }
+        rows.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                sums.withUnsafeMutableBufferPointer { acc in
+                    for d in -radius...radius {
+                        let row = reflect(d, h) * w
+                        for j in 0..<w { acc[j] += Double(src[row + j]) }
+                    }
+                    for j in 0..<w { dst[j] = Float(acc[j] / scale) }
+                    if h > 1 {
+                        for i in 1..<h {
+                            let add = i + radius, drop = i - radius - 1
+                            let a = (add < h ? add : reflect(add, h)) * w
+                            let r = (drop >= 0 ? drop : reflect(drop, h)) * w
+                            let o = i * w
+                            for j in 0..<w {
+                                acc[j] += Double(src[a + j]) - Double(src[r + j])
+                                dst[o + j] = Float(acc[j] / scale)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Group 3.
+    static func bandPass(
+        _ y: [Float], _ cb: [Float], _ cr: [Float], width w: Int, height h: Int, into values: inout [Double]
+    ) {
+        let count = y.count
+        var previous = (y, cb, cr)
+        var blurred = (
+            [Float](repeating: 0, count: count), [Float](repeating: 0, count: count),
+            [Float](repeating: 0, count: count)
+        )
+        var rows = [Float](repeating: 0, count: count)
+        var sums = [Double](repeating: 0, count: w)
+        let n = Double(count)
+        for level in 0..<4 {
+            let k = (1 << (level + 1)) + 1
+            box(y, width: w, height: h, size: k, into: &blurred.0, rows: &rows, sums: &sums)
+            box(cb, width: w, height: h, size: k, into: &blurred.1, rows: &rows, sums: &sums)
+            box(cr, width: w, height: h, size: k, into: &blurred.2, rows: &rows, sums: &sums)
+            var eY = 0.0, eY4 = 0.0, eC = 0.0
+            for p in 0..<count {
+                let d = Double(previous.0[p] - blurred.0[p])
+                let d2 = d * d
+                eY += d2
+                eY4 += d2 * d2
+                let dCb = Double(previous.1[p] - blurred.1[p]), dCr = Double(previous.2[p] - blurred.2[p])
+                eC += dCb * dCb + dCr * dCr
+            }
+            let energyY = eY / n + 1e-3, energyC = eC / n + 1e-3
+            values.append(log(energyY))
+            values.append(log(energyC / energyY))
+            values.append(log(eY4 / n / (energyY * energyY) + 1e-6))
+            swap(&previous, &blurred)
+        }
+    }
+
+    /// Group 4.
+    static func crossChannel(
+        _ r: [Float], _ g: [Float], _ b: [Float], width w: Int, height h: Int, into values: inout [Double]
+    ) {
+        let br = box(r, width: w, height: h, size: 3), bg = box(g, width: w, height: h, size: 3)
+        let bb = box(b, width: w, height: h, size: 3)
+        var rr = 0.0, gg = 0.0, bbs = 0.0, rg = 0.0, gb = 0.0, rb = 0.0
+        for p in 0..<r.count {
+            let hr = Double(r[p] - br[p]), hg = Double(g[p] - bg[p]), hb = Double(b[p] - bb[p])
+            rr += hr * hr
+            gg += hg * hg
+            bbs += hb * hb
+            rg += hr * hg
+            gb += hg * hb
+            rb += hr * hb
+        }
+        values.append(rg / (rr * gg + 1e-9).squareRoot())
+        values.append(gb / (gg * bbs + 1e-9).squareRoot())
+        values.append(rb / (rr * bbs + 1e-9).squareRoot())
+    }
+
+    /// `floor((atan2(gy, gx) mod π) / (π / 8))` without the arc tangent: the angle folded
+    /// into [0, π) by negating (gx, gy) when gy < 0 (or gy = 0 and gx < 0), then compared
+    /// with tan(π/8) and tan(3π/8) (equal to the arc-tangent form except where the two
+    /// round differently on a bin edge).
+    @inline(__always) static func orientationBin(_ gx: Double, _ gy: Double) -> Int {
+        var x = gx, y = gy
+        if y < 0 || (y == 0 && x < 0) {
+            x = -x
+            y = -y
+        }
+        let ax = abs(x)
+        let t1 = 0.41421356237309503, t3 = 2.414213562373095 // tan(π/8), tan(3π/8)
+        if x == 0 { return 4 } // θ = π/2 exactly
+        if x > 0 {
+            // θ = atan2(y, x) in [0, π/2): bin edges belong to the upper bin.
+            if y < t1 * ax { return 0 }
+            if y < ax { return 1 }
+            return y < t3 * ax ? 2 : 3
+        }
+        // θ = π - atan2(y, |x|) in (π/2, π): mirrored, so the edges belong to the lower φ.
+        if y <= t1 * ax { return 7 }
+        if y <= ax { return 6 }
+        return y <= t3 * ax ? 5 : 4
+    }
+
+    /// Groups 5 and 6.
+    static func gradients(_ y: [Float], width w: Int, height h: Int, into values: inout [Double]) {
+        var sx = 0.0, sy = 0.0, edges = 0
+        var orientation = [Double](repeating: 0, count: 8)
+        var tileSum = [Double](repeating: 0, count: 16), tileCount = [Int](repeating: 0, count: 16)
+        for i in 0..<h {
+            let tileRow = Swift.min(3, (i * 4) / h)
+            for j in 0..<w {
+                let gx: Double = j > 0 && j < w - 1 ? Double(y[i * w + j + 1] - y[i * w + j - 1]) / 2 : 0
+                let gy: Double = i > 0 && i < h - 1 ? Double(y[(i + 1) * w + j] - y[(i - 1) * w + j]) / 2 : 0
+                let g2 = gx * gx + gy * gy
+                sx += gx * gx
+                sy += gy * gy
+                if g2 > 400 { edges += 1 }
+                if g2 > 0 { orientation[orientationBin(gx, gy)] += g2 }
+                let tile = tileRow * 4 + Swift.min(3, (j * 4) / w)
+                tileSum[tile] += g2
+                tileCount[tile] += 1
+            }
+        }
+        let n = Double(w * h), total = sx + sy
+        values.append(log(total / n + 1e-3))
+        values.append(log((sx + 1) / (sy + 1)))
+        let shares = orientation.map { $0 / (total + 1e-6) }
+        values.append(shares[0] + shares[4])
+        values.append(-shares.reduce(0) { $1 > 0 ? $0 + $1 * log($1) : $0 })
+        values.append(Double(edges) / n)
+        let tiles = (0..<16).map { log(tileSum[$0] / Double(Swift.max(1, tileCount[$0])) + 1e-2) }
+        let mean = tiles.reduce(0, +) / 16
+        values.append((tiles.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 16).squareRoot())
+        values.append((tiles.max() ?? 0) - (tiles.min() ?? 0))
+    }
+
+    /// Group 7.
+    static func localBinaryPatterns(_ y: [Float], width w: Int, height h: Int, into values: inout [Double]) {
+        // Neighbours in circular order (dy, dx): (0, 1), (1, 1), (1, 0), (1, -1), (0, -1),
+        // (-1, -1), (-1, 0), (-1, 1); outside the image the nearest inside pixel.
+        var histogram = [Int](repeating: 0, count: 10)
+        y.withUnsafeBufferPointer { p in
+            for i in 0..<h {
+                let up = Swift.max(0, i - 1) * w, row = i * w, down = Swift.min(h - 1, i + 1) * w
+                for j in 0..<w {
+                    let left = Swift.max(0, j - 1), right = Swift.min(w - 1, j + 1)
+                    let c = p[row + j]
+                    var pattern = 0
+                    if p[row + right] - c > 2 { pattern |= 1 }
+                    if p[down + right] - c > 2 { pattern |= 2 }
+                    if p[down + j] - c > 2 { pattern |= 4 }
+                    if p[down + left] - c > 2 { pattern |= 8 }
+                    if p[row + left] - c > 2 { pattern |= 16 }
+                    if p[up + left] - c > 2 { pattern |= 32 }
+                    if p[up + j] - c > 2 { pattern |= 64 }
+                    if p[up + right] - c > 2 { pattern |= 128 }
+                    histogram[Int(TextureFeatures.riu2Code[pattern])] += 1
+                }
+            }
+        }
+        for c in histogram { values.append(Double(c) / Double(w * h)) }
+    }
+}
+
+/// The features of one image, in `Texture2Features.names` order.
+public struct Texture2FeatureVector: Sendable, Equatable {
+    /// `Texture2Features.count` finite values.
+    public var values: [Double]
+    /// Standard deviation of analysis-image luma (0...255 levels): 0 for a constant image.
+    public var lumaStandardDeviation: Double
+    /// Analysis image size, px.
+    public var width: Int
+    public var height: Int
+
+    /// The value of the feature called `name`, nil when there is none.
+    public func value(named name: String) -> Double? {
+        Texture2Features.names.firstIndex(of: name).map { values[$0] }
+    }
+}
