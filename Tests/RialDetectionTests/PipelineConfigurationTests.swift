@@ -109,7 +109,7 @@ import Testing
     @Test func resolution() {
         let c = MetadataChecks.Configuration()
         func status(_ w: Int, _ h: Int) -> EvidenceCheckStatus {
-            MetadataChecks(.init(width: w, height: h), configuration: c).resolution.status
+            MetadataChecks(.init(deviceModel: "iPhone 15 Pro", width: w, height: h), configuration: c).resolution.status
         }
         #expect(status(4032, 3024) == .pass) // 12.2 MP, 4:3
         #expect(status(3024, 4032) == .pass) // portrait

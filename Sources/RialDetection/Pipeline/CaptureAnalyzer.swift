@@ -76,7 +76,8 @@ public struct CaptureAnalyzer: Sendable {
         let metadata = MetadataChecks(
             MetadataChecks.Input(
                 captureTime: input.captureTime, referenceTime: input.referenceTime,
-                deviceModel: input.deviceModel, width: input.image.width, height: input.image.height,
+                deviceModel: input.deviceModel, exifModel: input.exifModel, width: input.image.width,
+                height: input.image.height,
                 optedOut: input.optedOut),
             configuration: configuration.metadata)
         let step = aggregator.aggregate(

@@ -21,10 +21,14 @@ public struct CaptureInput: Sendable {
     public var attestation: AttestationEvidence
     /// e.g. `ios`.
     public var platform: String?
-    /// Capture time, reference time and device model for the metadata checks.
+    /// Capture time, reference time and the declared device model (manifest
+    /// `device_model`, `--device-model`) for the metadata checks.
     public var captureTime: Date?
     public var referenceTime: Date?
     public var deviceModel: String?
+    /// The photo's EXIF Model: evidence beside the declared device
+    /// (`MetadataChecks.Configuration.deviceSource`).
+    public var exifModel: String?
     /// Results a phone computed (`moire`, `texture`, `artifacts`); the completed ones
     /// replace the local methods of their families.
     public var payload: DetectionPayload?
@@ -37,8 +41,9 @@ public struct CaptureInput: Sendable {
         depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil, right: Image8? = nil,
         focalPx: Double? = nil, baselineMm: Double? = nil, attestation: AttestationEvidence = .missing,
         platform: String? = nil, captureTime: Date? = nil, referenceTime: Date? = nil,
-        deviceModel: String? = nil, payload: DetectionPayload? = nil
+        deviceModel: String? = nil, exifModel: String? = nil, payload: DetectionPayload? = nil
     ) {
+        self.exifModel = exifModel
         self.image = image
         self.imageSHA256 = imageSHA256
         self.depth = depth

@@ -4,6 +4,18 @@ import Foundation
 /// capture time agrees with the reference time, the device model has LiDAR, and the
 /// resolution is one a phone camera produces. Each check is `pass`, `fail` or
 /// `unavailable` (input missing) with the values it compared.
+///
+/// The device checks judge the device the capture declares (PRD 2.0 puts `device_model`
+/// in `hardware_attestation`; FR24 "Backend validates device model is iPhone Pro"): the
+/// manifest's `device_model` or `analyze --device-model`. A photo's EXIF Model is written
+/// by whatever camera took it and is not a declaration of a rial capture: under the default
+/// `device_source: declared` it is shown as evidence in the detail and never fails a check,
+/// so a public photo from a Canon or a Pixel, which claims nothing, is `unavailable`, not
+/// SUSPICIOUS. `device_source: declared_or_exif` judges the EXIF Model when nothing is
+/// declared. The resolution check ("Resolution matches device capability", PRD 1.1/2.0
+/// "Metadata Validation") needs a device to match against under the default
+/// `resolution_needs_device: true`; `false` checks every capture's size against the
+/// phone-camera ranges.
 public struct MetadataChecks: Sendable, Equatable, Codable {
     /// `|capture time - reference time| <= max_clock_skew_seconds`.
     public var timestamp: Check
@@ -80,6 +92,13 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
         public var aspectRatios: [Double] = [4.0 / 3.0, 16.0 / 9.0, 3.0 / 2.0, 1.0]
         /// Relative tolerance on the aspect ratio. 0.02; in 0...0.5.
         public var aspectTolerance: Double = 0.02
+        /// Which device model the device checks judge: `declared` (manifest `device_model`,
+        /// `--device-model`; the default: a rial capture declares its device in its
+        /// attestation) or `declared_or_exif` (the EXIF Model when nothing is declared).
+        public var deviceSource: DeviceSource = .declared
+        /// The resolution check runs only when there is a device to match (PRD "Resolution
+        /// matches device capability"). true; false checks every capture's size.
+        public var resolutionNeedsDevice: Bool = true
 
         enum CodingKeys: String, CodingKey {
             case maxClockSkewSeconds = "max_clock_skew_seconds"
@@ -88,9 +107,25 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
             case maxMegapixels = "max_megapixels"
             case aspectRatios = "aspect_ratios"
             case aspectTolerance = "aspect_tolerance"
+            case deviceSource = "device_source"
+            case resolutionNeedsDevice = "resolution_needs_device"
         }
 
         public init() {}
+
+        /// Configurations written before `device_source` and `resolution_needs_device`
+        /// existed (baselines, run folders) decode with their defaults.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            maxClockSkewSeconds = try c.decode(Double.self, forKey: .maxClockSkewSeconds)
+            lidarDevices = try c.decode([String].self, forKey: .lidarDevices)
+            minMegapixels = try c.decode(Double.self, forKey: .minMegapixels)
+            maxMegapixels = try c.decode(Double.self, forKey: .maxMegapixels)
+            aspectRatios = try c.decode([Double].self, forKey: .aspectRatios)
+            aspectTolerance = try c.decode(Double.self, forKey: .aspectTolerance)
+            deviceSource = try c.decodeIfPresent(DeviceSource.self, forKey: .deviceSource) ?? .declared
+            resolutionNeedsDevice = try c.decodeIfPresent(Bool.self, forKey: .resolutionNeedsDevice) ?? true
+        }
 
         func validate() throws(ConfigurationError) {
             guard maxClockSkewSeconds.isFinite, maxClockSkewSeconds >= 0 else {
@@ -122,8 +157,12 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
         public var captureTime: Date?
         /// The time to compare with (upload time, manifest `captured_at`).
         public var referenceTime: Date?
-        /// e.g. `iPhone 15 Pro` (manifest `device_model`, else EXIF Model).
+        /// The declared device, e.g. `iPhone 15 Pro` (manifest `device_model`,
+        /// `--device-model`).
         public var deviceModel: String?
+        /// The photo's EXIF Model: evidence, judged only under `device_source:
+        /// declared_or_exif`.
+        public var exifModel: String?
         /// Stored image size in pixels.
         public var width: Int
         public var height: Int
@@ -133,11 +172,12 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
 
         public init(
             captureTime: Date? = nil, referenceTime: Date? = nil, deviceModel: String? = nil,
-            width: Int, height: Int, optedOut: Set<OptOut> = []
+            exifModel: String? = nil, width: Int, height: Int, optedOut: Set<OptOut> = []
         ) {
             self.captureTime = captureTime
             self.referenceTime = referenceTime
             self.deviceModel = deviceModel
+            self.exifModel = exifModel
             self.width = width
             self.height = height
             self.optedOut = optedOut
@@ -162,21 +202,27 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
                     ? "no capture time (EXIF DateTimeOriginal)"
                     : "no reference time to compare with")
         }
+        let device = Self.device(input, source: c.deviceSource)
         if input.optedOut.contains(.deviceInfo) {
             deviceHasLidar = Check(.unavailable, Self.optedOutDetail)
-        } else if let model = input.deviceModel?.trimmingCharacters(in: .whitespaces), !model.isEmpty {
+        } else if let (model, origin) = device {
             let lower = model.lowercased()
             let match = c.lidarDevices.first { lower.hasPrefix($0.lowercased()) }
             deviceHasLidar =
-                match.map { Check(.pass, "'\(model)' matches '\($0)'") }
-                ?? Check(.fail, "'\(model)' is not on the LiDAR device list")
+                match.map { Check(.pass, "\(origin) '\(model)' matches '\($0)'\(device.exifNote(input))") }
+                ?? Check(.fail, "\(origin) '\(model)' is not on the LiDAR device list\(device.exifNote(input))")
         } else {
-            deviceHasLidar = Check(.unavailable, "no device model")
+            deviceHasLidar = Check(.unavailable, "no declared device model\(Self.undeclaredNote(input))")
         }
         let long = Double(max(input.width, input.height)), short = Double(min(input.width, input.height))
         let megapixels = Double(input.width) * Double(input.height) / 1e6
         if short <= 0 {
             resolution = Check(.unavailable, "no image size")
+        } else if c.resolutionNeedsDevice && (device == nil || input.optedOut.contains(.deviceInfo)) {
+            resolution = Check(
+                .unavailable,
+                "\(input.width)x\(input.height): no declared device whose capability to match (resolution_needs_device)"
+            )
         } else {
             let ratio = long / short
             let ratioOK = c.aspectRatios.contains { abs(ratio / $0 - 1) <= c.aspectTolerance }
@@ -189,7 +235,44 @@ public struct MetadataChecks: Sendable, Equatable, Codable {
         }
     }
 
+    /// Which device model the device checks judge, and where it came from.
+    static func device(_ input: Input, source: DeviceSource) -> (model: String, origin: String)? {
+        if let declared = nonEmpty(input.deviceModel) { return (declared, "declared device") }
+        if source == .declaredOrEXIF, let exif = nonEmpty(input.exifModel) { return (exif, "EXIF Model") }
+        return nil
+    }
+
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else { return nil }
+        return trimmed
+    }
+
+    /// The EXIF Model beside an undeclared device: evidence, not judged.
+    static func undeclaredNote(_ input: Input) -> String {
+        nonEmpty(input.exifModel).map { "; EXIF Model '\($0)' is not a declaration (device_source: declared)" } ?? ""
+    }
+
     static func format(_ value: Double) -> String {
         String(format: "%.3g", value)
+    }
+}
+
+extension MetadataChecks {
+    /// Which device model the device checks judge (`metadata.device_source`).
+    public enum DeviceSource: String, Sendable, Equatable, Codable, CaseIterable {
+        /// The manifest's `device_model` or `--device-model` only.
+        case declared
+        /// The declared device, else the photo's EXIF Model.
+        case declaredOrEXIF = "declared_or_exif"
+    }
+}
+
+extension Optional where Wrapped == (model: String, origin: String) {
+    /// A declared device judged beside a different EXIF Model: the EXIF Model is noted.
+    fileprivate func exifNote(_ input: MetadataChecks.Input) -> String {
+        guard let self, self.origin != "EXIF Model", let exif = MetadataChecks.nonEmpty(input.exifModel),
+            exif.lowercased() != self.model.lowercased()
+        else { return "" }
+        return "; EXIF Model '\(exif)' differs"
     }
 }

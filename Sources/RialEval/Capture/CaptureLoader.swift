@@ -150,7 +150,7 @@ public enum CaptureLoader {
                 focalPx: files.focalPx, baselineMm: files.baselineMm, attestation: files.attestation,
                 platform: files.platform, captureTime: loaded.exif.flatMap(captureTime),
                 referenceTime: files.referenceTime,
-                deviceModel: files.deviceModel ?? loaded.exif?.model, payload: payload)
+                deviceModel: files.deviceModel, exifModel: loaded.exif?.model, payload: payload)
         } catch {
             _ = pendingDigest.wait()
             throw error

@@ -38,6 +38,8 @@ extension ConfigurationDocs {
         ("metadata.max_megapixels", "Most megapixels. 50; > min."),
         ("metadata.aspect_ratios", "Accepted long:short side ratios. 4:3, 16:9, 3:2, 1:1."),
         ("metadata.aspect_tolerance", "Relative tolerance on the aspect ratio. 0.02; in 0...0.5."),
+        ("metadata.device_source", "Which device model the device checks judge: `declared` (manifest `device_model`, `--device-model`; the default: a rial capture declares its device in its attestation) or `declared_or_exif` (the EXIF Model when nothing is declared)."),
+        ("metadata.resolution_needs_device", "The resolution check runs only when there is a device to match (PRD \"Resolution matches device capability\"). true; false checks every capture's size."),
         ("aggregation.profiles", "Weight profiles by name. Defaults: `ios_pro` and `android`."),
         ("aggregation.agreement_boost", "Added to the weighted mean when at least `min_methods_for_agreement` methods scored and all of them say real. 0.05; finite, 0...1."),
         ("aggregation.real_threshold", "A method \"says real\" when `score >= real_threshold` (inclusive). Its verdict decides agreement, disagreement and `primary_supporting_disagree`. 0.5; 0...1."),

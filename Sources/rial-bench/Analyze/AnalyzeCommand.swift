@@ -41,7 +41,10 @@ struct Analyze: ParsableCommand {
     @Flag(help: "The attestation was checked and failed.")
     var attestationFailed = false
 
-    @Option(help: "Device model, e.g. 'iPhone 15 Pro' (default: EXIF Model).")
+    @Option(
+        help:
+            "The device the capture declares, e.g. 'iPhone 15 Pro' (the EXIF Model is evidence only unless metadata.device_source is declared_or_exif)."
+    )
     var deviceModel: String?
 
     @Option(help: "Platform recorded in the evidence package, e.g. ios or android.")
