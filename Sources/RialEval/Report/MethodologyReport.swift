@@ -180,7 +180,7 @@ public enum MethodologyReport {
         out.append("")
         for table in OperatingPointReport.tables(r) { out += OperatingPointReport.markdown(table) }
         out += fittedOn(r.configuration)
-        for tuning in tunings { out += tuningSection(tuning) }
+        for tuning in tunings { out += tuningSection(tuning, simulated: r.metricsByData["simulated"]) }
         out.append("## Latency")
         out.append("")
         out.append(
@@ -352,7 +352,7 @@ public enum MethodologyReport {
     }
 
     /// The held-out numbers of one `rial-bench tune` folder.
-    static func tuningSection(_ tuning: TuningSummary) -> [String] {
+    static func tuningSection(_ tuning: TuningSummary, simulated: [String: MethodMetrics]? = nil) -> [String] {
         let r = tuning.report
         var out = ["## Tuning, held out: \(MarkdownText.code(tuning.folder))", ""]
         out.append(
@@ -364,6 +364,8 @@ public enum MethodologyReport {
         )
         out.append("")
         out.append(r.heldOutSections(heading: "###", detImage: nil))
+        let methods = r.methodSections(heading: "###", simulated: simulated)
+        if !methods.isEmpty { out.append(methods) }
         return out
     }
 

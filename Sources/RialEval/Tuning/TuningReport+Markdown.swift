@@ -17,6 +17,7 @@ extension TuningReport {
     public func markdown() -> String {
         var out = "# rial-bench tune: profile \(MarkdownText.escape(profile))\n\n"
         out += heldOutSections(heading: "##", detImage: "det.svg")
+        out += methodSections(heading: "##")
         out += "\n## The tuned configuration (fitted on all \(samples) samples)\n\n"
         out += String(format: "Decision threshold %.6f (ranking score), for %@. ", final.threshold, self.target)
         let b = final.levelBoundaries
@@ -106,6 +107,69 @@ extension TuningReport {
             out +=
                 "\(p(fold.after.apcerAtBPCER.apcerMax))\(foldCI(fold.after.apcerAtBPCER.apcerMaxCI, percent: true)) | "
             out += "\(String(format: "%.4f", fold.fit.threshold)) | \(p(fold.after.operatingPoint.bpcer)) |\n"
+        }
+        return out
+    }
+}
+
+extension TuningReport {
+    /// Every method version on its own (`methods`): pooled AUC and APCER at the target
+    /// BPCER on the same records, beside the simulated figure when `simulated` (a run's
+    /// metrics of its simulated captures) is given, then AUC per held-out part with at least
+    /// `minimumAttacks` attacks. Empty for reports without `methods`.
+    public func methodSections(
+        heading: String, simulated: [String: MethodMetrics]? = nil,
+        minimumAttacks: Int = MetricsConfiguration.defaultMinimumAttacksPerSpecies
+    ) -> String {
+        guard let methods, !methods.isEmpty else { return "" }
+        let keys = methods.keys.sorted()
+        let target = String(format: "%g%%", 100 * heldOutAfter.apcerAtBPCER.targetBPCER)
+        let part = foldScheme == .source ? "source" : "fold"
+        var out = "\n\(heading) Every method version, held out\n\n"
+        out += "Each method's own score (no calibration, no aggregation) on the same \(samples) samples, pooled over "
+        out += "the held-out \(part)s. `tune` fits nothing of a method, so a score is held out for a \(part) when the "
+        out += "method's constants and model were not fitted on it (the methodology names what each was fitted on). "
+        out +=
+            "APCER at BPCER \(target): the threshold taken on these scores. Intervals: 95% cluster bootstrap by group.\n\n"
+        var header = "| method | bona fide / attacks scored | AUC | APCER at BPCER \(target) |"
+        var rule = "|---|---|---|---|"
+        if simulated != nil {
+            header += " simulated AUC (this run) |"
+            rule += "---|"
+        }
+        out += header + "\n" + rule + "\n"
+        for key in keys {
+            let m = methods[key]!.pooled
+            out +=
+                "| \(MarkdownText.code(key)) | \(m.bonaFide) / \(m.attacks) | \(n(m.auc))\(ci(m.aucCI, percent: false)) | "
+            out += "\(p(m.apcerAtBPCER.apcerMax))\(ci(m.apcerAtBPCER.apcerMaxCI, percent: true)) |"
+            if let simulated {
+                out +=
+                    simulated[key].map {
+                        " \(n($0.auc))\(ci($0.aucCI, percent: false)) (\($0.bonaFideCount) / \($0.attackCount)) |"
+                    } ?? " - |"
+            }
+            out += "\n"
+        }
+        // Parts with enough attacks (in any method's scored samples), widest first.
+        var attacks: [String: Int] = [:]
+        for method in methods.values {
+            for (name, m) in method.parts { attacks[name] = max(attacks[name] ?? 0, m.attacks) }
+        }
+        let parts = attacks.filter { $0.value >= minimumAttacks }.keys.sorted()
+        guard !parts.isEmpty else { return out }
+        out +=
+            "\nAUC per held-out \(part) with at least \(minimumAttacks) attacks (\(part) names shortened to the part "
+        out += "before `/`; \"-\": the method scored no bona fide or no attack sample there).\n\n"
+        out +=
+            "| method | "
+            + parts.map { MarkdownText.escape(String($0.split(separator: "/").first ?? Substring($0))) }.joined(
+                separator: " | ") + " |\n"
+        out += "|---|" + String(repeating: "---|", count: parts.count) + "\n"
+        for key in keys {
+            out += "| \(MarkdownText.code(key)) | "
+            out += parts.map { name in methods[key]!.parts[name].map { n($0.auc) } ?? "-" }.joined(separator: " | ")
+            out += " |\n"
         }
         return out
     }

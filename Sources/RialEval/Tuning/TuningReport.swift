@@ -72,6 +72,9 @@ public struct TuningReport: Sendable, Equatable, Codable {
     public var finalInSample: HeldOutMetrics.OperatingPoint
     /// `det.svg` (not part of `tune.json`).
     public var detSVG: String = ""
+    /// Every method version's own score on the same records, pooled and per held-out part
+    /// (`MethodHeldOut`); nil in reports written before it existed.
+    public var methods: [String: MethodHeldOut]? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema, created, inputs, profile, objective, target
@@ -87,6 +90,7 @@ public struct TuningReport: Sendable, Equatable, Codable {
         case heldOutAfter = "held_out_after"
         case final
         case finalInSample = "final_in_sample"
+        case methods
     }
 
     /// Runs the nested cross-validation and the final fit. `progress(done, total)` is

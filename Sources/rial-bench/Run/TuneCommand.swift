@@ -139,10 +139,14 @@ struct Tune: ParsableCommand {
         let progress = ProgressReporter.Deferred(label: "tune fits")
         FileHandle.standardError.write(
             Data("tune: \(problem.count) samples, \(problem.matrix.columns.count) aggregation inputs\n".utf8))
-        let report = TuningReport.run(
+        var report = TuningReport.run(
             tuner: tuner, inputs: inputs, bootstrap: BootstrapSettings(resamples: resamples, seed: seed),
             created: created
         ) { done, total in progress.update(done, of: total) }
+        report.methods = MethodHeldOut.compute(
+            records: records, parts: keys, groups: problem.groups, decision: base.decision,
+            targetBPCER: report.heldOutAfter.apcerAtBPCER.targetBPCER,
+            settings: BootstrapSettings(resamples: resamples, seed: seed))
         var tuned = report.final.applied(to: base, profile: profileName)
         tuned.provenance = report.provenance
         let yaml = ConfigurationPrinter.yaml(tuned)
