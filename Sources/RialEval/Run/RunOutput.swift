@@ -146,7 +146,7 @@ public struct SamplesDigest: Sendable, Equatable {
             }
             if chunk.isEmpty { break }
             hasher.update(chunk)
-            lines += chunk.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            lines += chunk.withUnsafeBytes { newlines(in: $0) }
             last = chunk.last
         }
         if let last, last != UInt8(ascii: "\n") { lines += 1 }

@@ -210,7 +210,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     static func buildWithColumns(records: [SampleRecord], context: Context) -> (
         results: RunResults, columns: ScoreColumns
     ) {
-        let evaluated = records.filter { $0.status == .evaluated }
+        // Without failures the records themselves (no copy of every record).
+        let evaluated =
+            records.allSatisfy { $0.status == .evaluated } ? records : records.filter { $0.status == .evaluated }
         var methodKeys: [String] = []
         for record in evaluated {
             for key in record.methods.keys where !methodKeys.contains(key) { methodKeys.append(key) }
@@ -272,8 +274,13 @@ public struct RunResults: Sendable, Equatable, Codable {
         for key in latencyKeys.sorted() {
             // A method's time counts only where it ran to completion: one skipped for lack
             // of input reports ~0 ms and would pass a target it never met.
-            let ran = evaluated.filter { LatencyEntry.ran(key, in: $0) }
-            let values = ran.compactMap { $0.latencyMs[key] }
+            // Indices, not a filtered copy of the records (one copy per key was most of this loop).
+            var values: [Double] = []
+            var ranCount = 0
+            for i in evaluated.indices where LatencyEntry.ran(key, in: evaluated[i]) {
+                ranCount += 1
+                if let value = evaluated[i].latencyMs[key] { values.append(value) }
+            }
             let stats = LatencyStatistics(milliseconds: values)
             let target = LatencyTargets.target(for: key, registry: context.configuration.registry)?.milliseconds
             func verdict(_ value: Double) -> String {
@@ -282,7 +289,7 @@ public struct RunResults: Sendable, Equatable, Codable {
             }
             var entry = LatencyEntry(statistics: stats, targetMs: target, verdict: verdict(stats.p50))
             entry.p99Verdict = verdict(stats.p99)
-            entry.notRun = evaluated.count - ran.count
+            entry.notRun = evaluated.count - ranCount
             latency[key] = entry
         }
 
@@ -294,16 +301,17 @@ public struct RunResults: Sendable, Equatable, Codable {
         let seeds: [String: UInt64] = [
             "bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed,
         ]
-        func levels(_ subset: [SampleRecord]) -> [OutputLevelRow] {
+        /// The output levels of the evaluated records of data kind `kind` (all when nil).
+        func levels(_ kind: SampleRecord.DataKind?) -> [OutputLevelRow] {
             OutputLevelRow.rows(
-                samples: subset.compactMap { r in
-                    r.score("aggregate") == nil ? nil : r.aggregate.map { ($0.level, r.bonaFide, r.label.rawValue) }
+                samples: evaluated.indices.compactMap { i in
+                    let r = evaluated[i]
+                    guard kind == nil || r.data == kind, r.score("aggregate") != nil else { return nil }
+                    return r.aggregate.map { ($0.level, r.bonaFide, r.label.rawValue) }
                 })
         }
-        var aggregateLevels = ["all": levels(evaluated)]
-        for kind in Set(evaluated.map(\.data)) {
-            aggregateLevels[kind.rawValue] = levels(evaluated.filter { $0.data == kind })
-        }
+        var aggregateLevels = ["all": levels(nil)]
+        for kind in Set(evaluated.map(\.data)) { aggregateLevels[kind.rawValue] = levels(kind) }
         let formatter = ISO8601DateFormatter()
         var results = RunResults(
             testRun: context.limit != nil, limit: context.limit, created: formatter.string(from: Date()),
