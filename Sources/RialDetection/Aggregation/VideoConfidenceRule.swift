@@ -20,8 +20,9 @@ public struct VideoConfidenceRule: Sendable, Equatable, Codable {
         public var status: EvidenceCheckStatus
         /// The frames are consistent with the recorded chain (no tamper found).
         public var intact: Bool
-        /// An attestation covers the chain (its final hash or, for an interrupted
-        /// recording, a checkpoint) and verifies.
+        /// An attestation over the whole recording (its final hash) verifies; an
+        /// interrupted recording's attestation over a checkpoint is
+        /// `partialCheckpointVerified` instead.
         public var attestationValid: Bool
         /// The recording was interrupted and its attested checkpoint verifies.
         public var partialCheckpointVerified: Bool

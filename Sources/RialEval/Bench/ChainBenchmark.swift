@@ -19,7 +19,9 @@ import RialProvenance
 /// The baseline is one `EVP_DigestUpdate` of SHA-256 over a 64 MiB buffer (what
 /// `openssl speed -evp sha256` measures at its largest block, without the 16 KiB block
 /// loop). Baseline and chain iterations alternate so both see the same machine load;
-/// throughputs compare medians.
+/// throughputs compare medians. Both are wall-clock, as `openssl speed -elapsed -evp
+/// sha256`; plain `openssl speed` divides by user CPU time, which reads higher on a
+/// loaded machine.
 public enum ChainBenchmark {
     /// The frame byte layout the chain hashes.
     public enum FrameFormat: String, Sendable, Codable, CaseIterable {

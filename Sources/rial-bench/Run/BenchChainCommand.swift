@@ -15,7 +15,8 @@ struct BenchChainCommand: ParsableCommand {
             buffer, 3,110,400 bytes; rgba: 8,294,400 bytes) with a 256x192 float32 depth keyframe on every \
             3rd frame. Each iteration recomputes the whole chain from the frames and checks it against the \
             recorded one; the baseline is one SHA-256 over a 64 MiB buffer through OpenSSL's EVP API, \
-            alternated with the chain so both see the same load. Throughputs compare medians. Refuses debug \
+            alternated with the chain so both see the same load. Throughputs compare medians of wall-clock times (as `openssl \
+            speed -elapsed`; plain `openssl speed` divides by CPU time, higher on a loaded machine). Refuses debug \
             builds unless --allow-debug-build.
             """)
 
