@@ -1,4 +1,5 @@
 import Foundation
+import RialTestSupport
 import Testing
 
 @testable import RialProvenance
@@ -190,6 +191,44 @@ import Testing
         #expect(DeployedChainCheck.failures(record).count == 1)
         record.checkpoints[0].hash = record.frameHashes[0]
         #expect(DeployedChainCheck.failures(record).count == 2)
+    }
+
+    /// Out-of-range checkpoint indices and frame counts are reported, never trapped on.
+    @Test func hostileIndicesAndCounts() throws {
+        let frames = Self.recording(10)
+        for index in [-1, 3, Int.max, Int.min] {
+            var record = HashChainRecord.chain(frames)
+            record.checkpoints.append(.init(index: index, hash: record.frameHashes[0]))
+            #expect(try Self.verify(frames, record).tamper == .malformed)
+            #expect(DeployedChainCheck.failures(record).count == 1)
+            record = HashChainRecord.chain(frames)
+            record.attestation?.checkpointIndex = index
+            #expect(try Self.verify(frames, record).tamper == .malformed)
+        }
+        for count in [Int.max, Int.min, -1] {
+            var record = HashChainRecord.chain(frames)
+            record.attestation?.frameCount = count
+            #expect(try Self.verify(frames, record).status == .broken)
+            #expect(DeployedChainCheck.failures(record).count == 1)
+        }
+    }
+
+    /// Truncated, corrupted and random JSON either fails to decode or decodes to a record
+    /// both verifiers handle without trapping.
+    @Test func recordDecodingFuzz() throws {
+        let frames = Self.recording(160)
+        let data = try JSONEncoder().encode(HashChainRecord.chain(frames, interruptedAtCheckpoint: 0))
+        var inputs = Mutations.truncations(of: data, count: 48)
+        inputs += Mutations.corruptions(of: data, count: 200, seed: 150)
+        inputs += Mutations.garbage(lengths: [0, 1, 5, 100, 2000], seed: 150)
+        var decoded = 0
+        for input in inputs {
+            guard let record = try? JSONDecoder().decode(HashChainRecord.self, from: input) else { continue }
+            decoded += 1
+            _ = DeployedChainCheck.failures(record)
+            _ = try Self.verify(frames, record)
+        }
+        #expect(decoded > 0 && decoded < inputs.count)
     }
 
     @Test func recordDecodesOnlyValidHashes() throws {

@@ -21,6 +21,11 @@ public enum DeployedChainCheck {
             failures.append("chain length \(hashes.count) is not in 1...\(FrameHashLayout.maximumFrames)")
         }
         for checkpoint in record.checkpoints {
+            guard FrameHashLayout.checkpointIndices.contains(checkpoint.index) else {
+                failures.append(
+                    "checkpoint index \(checkpoint.index) is not in 0...\(FrameHashLayout.maximumCheckpoints - 1)")
+                continue
+            }
             let frame = FrameHashLayout.checkpointFrame(index: checkpoint.index)
             if frame > hashes.count || hashes[frame - 1] != checkpoint.hash {
                 failures.append("checkpoint \(checkpoint.index) is not the hash of frame \(frame)")
@@ -41,7 +46,10 @@ public enum DeployedChainCheck {
             } else if attestation.attestedHash != record.finalHash {
                 failures.append("attested hash is not the final hash")
             }
-            if abs(hashes.count - attestation.frameCount) > frameCountTolerance {
+            // Compared without subtracting, so no frame count can overflow.
+            if attestation.frameCount < hashes.count - frameCountTolerance
+                || attestation.frameCount > hashes.count + frameCountTolerance
+            {
                 failures.append(
                     "chain length \(hashes.count) and attested frame count \(attestation.frameCount) differ by more than \(frameCountTolerance)"
                 )

@@ -22,8 +22,15 @@ public enum FrameHashLayout {
     /// The longest recording in frames (15 s at 30 fps).
     public static let maximumFrames = 450
 
+    /// The valid checkpoint indices, 0...2.
+    public static let checkpointIndices = 0..<maximumCheckpoints
+
     /// The frame number (1-based) checkpoint `index` (0-based) is taken at.
-    public static func checkpointFrame(index: Int) -> Int { (index + 1) * checkpointInterval }
+    /// - Precondition: `index` is in `checkpointIndices` (check untrusted indices first).
+    public static func checkpointFrame(index: Int) -> Int {
+        precondition(checkpointIndices.contains(index), "checkpoint index \(index) out of range")
+        return (index + 1) * checkpointInterval
+    }
 
     /// The checkpoint index taken at frame `frame`, nil when none is.
     public static func checkpointIndex(atFrame frame: Int) -> Int? {

@@ -23,6 +23,12 @@ public enum HashChainVerifier {
         -> HashChainVerification
     {
         let recorded = record.frameHashes
+        let named = record.checkpoints.map(\.index) + [record.attestation?.checkpointIndex].compactMap { $0 }
+        if let bad = named.first(where: { !FrameHashLayout.checkpointIndices.contains($0) }) {
+            return HashChainVerification(
+                status: .broken, framesRead: 0, firstBadFrame: nil, tamper: .malformed, attestedFrames: 0,
+                detail: "checkpoint index \(bad) is not in 0...\(FrameHashLayout.maximumCheckpoints - 1)")
+        }
         let checkpoints = Dictionary(record.checkpoints.map { ($0.index, $0.hash) }, uniquingKeysWith: { a, _ in a })
         var previous: ChainHash?
         var read = 0
