@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "RialCodecs", targets: ["RialCodecs"]),
         .library(name: "RialDetection", targets: ["RialDetection"]),
         .library(name: "RialSynth", targets: ["RialSynth"]),
+        .library(name: "RialProvenance", targets: ["RialProvenance"]),
         .library(name: "RialEval", targets: ["RialEval"]),
     ],
     dependencies: [
@@ -55,17 +56,20 @@ let package = Package(
         // library, so the same code can run in the phone app.
         .target(name: "RialDetection", dependencies: ["RialMedia"]),
         .target(name: "RialSynth", dependencies: ["RialMedia", "RialCodecs"]),
+        // Provenance cryptography through OpenSSL's libcrypto: the capture bundle (SHA-256,
+        // HKDF-SHA256, AES-256-GCM) and the video frame hash chain with its verifier.
+        .target(name: "RialProvenance", dependencies: ["RialMedia", "RialCodecs", "COpenSSLCrypto"]),
         .target(
             name: "RialEval",
             dependencies: [
-                "RialMedia", "RialCodecs", "RialDetection", "RialSynth",
+                "RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialProvenance",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         .executableTarget(
             name: "rial-bench",
             dependencies: [
-                "RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialEval",
+                "RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialEval", "RialProvenance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Ink", package: "Ink"),
             ]
@@ -79,6 +83,9 @@ let package = Package(
             dependencies: ["RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialTestSupport"]
         ),
         .testTarget(name: "RialSynthTests", dependencies: ["RialMedia", "RialSynth"]),
+        .testTarget(
+            name: "RialProvenanceTests", dependencies: ["RialMedia", "RialCodecs", "RialProvenance", "RialTestSupport"]
+        ),
         .testTarget(
             name: "RialEvalTests",
             dependencies: ["RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialEval", "RialTestSupport"]

@@ -2,6 +2,7 @@ import Foundation
 import RialCodecs
 import RialDetection
 import RialMedia
+import RialProvenance
 import RialSynth
 
 /// `rial-bench bench`: per-method latency on a fixed, generated capture, against the
@@ -89,6 +90,37 @@ public enum Benchmark {
         return (jpeg, input, pair)
     }
 
+    /// The capture bundle rows: a fixed master key, key index and device fingerprint.
+    private static func measureBundle(jpeg: Data, measure: (String, () -> Double?) -> Void) {
+        func timed(_ body: () -> Void) -> Double {
+            let clock = ContinuousClock(), start = clock.now
+            body()
+            return (clock.now - start).milliseconds
+        }
+        let masterKey = [UInt8](repeating: 0x5a, count: CaptureBundleKeys.masterKeyByteCount)
+        let (table, keyIndex) = (847, 234)
+        let fingerprint = CaptureBundleKeys.deviceFingerprint(vendorIdentifier: "rial-bench", seed: "bench")
+        measure("bundle_hkdf") {
+            timed { _ = try? CaptureBundleKeys.derivedKey(masterKey: masterKey, keyIndex: keyIndex) }
+        }
+        guard let key = try? CaptureBundleKeys.derivedKey(masterKey: masterKey, keyIndex: keyIndex) else { return }
+        measure("bundle_aes_gcm") { timed { _ = try? AES256GCM.seal(Array(fingerprint.utf8), key: key) } }
+        func seal() throws(ProvenanceError) -> Data {
+            try CaptureBundle.seal(
+                image: jpeg, fingerprint: fingerprint, table: table, masterKey: masterKey, keyIndex: keyIndex,
+                timestamp: 1_732_000_000
+            ).encoded()
+        }
+        measure("bundle_seal") { timed { _ = try? seal() } }
+        guard let bundle = try? seal() else { return }
+        measure("bundle_verify") {
+            timed {
+                _ = try? CaptureBundle.parse(bundle).verify(
+                    image: jpeg, masterKeys: [table: masterKey], expectedFingerprint: fingerprint)
+            }
+        }
+    }
+
     /// Runs the benchmark with `configuration` (its methods, constants and learned
     /// models); `progress` gets each key as it starts.
     ///
@@ -127,6 +159,7 @@ public enum Benchmark {
         var decoded = (try? JPEGDecoder.decode(jpeg)) ?? Image8(width: 1, height: 1, channels: 3)
         measure("decode") { timed { _ = try? JPEGDecoder.decode(jpeg, into: &decoded) } }
         measure("sha256") { timed { _ = SHA256Digest.hash(jpeg) } }
+        measureBundle(jpeg: jpeg, measure: measure)
         var outcomes: [MethodOutcome] = []
         let methods = analyzer.configuration.methods
         for method in methods {

@@ -10,6 +10,9 @@ public enum LatencyTargets {
         "aggregation": LatencyTarget(milliseconds: 1, source: "issue 4 (methods.md §9: 15)"),
         "total": LatencyTarget(milliseconds: 50, source: "methods.md §9"),
         "all_methods_concurrent": LatencyTarget(milliseconds: 50, source: "methods.md §9"),
+        "bundle_hkdf": LatencyTarget(milliseconds: 1, source: "birthmark-ios-readme.md Performance Targets"),
+        "bundle_aes_gcm": LatencyTarget(milliseconds: 1, source: "birthmark-ios-readme.md Performance Targets"),
+        "bundle_seal": LatencyTarget(milliseconds: 20, source: "birthmark-ios-readme.md Performance Targets"),
     ]
 
     /// The target of latency key `key` (`moire/1`, `aggregation`), nil when it has none.
