@@ -61,6 +61,8 @@ import Testing
         #expect(success.agreement?.n == 4 && success.agreement?.value == 0.75)
         #expect(success.agreement?.verdict == "FAIL")
         #expect(success.boostApplied?.value == 0.5)
+        // Reported for context, without a target: no verdict.
+        #expect(success.boostApplied?.verdict == "n/a")
         #expect(success.boostSize.value == 0.05 && success.boostSize.verdict == "FAIL")
         let text = success.markdown(levels: RuleLevels(records, rule: .weighted)).joined(separator: "\n")
         #expect(text.contains("| cross-validation agreement (all aggregated methods agree) | 4 | 0.750 |"))

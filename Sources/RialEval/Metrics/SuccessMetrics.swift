@@ -27,7 +27,8 @@ public struct SuccessMetrics: Sendable, Equatable, Codable {
     public struct Rate: Sendable, Equatable, Codable {
         /// Where the target comes from, e.g. `PRD 2.0 Success Criteria, MVP Success Indicators 5`.
         public var source: String
-        public var target: Double
+        /// Nil for a rate reported without a target (the share of samples boosted).
+        public var target: Double?
         public var value: Double
         public var interval: ConfidenceInterval?
         /// Samples the rate is over.
@@ -40,16 +41,19 @@ public struct SuccessMetrics: Sendable, Equatable, Codable {
             case intervalVerdict = "interval_verdict"
         }
 
-        init(source: String, target: Double, value: Double, interval: ConfidenceInterval?, n: Int) {
+        init(source: String, target: Double?, value: Double, interval: ConfidenceInterval?, n: Int) {
             self.source = source
             self.target = target
             self.value = value
             self.interval = interval
             self.n = n
-            let measured = n > 0 && value.isFinite
-            verdict = measured ? (value > target ? "PASS" : "FAIL") : "n/a"
-            intervalVerdict =
-                measured ? interval.map { $0.lower.isFinite && $0.lower > target ? "PASS" : "FAIL" } ?? "n/a" : "n/a"
+            guard let target, n > 0, value.isFinite else {
+                verdict = "n/a"
+                intervalVerdict = "n/a"
+                return
+            }
+            verdict = value > target ? "PASS" : "FAIL"
+            intervalVerdict = interval.map { $0.lower.isFinite && $0.lower > target ? "PASS" : "FAIL" } ?? "n/a"
         }
     }
 
@@ -96,7 +100,9 @@ public struct SuccessMetrics: Sendable, Equatable, Codable {
             if let m = byKey["aggregate"] { real[kind] = tpr(m, Target.realSceneTPR) }
         }
         realSceneTPR = real
-        methodTPR = metrics.filter { $0.key != "aggregate" }.mapValues { tpr($0, Target.methodTPR) }
+        // Methods only: not the aggregate, not a continuous companion (`depth/1:margin`).
+        methodTPR = metrics.filter { $0.key != "aggregate" && !$0.key.contains(":") }
+            .mapValues { tpr($0, Target.methodTPR) }
         let recorded = evaluated.compactMap(\.aggregate).filter { $0.methodsAgree != nil }
         if recorded.isEmpty {
             agreement = nil
@@ -109,7 +115,7 @@ public struct SuccessMetrics: Sendable, Equatable, Codable {
                 source: Target.agreement.1, target: Target.agreement.0, value: Double(agreeing) / Double(n),
                 interval: .wilson(successes: agreeing, trials: n, level: 0.95), n: n)
             boostApplied = Rate(
-                source: "PRD 2.0 Cross-Validation (all methods agree -> +5%)", target: 0,
+                source: "PRD 2.0 Cross-Validation (all methods agree -> +5%)", target: nil,
                 value: Double(boosted) / Double(n), interval: .wilson(successes: boosted, trials: n, level: 0.95),
                 n: n)
         }
@@ -131,7 +137,7 @@ public struct SuccessMetrics: Sendable, Equatable, Codable {
         func row(_ name: String, _ r: Rate) {
             let interval = r.interval.map { "[\(Self.format($0.lower)), \(Self.format($0.upper))]" } ?? "-"
             out.append(
-                "| \(name) | \(r.n) | \(Self.format(r.value)) | \(interval) | > \(Self.format(r.target)) | "
+                "| \(name) | \(r.n) | \(Self.format(r.value)) | \(interval) | \(r.target.map { "> \(Self.format($0))" } ?? "-") | "
                     + "\(r.verdict) | \(r.intervalVerdict) | \(r.source) |")
         }
         for kind in realSceneTPR.keys.sorted(by: { ($0 == "all" ? "" : $0) < ($1 == "all" ? "" : $1) }) {
