@@ -61,7 +61,7 @@ import Testing
         let baseline = try Self.package(Self.screen)
         let payloads = [
             #"{"moire": {"status": "bogus"}, "texture": {"status": 3}, "artifacts": {}}"#,
-            #"{"moire": {"confidence": 4}, "texture": {"score": -1}, "artifacts": {"overall_confidence": "0"}}"#,
+            #"{"moire": {}, "texture": {"classification": "real_scene"}, "artifacts": {"overall_confidence": null}}"#,
             #"{"moire": {"status": "failed"}, "texture": {"status": "unavailable"}, "artifacts": {"status": "error"}}"#,
             #"{"aggregated_confidence": {"overall_confidence": 1.0, "confidence_level": "very_high"}}"#,
         ]
@@ -89,5 +89,20 @@ import Testing
         let outcome = try CLIRunner.run(["analyze", Self.screen, "--payload", path])
         #expect(outcome.status == 65)
         #expect(outcome.stderr.hasPrefix("rial-bench: error: \(path): detection payload: "), "\(outcome.stderr)")
+    }
+
+    /// Issue 14 item 6: an out-of-range value is an error naming the file and the key,
+    /// not a method that silently drops out of aggregation.
+    @Test func outOfRangePayloadValueExits65NamingFileAndKey() throws {
+        let folder = try Fixtures.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("payload.json").path
+        try Data(#"{"moire": {"detected": true, "confidence": 4}}"#.utf8).write(to: URL(fileURLWithPath: path))
+        let outcome = try CLIRunner.run(["analyze", Self.screen, "--payload", path])
+        #expect(outcome.status == 65)
+        #expect(
+            outcome.stderr.hasPrefix(
+                "rial-bench: error: \(path): detection payload: 'moire.confidence' must be in 0...1"),
+            "\(outcome.stderr)")
     }
 }

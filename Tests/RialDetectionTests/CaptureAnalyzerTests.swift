@@ -62,8 +62,8 @@ import Testing
         #expect(analysis.outcome("depth/1")?.summary.status == .unavailable)
         #expect(analysis.outcome("depth/2")?.summary.status == .unavailable)
         #expect(
-            analysis.evidence.sceneAnalysis.status == "unavailable"
-                || analysis.evidence.sceneAnalysis.status == "partial")
+            analysis.evidence.sceneAnalysis.completeness == "unavailable"
+                || analysis.evidence.sceneAnalysis.completeness == "partial")
     }
 
     @Test func payloadResultsReplaceLocalFamilies() throws {

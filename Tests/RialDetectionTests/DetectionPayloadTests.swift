@@ -30,13 +30,13 @@ import Testing
 
     @Test func probabilitiesWinAndStatusesMap() throws {
         let json = #"""
-            {"texture": {"classification": "real_scene", "confidence": 0.6, "all_classifications": {"real_scene": 0.55}},
+            {"texture": {"classification": "lcd_screen", "confidence": 0.6, "all_classifications": {"real_scene": 0.3, "lcd_screen": 0.6}},
              "moire": {"status": "unavailable", "unavailability_reason": "image too small"},
              "artifacts": {"status": "error"}}
             """#
         let payload = try DetectionPayload.parse(Data(json.utf8))
         let byFamily = Dictionary(uniqueKeysWithValues: payload.outcomes.map { ($0.family, $0) })
-        #expect(byFamily[.texture]?.summary.score == 0.55)
+        #expect(byFamily[.texture]?.summary.score == 0.3) // all_classifications.real_scene, not 1 - 0.6
         #expect(byFamily[.moire]?.summary.status == .unavailable)
         #expect(byFamily[.moire]?.summary.unavailableReason == "image too small")
         #expect(byFamily[.artifacts]?.summary.status == .failed)

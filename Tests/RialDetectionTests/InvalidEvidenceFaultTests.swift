@@ -92,18 +92,39 @@ import Testing
         #"{"moire": {"status": 1, "confidence": 0}, "texture": {"status": [], "classification": "real_scene", "confidence": 1}, "artifacts": {"status": 0, "overall_confidence": 0}}"#,
         #"{"moire": {}, "texture": {}, "artifacts": {}}"#,
         #"{"moire": {"status": "completed"}, "texture": {"status": "success"}, "artifacts": {"status": "completed"}}"#,
-        #"{"moire": {"score": 1.5}, "texture": {"score": -0.2}, "artifacts": {"score": 7}}"#,
-        #"{"moire": {"confidence": -3}, "texture": {"classification": "real_scene", "confidence": 2}, "artifacts": {"overall_confidence": -1}}"#,
-        #"{"moire": {"confidence": 1e300}, "texture": {"all_classifications": {"real_scene": 1e300}}, "artifacts": {"pwm_confidence": -1e300}}"#,
-        #"{"moire": {"confidence": "0.0"}, "texture": {"classification": 1, "confidence": 1}, "artifacts": {"overall_confidence": null}}"#,
-        #"{"moire": {"score": "1"}, "texture": {"score": true}, "artifacts": {"score": [1]}}"#,
         #"{"moire": {"status": "failed"}, "texture": {"status": "unavailable"}, "artifacts": {"status": "error"}}"#,
-        #"{"detection": {"moire": {"status": "?"}, "texture": {}, "artifacts": {"score": 2}}}"#,
         #"{"moire": null, "texture": null, "artifacts": null, "aggregated_confidence": {"overall_confidence": 1}}"#,
         #"{"aggregated_confidence": {"overall_confidence": 1.0, "confidence_level": "very_high"}}"#,
         #"{"cross_validation": {"methods_agree": true}}"#,
         #"{"moire": {"status": "bogus", "detected": false, "confidence": 0}, "texture": {"status": "x", "classification": "real_scene", "confidence": 1}, "artifacts": {"status": "y", "overall_confidence": 0}}"#,
     ]
+
+    /// Out-of-range or wrongly typed values are refused with the key named (issue 14
+    /// item 6: "a clear error, never a silently dropped method that raises the confidence").
+    static let refusedPayloads: [(json: String, key: String)] = [
+        (#"{"moire": {"score": 1.5}, "texture": {"score": -0.2}, "artifacts": {"score": 7}}"#, "moire.score"),
+        (
+            #"{"moire": {"confidence": -3}, "texture": {"classification": "real_scene", "confidence": 2}, "artifacts": {"overall_confidence": -1}}"#,
+            "moire.confidence"
+        ),
+        (
+            #"{"texture": {"all_classifications": {"real_scene": 1e300}}, "artifacts": {"pwm_confidence": -1e300}}"#,
+            "texture.all_classifications.real_scene"
+        ),
+        (#"{"moire": {"confidence": "0.0"}, "texture": {"classification": 1, "confidence": 1}}"#, "moire.confidence"),
+        (#"{"texture": {"score": true}, "artifacts": {"score": [1]}}"#, "texture.score"),
+        (#"{"detection": {"moire": {"status": "?"}, "texture": {}, "artifacts": {"score": 2}}}"#, "artifacts.score"),
+    ]
+
+    @Test(arguments: refusedPayloads.indices)
+    func outOfRangePayloadIsRefusedNamingTheKey(index: Int) {
+        let (json, key) = Self.refusedPayloads[index]
+        #expect {
+            try DetectionPayload.parse(Data(json.utf8))
+        } throws: { error in
+            (error as? PayloadError)?.message.contains("'\(key)'") == true
+        }
+    }
 
     @Test(arguments: invalidPayloads.indices)
     func allInvalidPayloadIsNoBetterThanNoPayload(index: Int) throws {

@@ -123,7 +123,9 @@ enum RunFixture {
         let records = try run(manifestURL.path, limit: 2)
         let moire = try #require(records[0].methods["payload.moire"])
         #expect(abs((moire["score"]?.numberValue ?? 0) - 0.1) < 1e-12) // 1 - confidence
-        #expect(records[0].methods["moire/1"] == nil)
+        // The local moire methods still run: the reference the phone's score is compared with.
+        #expect(records[0].methods["moire/1"] != nil)
+        #expect(records[0].aggregationInputs?["payload.moire"]?.source == .payload)
         #expect(records[0].aggregate?.flags.contains(.screenDetected) == true)
         #expect(records[1].methods["moire/1"] != nil && records[1].methods["payload.moire"] == nil)
     }

@@ -16,11 +16,12 @@ extension ArtifactAnalyzer: DetectionMethod {
         imageRows(of: capture) { .unavailable(reason: $0) }
     }
 
-    /// `pwm_flicker_detected` or `specular_pattern_detected` -> screen,
+    /// `pwm_flicker_detected` (`pwm_detected` in a story 9-6 payload) or `specular_pattern_detected` -> screen,
     /// `halftone_detected` -> print.
     public static func detections(in fields: JSONObject) -> Detections {
         Detections(
-            screen: fields.flag("pwm_flicker_detected") || fields.flag("specular_pattern_detected"),
+            screen: fields.flag("pwm_flicker_detected") || fields.flag("pwm_detected")
+                || fields.flag("specular_pattern_detected"),
             print: fields.flag("halftone_detected"))
     }
 

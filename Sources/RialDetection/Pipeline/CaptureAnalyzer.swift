@@ -87,6 +87,7 @@ public struct CaptureAnalyzer: Sendable {
 
         let evidence = Self.evidence(
             input: input, outcomes: outcomes, aggregated: aggregated, aggregation: step.result, metadata: metadata,
+            families: aggregator.familyEvidence(candidates, aggregated: step.aggregated),
             profileName: profileName, profile: weights, configuration: configuration,
             totalMs: total)
         return CaptureAnalysis(
@@ -94,22 +95,20 @@ public struct CaptureAnalyzer: Sendable {
             evidence: evidence, totalMs: total)
     }
 
-    /// The configured methods this capture runs itself: those of families the payload
-    /// does not supply with a usable result (`AggregationCandidate.replacesLocalMethods`).
-    /// A failed, unavailable or invalid payload entry stays in the breakdown with its
-    /// reason but is no evidence, so the family's local methods run and feed aggregation
-    /// (`PipelineAggregator` step 1).
+    /// The configured methods this capture runs itself: all of them, also those of
+    /// families the payload supplies. A usable payload result
+    /// (`AggregationCandidate.replacesLocalMethods`) feeds aggregation in place of the
+    /// local ones (`PipelineAggregator` step 1), and the local results stay in the
+    /// breakdown as the reference re-computation the phone's scores are compared with
+    /// (issue 14 item 6, `PayloadParity` in RialEval). A failed, unavailable or invalid
+    /// payload entry stays in the breakdown with its reason but is no evidence, so the
+    /// family's local result feeds aggregation.
     func localMethods(payload: DetectionPayload?) -> [MethodIdentifier] {
-        let usable = payload?.outcomes.filter(\.aggregationCandidate.replacesLocalMethods) ?? []
-        let payloadFamilies = Set(usable.map(\.family))
-        return configuration.methods.filter { method in
-            guard let family = configuration.registry.method(method)?.family else { return false }
-            return !payloadFamilies.contains(family)
-        }
+        configuration.methods.filter { configuration.registry.method($0) != nil }
     }
 
     /// Runs the methods that read the image in row order (`readsRowsWhileDecoding`, as
-    /// configured and not supplied by `payload`) on rows that may still be decoding: each
+    /// configured) on rows that may still be decoding: each
     /// waits for the rows it needs, so on a machine with a free core most of their work
     /// overlaps the decode. Pass the result to `analyze(_:profile:concurrent:rows:)` with
     /// the finished image, which runs the rest (e.g. parallax/1 needs the whole image and

@@ -19,7 +19,7 @@ public struct EvidencePackage: Sendable, Equatable, Codable {
     /// Milliseconds per breakdown key, plus `aggregation` and `total` (wall time of the
     /// whole analysis, methods run concurrently when enabled).
     public var latencyMs: [String: Double]
-    /// The phone's own `aggregated_confidence` and `cross_validation`, when a payload was given.
+    /// The phone's own `aggregated` and `cross_validation` blocks (story 9-6 AC 3), when a payload was given.
     public var payload: JSONObject?
 
     enum CodingKeys: String, CodingKey {
@@ -47,9 +47,13 @@ public struct EvidencePackage: Sendable, Equatable, Codable {
 
     /// `scene_analysis`.
     public struct SceneAnalysis: Sendable, Equatable, Codable {
+        /// PRD 1.1 / 2.0 "Evidence Status Values": `pass` when the capture is likely a
+        /// real scene (`is_likely_real_scene`), `fail` when an aggregated method scored and
+        /// it is not, `unavailable` when no aggregated method scored.
+        public var status: EvidenceCheckStatus
         /// `completed` when every aggregated method scored, `partial` when some did,
         /// `unavailable` when none did.
-        public var status: String
+        public var completeness: String
         /// `aggregation.ranking_score >= decision.threshold` (the ranking score equals
         /// `final_score` unless a cap lowered the level; see `AggregationResult.rankingScore`).
         public var isLikelyRealScene: Bool
@@ -57,14 +61,17 @@ public struct EvidencePackage: Sendable, Equatable, Codable {
         public var primaryMethod: String?
         /// Breakdown key -> `{available, score, weight, role, aggregated, source, ...result fields}`;
         /// `score` is the method's raw score, and `calibrated_score` what aggregation took
-        /// when the configuration's `calibration` has an entry for the key.
+        /// when the configuration's `calibration` has an entry for the key. Beside the
+        /// method keys, one entry per family under the product documents' keys (`lidar`,
+        /// `parallax`, `moire`, `texture`, `artifacts` and its PRD 2.0 name `supporting`)
+        /// with its evidence status: `CaptureAnalyzer.familyEntry`, `FamilyEvidence`.
         public var breakdown: JSONObject
         public var crossValidation: CrossValidation
         /// The aggregated confidence score (same as `confidence_score`).
         public var finalScore: Double
 
         enum CodingKeys: String, CodingKey {
-            case status
+            case status, completeness
             case isLikelyRealScene = "is_likely_real_scene"
             case primaryMethod = "primary_method"
             case breakdown

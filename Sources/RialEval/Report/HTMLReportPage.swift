@@ -189,6 +189,7 @@ struct HTMLReportPage {
                 html += OperatingPointReport.html(table)
             }
         }
+        successAndParitySections()
         ruleLevelsTables()
         html += "</section>\n"
     }

@@ -44,6 +44,16 @@ public enum MarkdownReport {
         out.append("## Picking a threshold (each data kind apart)")
         out.append("")
         for table in OperatingPointReport.tables(r) { out += OperatingPointReport.markdown(table) }
+        if let success = r.successMetrics {
+            out.append("## Success metrics (PRD 2.0 \"Success Criteria\")")
+            out.append("")
+            out += success.markdown(levels: r.ruleLevels)
+        }
+        if let parity = r.payloadParity {
+            out.append("## Phone payload parity (story 9-6)")
+            out.append("")
+            out += parity.markdown()
+        }
         if let levels = r.ruleLevels {
             out.append("## Confidence levels per label, weighted and MVP rule")
             out.append("")

@@ -179,6 +179,20 @@ public enum MethodologyReport {
         )
         out.append("")
         for table in OperatingPointReport.tables(r) { out += OperatingPointReport.markdown(table) }
+        if let success = r.successMetrics {
+            out.append("## Success metrics of the product documents")
+            out.append("")
+            out.append(
+                "Each success indicator of PRD 2.0 \"Success Criteria\" that a run can measure, against its target: the aggregate's TPR for real 3D scenes at the operating point (MVP Success Indicators 5, > 95 %), each method's TPR (Expansion 1, > 90 %), the share of samples whose aggregated methods all agree (Expansion 3, > 95 %), how often the agreement boost applies and its size (Expansion 5 asks > 10 %, while PRD 2.0 \"Cross-Validation\" sets +5 %: the configured `aggregation.agreement_boost` is reported against the > 10 % target). Levels per label are those of the rule named below (`aggregation.rule`)."
+            )
+            out.append("")
+            out += success.markdown(levels: r.ruleLevels)
+        }
+        if let parity = r.payloadParity {
+            out.append("## Phone payload parity")
+            out.append("")
+            out += parity.markdown()
+        }
         out += fittedOn(r.configuration)
         for tuning in tunings { out += tuningSection(tuning, simulated: r.metricsByData["simulated"]) }
         out.append("## Latency")

@@ -198,7 +198,12 @@ public struct DatasetRunner: Sendable {
         record.aggregationInputs = candidates
         record.attestationEvidence = loaded.input.attestation
         record.metadataChecks = analysis.evidence.metadata.statuses
-        record.aggregate = .init(analysis.aggregation, primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod)
+        if let payload = loaded.input.payload, payload.aggregatedConfidence != nil {
+            record.phoneAggregate = .init(level: payload.phoneLevel, score: payload.phoneScore)
+        }
+        record.aggregate = .init(
+            analysis.aggregation, primaryMethod: analysis.evidence.sceneAnalysis.primaryMethod,
+            families: analyzer.familyEvidence(candidates, aggregated: analysis.aggregated))
         record.decision = Self.decision(analysis.aggregation.rankingScore, configuration: plan.configuration)
         var latency = analysis.evidence.latencyMs
         for (key, value) in loaded.latencyMs { latency[key] = value }

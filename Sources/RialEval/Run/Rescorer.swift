@@ -45,7 +45,9 @@ public struct Rescorer: Sendable {
             candidates, attestation: record.attestationEvidence ?? .missing, profile: profile,
             checks: record.metadataChecks ?? [:])
         var copy = record
-        copy.aggregate = .init(outcome.result, primaryMethod: outcome.primaryMethod)
+        copy.aggregate = .init(
+            outcome.result, primaryMethod: outcome.primaryMethod,
+            families: aggregator.familyEvidence(candidates, aggregated: outcome.aggregated))
         copy.decision = DatasetRunner.decision(outcome.result.rankingScore, configuration: configuration)
         return copy
     }

@@ -58,6 +58,12 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// The levels per label under the weighted and the MVP rule (`RuleLevels`); nil in
     /// files written before it was recorded.
     public var ruleLevels: RuleLevels? = nil
+    /// The product documents' success metrics against their targets (`SuccessMetrics`);
+    /// nil in files written before they were recorded.
+    public var successMetrics: SuccessMetrics? = nil
+    /// Phone payload scores and levels against the reference re-computation
+    /// (`PayloadParity`); nil when no sample carries a payload.
+    public var payloadParity: PayloadParity? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -77,6 +83,8 @@ public struct RunResults: Sendable, Equatable, Codable {
         case rescoredFrom = "rescored_from"
         case aggregateLevels = "aggregate_levels"
         case ruleLevels = "rule_levels"
+        case successMetrics = "success_metrics"
+        case payloadParity = "payload_parity"
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -328,6 +336,9 @@ public struct RunResults: Sendable, Equatable, Codable {
             mergedShards: context.mergedShards, rescoredFrom: context.rescoredFrom)
         results.aggregateLevels = aggregateLevels
         results.ruleLevels = RuleLevels(evaluated, rule: context.configuration.aggregation.rule)
+        results.successMetrics = SuccessMetrics(
+            metrics: all, metricsByData: byData, evaluated: evaluated, configuration: context.configuration)
+        results.payloadParity = PayloadParity(evaluated, configuration: context.configuration)
         return (results, columns)
     }
 

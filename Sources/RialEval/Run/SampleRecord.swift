@@ -50,6 +50,20 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     /// --accept-jpeg-warnings`): the sample is flagged as decoded from damaged data.
     /// Absent (nil) for a clean decode.
     public var decodeWarnings: [String]? = nil
+    /// The phone's own fused result (`aggregated` of its detection payload, story 9-6
+    /// AC 3), for samples that carry a payload; nil otherwise.
+    public var phoneAggregate: PhoneAggregate? = nil
+
+    /// `aggregated.confidence_level` and `aggregated.overall_confidence` of a payload.
+    public struct PhoneAggregate: Sendable, Equatable, Codable {
+        public var level: ConfidenceLevel?
+        public var score: Double?
+
+        public init(level: ConfidenceLevel?, score: Double?) {
+            self.level = level
+            self.score = score
+        }
+    }
 
     /// A record's label: the manifest's, or `unknown` when the manifest entry itself
     /// could not be read (JSON: the label's raw value, or `"unknown"`).
@@ -145,6 +159,15 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         /// Nil in runs written before they existed.
         public var weightedLevel: ConfidenceLevel? = nil
         public var mvpLevel: ConfidenceLevel? = nil
+        /// Each family's evidence check under the product documents' keys (`lidar`,
+        /// `parallax`, `moire`, `texture`, `artifacts`): pass / fail / unavailable
+        /// (`FamilyEvidence`, PRD "Evidence Status Values"). Nil in runs written before it existed.
+        public var evidenceStatus: [String: EvidenceCheckStatus]? = nil
+        /// Cross-validation: every aggregated method agreed (`AggregationResult.methods_agree`),
+        /// and the boost that agreement added (0 when none). Nil in runs written before
+        /// they were recorded.
+        public var methodsAgree: Bool? = nil
+        public var agreementBoost: Double? = nil
 
         enum CodingKeys: String, CodingKey {
             case score, level, flags
@@ -154,6 +177,9 @@ public struct SampleRecord: Sendable, Equatable, Codable {
             case primaryMethod = "primary_method"
             case weightedLevel = "weighted_level"
             case mvpLevel = "mvp_level"
+            case evidenceStatus = "evidence_status"
+            case methodsAgree = "methods_agree"
+            case agreementBoost = "agreement_boost"
         }
 
         public init(
@@ -169,14 +195,20 @@ public struct SampleRecord: Sendable, Equatable, Codable {
             self.primaryMethod = primaryMethod
         }
 
-        /// The record of `result`, whose primary role `primaryMethod` filled.
-        public init(_ result: AggregationResult, primaryMethod: String?) {
+        /// The record of `result`, whose primary role `primaryMethod` filled, with the
+        /// families' evidence checks when given.
+        public init(_ result: AggregationResult, primaryMethod: String?, families: [FamilyEvidence]? = nil) {
             self.init(
                 score: result.confidenceScore, level: result.confidenceLevel, flags: result.flags,
                 uncappedScore: result.uncappedScore, rankingScore: result.rankingScore,
                 weights: result.weightsUsed, primaryMethod: primaryMethod)
             weightedLevel = result.weightedLevel
             mvpLevel = result.mvp?.level
+            methodsAgree = result.methodsAgree
+            agreementBoost = result.agreementBoost
+            evidenceStatus = families.map {
+                Dictionary(uniqueKeysWithValues: $0.map { (FamilyEvidence.key($0.family), $0.status) })
+            }
         }
     }
 
@@ -192,6 +224,7 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         case aggregationInputs = "aggregation_inputs"
         case attestationEvidence = "attestation_evidence"
         case metadataChecks = "metadata_checks"
+        case phoneAggregate = "phone_aggregate"
     }
 
     /// The score of breakdown key `key` (`aggregate` for the aggregate), when it scored.

@@ -40,7 +40,9 @@ enum SampleRecordLine {
         let outcome = rescorer.aggregator.aggregate(
             candidates, attestation: record.attestationEvidence ?? .missing, profile: rescorer.profile,
             checks: record.metadataChecks ?? [:])
-        let aggregate = SampleRecord.Aggregate(outcome.result, primaryMethod: outcome.primaryMethod)
+        let aggregate = SampleRecord.Aggregate(
+            outcome.result, primaryMethod: outcome.primaryMethod,
+            families: rescorer.aggregator.familyEvidence(candidates, aggregated: outcome.aggregated))
         let decision = DatasetRunner.decision(outcome.result.rankingScore, configuration: rescorer.configuration)
         guard let aggregateText = encode(aggregate) else { return nil }
         record.aggregate = aggregate
@@ -60,8 +62,20 @@ enum SampleRecordLine {
     static func encode(_ a: SampleRecord.Aggregate) -> String? {
         let numbers = [a.score, a.uncappedScore, a.rankingScore ?? 0] + a.weights.values
         guard numbers.allSatisfy(\.isFinite) else { return nil }
-        var text = "{\"flags\":[" + a.flags.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
+        var text = ""
+        if let evidence = a.evidenceStatus {
+            text += "\"evidence_status\":{"
+            text += evidence.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\"\($0.value.rawValue)\"" }
+                .joined(separator: ",")
+            text += "},"
+        }
+        if let boost = a.agreementBoost {
+            guard boost.isFinite else { return nil }
+            text = "\"agreement_boost\":\(number(boost))," + text
+        }
+        text = "{" + text + "\"flags\":[" + a.flags.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
         text += ",\"level\":\"\(a.level.rawValue)\""
+        if let agree = a.methodsAgree { text += ",\"methods_agree\":\(agree)" }
         if let mvp = a.mvpLevel { text += ",\"mvp_level\":\"\(mvp.rawValue)\"" }
         if let primary = a.primaryMethod {
             guard let quoted = quote(primary) else { return nil }
@@ -112,6 +126,7 @@ enum SampleRecordLine {
         var aggregationInputs: [String: AggregationCandidate]?
         var attestationEvidence: AttestationEvidence?
         var metadataChecks: [String: EvidenceCheckStatus]?
+        var phoneAggregate: SampleRecord.PhoneAggregate?
         var aggregateRange: Range<Int>?
         var decisionRange: Range<Int>?
 
@@ -175,6 +190,19 @@ enum SampleRecordLine {
                 guard c.object({ c, key in c.string().flatMap(EvidenceCheckStatus.init).map { map[key] = $0 } != nil })
                 else { return false }
                 metadataChecks = map
+            case "phone_aggregate":
+                guard let value = c.value(), let object = value.objectValue else { return false }
+                var level: ConfidenceLevel?, score: Double?
+                for (key, v) in object {
+                    switch (key, v) {
+                    case ("level", .string(let s)): level = ConfidenceLevel(rawValue: s)
+                    case ("score", .number(let n)): score = n
+                    case (_, .null): break
+                    default: return false
+                    }
+                }
+                phoneAggregate = .init(level: level, score: score)
+                return true
             case "aggregate":
                 guard let range = c.skipValue() else { return false }
                 aggregateRange = range
@@ -274,7 +302,7 @@ enum SampleRecordLine {
                 group: group, tags: tags, attestation: attestation, split: split, data: data, status: status,
                 failure: failure, methods: methods, aggregate: nil, decision: nil, aggregationInputs: aggregationInputs,
                 attestationEvidence: attestationEvidence, metadataChecks: metadataChecks, latencyMs: latencyMs,
-                sha256: sha256, decodeWarnings: decodeWarnings)
+                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate)
         }
     }
 }

@@ -148,7 +148,8 @@ enum AnalysisSummary {
             "attestation: \(p.hardwareAttestation.status.rawValue) (\(p.hardwareAttestation.method.rawValue))"
                 + (p.hardwareAttestation.deviceModel.map { ", device \($0)" } ?? ""))
         var table = TextTable(["method", "status", "score", "weight", "ms", "detail"])
-        for (key, value) in p.sceneAnalysis.breakdown {
+        let familyKeys = Set(MethodFamily.allCases.map(FamilyEvidence.key) + [FamilyEvidence.supportingKey])
+        for (key, value) in p.sceneAnalysis.breakdown where !familyKeys.contains(key) {
             let entry = value.objectValue ?? [:]
             let status = entry["status"]?.stringValue ?? "?"
             var score = entry["score"]?.numberValue.map(format) ?? "-"
@@ -160,6 +161,13 @@ enum AnalysisSummary {
         lines.append("")
         lines.append(table.render())
         lines.append("")
+        lines.append(
+            "evidence (PASS / FAIL / UNAVAILABLE): scene \(p.sceneAnalysis.status.rawValue); "
+                + MethodFamily.allCases.map { family in
+                    let entry = p.sceneAnalysis.breakdown[FamilyEvidence.key(family)]?.objectValue ?? [:]
+                    return "\(FamilyEvidence.key(family)) \(entry["status"]?.stringValue ?? "?")"
+                        + " (\(entry["decided_by"]?.stringValue ?? "-"))"
+                }.joined(separator: "; "))
         let flags = p.sceneAnalysis.crossValidation.flags.map(\.rawValue)
         lines.append(
             "cross-validation: methods \(p.sceneAnalysis.crossValidation.methodsAgree ? "agree" : "disagree"), "
