@@ -145,6 +145,9 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         /// Nil in runs written before they existed.
         public var weightedLevel: ConfidenceLevel? = nil
         public var mvpLevel: ConfidenceLevel? = nil
+        /// What cross-validation found (`AggregationResult.cross_validation`, summarised).
+        /// Nil in runs written before it existed.
+        public var crossValidation: CrossValidationSummary? = nil
 
         enum CodingKeys: String, CodingKey {
             case score, level, flags
@@ -154,6 +157,7 @@ public struct SampleRecord: Sendable, Equatable, Codable {
             case primaryMethod = "primary_method"
             case weightedLevel = "weighted_level"
             case mvpLevel = "mvp_level"
+            case crossValidation = "cross_validation"
         }
 
         public init(
@@ -177,6 +181,37 @@ public struct SampleRecord: Sendable, Equatable, Codable {
                 weights: result.weightsUsed, primaryMethod: primaryMethod)
             weightedLevel = result.weightedLevel
             mvpLevel = result.mvp?.level
+            crossValidation = result.crossValidation.map(CrossValidationSummary.init)
+        }
+    }
+
+    /// A sample's cross-validation in its record: FR77's status, the aggregated interval,
+    /// `high_uncertainty`, the anomalies by severity and their impact (JSON snake_case).
+    public struct CrossValidationSummary: Sendable, Equatable, Codable {
+        public var mode: AggregationConfiguration.CrossValidation.Mode
+        public var validationStatus: CrossValidationResult.Status
+        public var interval: CrossValidationResult.Interval?
+        public var highUncertainty: Bool
+        /// Severity -> anomalies of that severity (severities without any are absent).
+        public var anomalies: [String: Int]
+        public var confidenceImpact: Double
+
+        enum CodingKeys: String, CodingKey {
+            case mode
+            case validationStatus = "validation_status"
+            case interval
+            case highUncertainty = "high_uncertainty"
+            case anomalies
+            case confidenceImpact = "confidence_impact"
+        }
+
+        public init(_ r: CrossValidationResult) {
+            mode = r.mode
+            validationStatus = r.validationStatus
+            interval = r.aggregatedInterval
+            highUncertainty = r.highUncertainty
+            anomalies = r.anomalies.reduce(into: [:]) { $0[$1.severity.rawValue, default: 0] += 1 }
+            confidenceImpact = r.confidenceImpact
         }
     }
 
