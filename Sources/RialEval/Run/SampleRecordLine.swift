@@ -60,7 +60,20 @@ enum SampleRecordLine {
     static func encode(_ a: SampleRecord.Aggregate) -> String? {
         let numbers = [a.score, a.uncappedScore, a.rankingScore ?? 0] + a.weights.values
         guard numbers.allSatisfy(\.isFinite) else { return nil }
-        var text = "{\"flags\":[" + a.flags.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
+        var text = "{"
+        if let cv = a.crossValidation {
+            guard cv.confidenceImpact.isFinite, cv.interval.map({ $0.lower.isFinite && $0.upper.isFinite }) ?? true
+            else { return nil }
+            text += "\"cross_validation\":{\"anomalies\":{"
+            text += cv.anomalies.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+            text += "},\"confidence_impact\":\(number(cv.confidenceImpact))"
+            text += ",\"high_uncertainty\":\(cv.highUncertainty)"
+            if let i = cv.interval {
+                text += ",\"interval\":{\"lower\":\(number(i.lower)),\"upper\":\(number(i.upper))}"
+            }
+            text += ",\"mode\":\"\(cv.mode.rawValue)\",\"validation_status\":\"\(cv.validationStatus.rawValue)\"},"
+        }
+        text += "\"flags\":[" + a.flags.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
         text += ",\"level\":\"\(a.level.rawValue)\""
         if let mvp = a.mvpLevel { text += ",\"mvp_level\":\"\(mvp.rawValue)\"" }
         if let primary = a.primaryMethod {
