@@ -10,26 +10,47 @@ import Testing
         Set((try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as! [String: Any]).keys)
     }
 
-    /// The defaults of methods.md section 7.
+    /// The defaults of methods.md section 7; each profile's `max_level` is PRD 2.0
+    /// "Detection Capabilities Matrix", row "Max Confidence": iOS Pro VERY HIGH, iOS
+    /// Standard HIGH, Android MEDIUM-HIGH.
     @Test func referenceDefaults() {
         let c = AggregationConfiguration.reference
         #expect(
             c.profiles["ios_pro"]
                 == AggregationProfile(
-                    primary: .lidar, weights: [.lidar: 0.55, .moire: 0.15, .texture: 0.15, .supporting: 0.15]))
+                    primary: .lidar, weights: [.lidar: 0.55, .moire: 0.15, .texture: 0.15, .supporting: 0.15],
+                    maxLevel: .veryHigh))
         #expect(
             c.profiles["android"]
                 == AggregationProfile(
                     primary: .parallax,
-                    weights: [.attestation: 0.20, .parallax: 0.30, .moire: 0.15, .texture: 0.20, .supporting: 0.15]))
-        #expect(c.profiles.count == 2)
+                    weights: [.attestation: 0.20, .parallax: 0.30, .moire: 0.15, .texture: 0.20, .supporting: 0.15],
+                    maxLevel: .mediumHigh))
+        // iOS Standard: "Multi-Cam Parallax ✅ PRIMARY", LiDAR ❌, max HIGH; the iOS Pro
+        // weights ("iOS Pro: LiDAR is primary, others reinforce") with parallax as primary.
+        #expect(
+            c.profiles["ios_standard"]
+                == AggregationProfile(
+                    primary: .parallax, weights: [.parallax: 0.55, .moire: 0.15, .texture: 0.15, .supporting: 0.15],
+                    maxLevel: .high))
+        #expect(c.profiles.count == 3)
         #expect(c.agreementBoost == 0.05 && c.realThreshold == 0.5 && c.minMethodsForAgreement == 2)
         let b = c.levelBoundaries
         #expect(b.veryHigh == 0.90 && b.high == 0.75 && b.medium == 0.50 && b.low == 0.25)
         #expect(c.ambiguityBand == 0.05 && c.cappedScoreMargin == 0.01)
         #expect(c.levelCaps.disagreement == .medium && c.levelCaps.screen == .medium && c.levelCaps.print == .medium)
         let a = c.attestationCaps
-        #expect(a.secureEnclave == .veryHigh && a.strongbox == .high && a.tee == .medium)
+        // PRD 2.0 "Evidence Impact by Attestation Level": StrongBox MEDIUM-HIGH, TEE MEDIUM;
+        // MEDIUM-HIGH resolves to HIGH by default.
+        #expect(a.secureEnclave == .veryHigh && a.strongbox == .mediumHigh && a.tee == .medium)
+        #expect(c.mediumHigh == .high && c.resolved(.mediumHigh) == .high && c.resolved(.medium) == .medium)
+        #expect(c.levels == [.suspicious, .low, .medium, .high, .veryHigh])
+        // "StrongBox | Parallax OR Moiré", "TEE | Parallax AND Moiré AND Texture".
+        let r = c.attestationRequirements
+        #expect(r.strongbox.methods == [.parallax, .moire] && r.strongbox.match == .any)
+        #expect(r.tee.methods == [.parallax, .moire, .texture] && r.tee.match == .all)
+        #expect(r.secureEnclave.methods.isEmpty && r.satisfiedBy == .passed)
+        #expect(r.strongbox.unmetCap == .medium && r.tee.unmetCap == .low)
         #expect(a.software == .suspicious && a.none == .medium && a.failed == .suspicious)
         #expect(throws: Never.self) { try c.validate() }
     }
@@ -64,6 +85,25 @@ import Testing
             ("ambiguity_band", changed { $0.ambiguityBand = -1 }),
             ("capped_score_margin", changed { $0.cappedScoreMargin = 0 }),
             ("capped_score_margin", changed { $0.cappedScoreMargin = 0.2 }), // narrowest band 0.90 - 0.75 = 0.15
+            (
+                "level_boundaries.medium_high",
+                changed {
+                    $0.mediumHigh = .level
+                    $0.levelBoundaries.mediumHigh = 0.8
+                }
+            ),
+            (
+                "capped_score_margin",
+                changed {
+                    $0.mediumHigh = .level
+                    $0.levelBoundaries.mediumHigh = 0.51 // band 0.50...0.51 (0.01) narrower than the margin
+                    $0.cappedScoreMargin = 0.02
+                }
+            ),
+            (
+                "attestation_requirements.tee.methods",
+                changed { $0.attestationRequirements.tee.methods = [.moire, .moire] }
+            ),
         ]
     }()
 
@@ -89,7 +129,8 @@ import Testing
             _ = try AggregationConfiguration.reference.profile(named: "ios")
         } catch {
             #expect(error.key == "profiles.ios")
-            #expect(error.description == "profiles.ios: no such profile; known profiles: android, ios_pro")
+            #expect(
+                error.description == "profiles.ios: no such profile; known profiles: android, ios_pro, ios_standard")
         }
     }
 
@@ -106,9 +147,10 @@ import Testing
         #expect(
             try keys(custom) == [
                 "profiles", "agreement_boost", "real_threshold", "min_methods_for_agreement", "level_boundaries",
-                "ambiguity_band", "capped_score_margin", "level_caps", "attestation_caps", "rule",
+                "ambiguity_band", "capped_score_margin", "level_caps", "attestation_caps", "rule", "medium_high",
+                "attestation_requirements", "cross_validation",
             ])
-        #expect(try keys(custom.levelBoundaries) == ["very_high", "high", "medium", "low"])
+        #expect(try keys(custom.levelBoundaries) == ["very_high", "high", "medium", "low", "medium_high"])
         #expect(
             try keys(custom.attestationCaps) == ["secure_enclave", "strongbox", "tee", "software", "none", "failed"])
         #expect(try keys(custom.levelCaps) == ["disagreement", "screen", "print", "metadata_fail"])
@@ -151,7 +193,16 @@ import Testing
                 """#) == nested)
 
         #expect(throws: DecodingError.self) { try decode(#"{"profiles": {"ios_pro": {"weights": {"sonar": 1}}}}"#) }
-        #expect(throws: DecodingError.self) { try decode(#"{"attestation_caps": {"tee": "MEDIUM_HIGH"}}"#) }
+        #expect(throws: DecodingError.self) { try decode(#"{"attestation_caps": {"tee": "MEDIUM-HIGH"}}"#) }
+        #expect(throws: DecodingError.self) { try decode(#"{"medium_high": "between"}"#) }
+        var level = AggregationConfiguration.reference
+        level.mediumHigh = .level
+        level.attestationCaps.tee = .mediumHigh
+        level.attestationRequirements.tee.unmetCap = .medium
+        #expect(
+            try decode(
+                #"{"medium_high": "level", "attestation_caps": {"tee": "MEDIUM_HIGH"}, "#
+                    + #""attestation_requirements": {"tee": {"unmet_cap": "MEDIUM"}}}"#) == level)
         #expect(throws: DecodingError.self) { try decode(#"{"agreement_boost": "five"}"#) }
         #expect(throws: DecodingError.self) { try decode("[]") }
     }

@@ -93,14 +93,17 @@ import Testing
     /// lidar, moire, texture 1.0, supporting 0.4: mean = 0.85 + 0.15*0.4 = 0.91, no boost
     /// (0.4 says fake). Uncapped VERY_HIGH -> MEDIUM, score min(0.91, 0.75 - 0.01) = 0.74.
     /// Others' mean (0.15 + 0.15 + 0.06) / 0.45 = 0.8 says real like lidar: no
-    /// primary_supporting_disagree. Disagreement 1.0 - 0.4 = 0.6.
+    /// primary_supporting_disagree. Disagreement 1.0 - 0.4 = 0.6. Cross-validation
+    /// interval: u = 0.55*0.05 + 0.45*0.10 = 0.0725, s^2 = 0.85*0.09^2 + 0.15*0.51^2 = 0.0459,
+    /// half sqrt(0.0725^2 + 0.0459) = 0.2262: [0.684, 1], width 0.316 > 0.3 ->
+    /// high_uncertainty (a flag; under the default simple mode no cap).
     @Test func disagreementCapsAtMedium() {
         let r = ios([.scored(.lidar, 1), .scored(.moire, 1), .scored(.texture, 1), .scored(.supporting, 0.4)])
         #expect(approx(r.weightedMean, 0.91) && approx(r.uncappedScore, 0.91))
         #expect(r.agreementBoost == 0)
         #expect(!r.methodsAgree && approx(r.disagreementScore, 0.6))
         #expect(r.confidenceLevel == .medium && approx(r.confidenceScore, 0.74))
-        #expect(r.flags == [.methodsDisagree])
+        #expect(r.flags == [.highUncertainty, .methodsDisagree])
         #expect(
             r.capsApplied == [
                 "methods_disagree: level capped at MEDIUM",
@@ -109,11 +112,13 @@ import Testing
     }
 
     /// lidar 0.2, others 0.9: mean = 0.55*0.2 + 0.45*0.9 = 0.11 + 0.405 = 0.515 MEDIUM
-    /// (no cap lowers it); |0.515 - 0.5| = 0.015 < 0.05 -> ambiguous_results.
+    /// (no cap lowers it); |0.515 - 0.5| = 0.015 < 0.05 -> ambiguous_results. Spread s^2 =
+    /// 0.55*0.315^2 + 0.45*0.385^2 = 0.1213, half sqrt(0.0725^2 + 0.1213) = 0.356, width
+    /// 0.71 > 0.3 -> high_uncertainty.
     @Test func primaryAgainstSupportingIsFlagged() {
         let r = ios([.scored(.lidar, 0.2), .scored(.moire, 0.9), .scored(.texture, 0.9), .scored(.supporting, 0.9)])
         #expect(approx(r.confidenceScore, 0.515) && r.confidenceLevel == .medium)
-        #expect(r.flags == [.ambiguousResults, .methodsDisagree, .primarySupportingDisagree])
+        #expect(r.flags == [.ambiguousResults, .highUncertainty, .methodsDisagree, .primarySupportingDisagree])
         #expect(r.capsApplied.isEmpty)
     }
 
@@ -157,7 +162,10 @@ import Testing
     }
 
     /// All four iOS methods at 1.0 (uncapped 1.0, VERY_HIGH) under each attestation. A
-    /// cap lowers the score to the capped level's upper bound - 0.01.
+    /// cap lowers the score to the capped level's upper bound - 0.01. The attestations'
+    /// detection requirements are off here (`nothingRequired`: these inputs have no
+    /// parallax, which StrongBox and TEE require; `AttestationRuleTests` covers them), and
+    /// StrongBox's MEDIUM_HIGH resolves to HIGH (default `medium_high: high`).
     @Test(arguments: [
         (
             AttestationEvidence(status: .pass, method: .secureEnclave), ConfidenceLevel.veryHigh, 1.0, nil as String?,
@@ -174,13 +182,16 @@ import Testing
         attestation: AttestationEvidence, level: ConfidenceLevel, score: Double, cap: String?,
         rejected: Bool
     ) {
-        let r = ios(allIOS(1), attestation: attestation)
+        var c = AggregationConfiguration.reference
+        c.attestationRequirements = .nothingRequired
+        let r = try! ConfidenceAggregator(configuration: c).aggregate(
+            inputs: allIOS(1), attestation: attestation, profile: .iosPro)
         #expect(r.confidenceLevel == level)
         #expect(approx(r.confidenceScore, score))
         #expect(r.uncappedScore == 1)
         #expect(r.capsApplied == (cap.map { ["\($0): level capped at \(level.rawValue)"] } ?? []))
         #expect(r.attestationRejected == rejected)
-        #expect(r.flags.isEmpty)
+        #expect(r.flags == (rejected ? [.attestationRejected] : []))
     }
 
     /// A cap above the uncapped level changes nothing: TEE with all 0.4 stays LOW 0.4.
@@ -268,7 +279,7 @@ import Testing
                 "confidence_score", "confidence_level", "uncapped_score", "ranking_score", "weighted_mean",
                 "agreement_boost", "flags",
                 "weights_used", "primary_method", "methods_agree", "disagreement_score", "caps_applied",
-                "attestation_rejected", "analysis_time_ms",
+                "attestation_rejected", "analysis_time_ms", "cross_validation",
             ])
         #expect(object["confidence_level"] as? String == "MEDIUM")
         #expect(object["flags"] as? [String] == ["screen_detected"])

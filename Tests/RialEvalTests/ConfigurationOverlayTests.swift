@@ -44,7 +44,7 @@ import Testing
         iosPro.weights[.moire] = 0.2
         #expect(
             c.aggregation.profiles == [
-                "ios_pro": iosPro, "android": .android,
+                "ios_pro": iosPro, "ios_standard": .iosStandard, "android": .android,
                 "lab": AggregationProfile(primary: .lidar, weights: [.lidar: 1]),
             ])
         #expect(

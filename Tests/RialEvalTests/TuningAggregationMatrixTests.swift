@@ -18,18 +18,27 @@ import Testing
         .init(key: "attestation", role: .attestation, calibratable: false),
     ]
 
-    @Test(arguments: [UInt64(1), 2, 3, 4]) func equalsConfidenceAggregator(seed: UInt64) throws {
+    /// Also under each `medium_high` choice and `attestation_requirements.satisfied_by`, on
+    /// all three default profiles (their `max_level` and the attestations' requirements).
+    @Test(arguments: [UInt64(1), 2, 3, 4], AggregationConfiguration.MediumHigh.allCases)
+    func equalsConfidenceAggregator(seed: UInt64, mediumHigh: AggregationConfiguration.MediumHigh) throws {
         var rng = SplitMix64(seed: seed)
         func uniform() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
         var configuration = AggregationConfiguration()
         configuration.levelBoundaries = .init(veryHigh: 0.93, high: 0.71, medium: 0.42, low: 0.2)
+        configuration.levelBoundaries.mediumHigh = 0.56
+        configuration.mediumHigh = mediumHigh
+        configuration.attestationRequirements.satisfiedBy = seed.isMultiple(of: 2) ? .passed : .scored
         // Scores on a coarse grid so that ties with real_threshold and the boundaries happen.
         func score() -> Double { (uniform() * 20).rounded() / 20 }
         let attestations: [AttestationEvidence] = [
             .missing, .init(status: .pass, method: .secureEnclave), .init(status: .pass, method: .tee),
             .init(status: .fail, method: .strongbox), .init(status: .pass, method: .strongbox),
+            .init(status: .pass, method: .software),
         ]
-        for profileName in [AggregationProfile.iosProName, AggregationProfile.androidName] {
+        for profileName in [
+            AggregationProfile.iosProName, AggregationProfile.iosStandardName, AggregationProfile.androidName,
+        ] {
             var profile = try configuration.profile(named: profileName)
             // Random weights; one method dropped (0) when it is not the primary.
             for role in profile.weights.keys.sorted() { profile.weights[role] = uniform() + 0.01 }
@@ -41,6 +50,7 @@ import Testing
             let n = 400
             var scored: [Bool] = [], scores: [Double] = [], screen: [Bool] = [], print: [Bool] = []
             var caps: [ConfidenceLevel] = []
+            var requirements: [AggregationMatrix.Requirement?] = []
             var expected: [Double] = [], expectedUncapped: [Double] = []
             for _ in 0..<n {
                 var inputs: [AggregationInput] = []
@@ -58,14 +68,18 @@ import Testing
                     print.append(pr)
                 }
                 let attestation = attestations[Int(rng.bounded(UInt64(attestations.count)))]
-                caps.append(configuration.attestationCaps.cap(for: attestation).level)
+                let ceiling = AggregationMatrix.ceiling(
+                    attestation: attestation, checkFailed: false, profile: profile, configuration: configuration,
+                    columns: Self.columns)
+                caps.append(ceiling.cap)
+                requirements.append(ceiling.requirement)
                 let result = aggregator.aggregate(inputs: inputs, attestation: attestation, profile: profile)
                 expected.append(result.weightsUsed.isEmpty ? .nan : result.rankingScore)
                 expectedUncapped.append(result.weightsUsed.isEmpty ? .nan : result.uncappedScore)
             }
             let matrix = AggregationMatrix(
                 columns: Self.columns, scored: scored, scores: scores, screen: screen, print: print,
-                attestationCap: caps)
+                attestationCap: caps, requirement: requirements)
             let fast = matrix.rankingScores(
                 weights: Self.columns.map { profile.weights[$0.role] ?? 0 },
                 expectedWeighted: profile.weightedMethods.count, primary: profile.primary,

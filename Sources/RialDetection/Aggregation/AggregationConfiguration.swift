@@ -12,9 +12,11 @@ import RialMedia
 /// weight to 0 to drop a method. Unknown method names are a decoding error. Call
 /// `validate()` (or build a `ConfidenceAggregator`, which does) before use.
 public struct AggregationConfiguration: Sendable, Equatable, Codable {
-    /// Weight profiles by name. Defaults: `ios_pro` and `android`.
+    /// Weight profiles by name. Defaults: `ios_pro`, `ios_standard` and `android` (PRD 2.0
+    /// "Detection Capabilities Matrix").
     public var profiles: [String: AggregationProfile] = [
         AggregationProfile.iosProName: .iosPro,
+        AggregationProfile.iosStandardName: .iosStandard,
         AggregationProfile.androidName: .android,
     ]
     /// Added to the weighted mean when at least `min_methods_for_agreement` methods
@@ -49,11 +51,63 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     /// adds multi-signal detection with attestation-first trust model. See
     /// Multi-Signal Detection Architecture for confidence weighting").
     public var rule: Rule = .weighted
+    /// What the PRD's "MEDIUM-HIGH" (StrongBox and Android "Max Confidence") is: `level`,
+    /// a level of its own (`MEDIUM_HIGH`, from `level_boundaries.medium_high` up to
+    /// `level_boundaries.high`); `high` or `medium`, a documented mapping: every
+    /// configured MEDIUM_HIGH (a cap, a profile's `max_level`) resolves to that level and
+    /// no result carries MEDIUM_HIGH. Default `high`: it keeps the five levels that
+    /// methods.md section 7 defines and story 9-6 sends
+    /// (`detection_confidence_level`: "very_high"/"high"/"medium"/"low"/"suspicious"),
+    /// and it is what a MEDIUM-HIGH ceiling allows at most (HIGH, never VERY_HIGH), which
+    /// keeps StrongBox above TEE (MEDIUM) and below Secure Enclave; the default run's
+    /// numbers are unchanged by it. `level` is for a consumer that shows MEDIUM-HIGH.
+    public var mediumHigh: MediumHigh = .high
+    /// Detection each hardware attestation needs to reach its cap (PRD 2.0 "Evidence
+    /// Impact by Attestation Level").
+    public var attestationRequirements = AttestationRequirements()
+    /// Cross-validation between the methods: the PRD's simple rule or the full analysis
+    /// (`CrossValidation`).
+    public var crossValidation = CrossValidation()
 
     /// The spec defaults.
     public static let reference = AggregationConfiguration()
 
     public init() {}
+
+    /// `level` as the configuration's `medium_high` resolves it: MEDIUM_HIGH becomes HIGH
+    /// or MEDIUM under the mappings and stays itself under `level`; any other level is
+    /// itself.
+    public func resolved(_ level: ConfidenceLevel) -> ConfidenceLevel {
+        guard level == .mediumHigh else { return level }
+        switch mediumHigh {
+        case .level: return .mediumHigh
+        case .high: return .high
+        case .medium: return .medium
+        }
+    }
+
+    /// `level_boundaries` with the MEDIUM_HIGH band switched on when `medium_high` is
+    /// `level`: the boundaries every score is read against.
+    public var effectiveBoundaries: LevelBoundaries {
+        var b = levelBoundaries
+        b.usesMediumHigh = mediumHigh == .level
+        return b
+    }
+
+    /// The levels results can carry under this configuration, lowest first.
+    public var levels: [ConfidenceLevel] {
+        mediumHigh == .level ? ConfidenceLevel.allCases : ConfidenceLevel.standard
+    }
+
+    /// What the PRD's MEDIUM-HIGH is (`medium_high`).
+    public enum MediumHigh: String, Sendable, Hashable, Codable, CaseIterable {
+        /// A level of its own, MEDIUM_HIGH, between MEDIUM and HIGH.
+        case level
+        /// MEDIUM_HIGH resolves to HIGH (the default).
+        case high
+        /// MEDIUM_HIGH resolves to MEDIUM.
+        case medium
+    }
 
     /// The profile called `name`.
     ///
@@ -79,13 +133,32 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         public var medium: Double = 0.50
         /// 0.25.
         public var low: Double = 0.25
+        /// Lower bound of MEDIUM_HIGH, read only when `aggregation.medium_high` is `level`
+        /// (then `medium < medium_high < high`). 0.625, the middle of the MEDIUM band
+        /// 0.50...0.75: the product documents name the level but give it no score.
+        public var mediumHigh: Double = 0.625
+        /// Whether `medium_high` splits the MEDIUM band (not configuration of its own:
+        /// `AggregationConfiguration.effectiveBoundaries` sets it from `medium_high`).
+        public var usesMediumHigh = false
 
         enum CodingKeys: String, CodingKey {
             case veryHigh = "very_high"
             case high, medium, low
+            case mediumHigh = "medium_high"
         }
 
         public init() {}
+
+        /// Synthesized decoding, except that `medium_high` may be absent (configurations
+        /// recorded before it existed): then 0.625.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            veryHigh = try c.decode(Double.self, forKey: .veryHigh)
+            high = try c.decode(Double.self, forKey: .high)
+            medium = try c.decode(Double.self, forKey: .medium)
+            low = try c.decode(Double.self, forKey: .low)
+            mediumHigh = try c.decodeIfPresent(Double.self, forKey: .mediumHigh) ?? 0.625
+        }
 
         public init(veryHigh: Double, high: Double, medium: Double, low: Double) {
             self.veryHigh = veryHigh
@@ -99,6 +172,7 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         public func level(for score: Double) -> ConfidenceLevel {
             if score >= veryHigh { return .veryHigh }
             if score >= high { return .high }
+            if usesMediumHigh && score >= mediumHigh { return .mediumHigh }
             if score >= medium { return .medium }
             if score >= low { return .low }
             return .suspicious
@@ -110,6 +184,7 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
             case .suspicious: 0
             case .low: low
             case .medium: medium
+            case .mediumHigh: usesMediumHigh ? mediumHigh : high
             case .high: high
             case .veryHigh: veryHigh
             }
@@ -121,7 +196,8 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
             switch level {
             case .suspicious: low
             case .low: medium
-            case .medium: high
+            case .medium: usesMediumHigh ? mediumHigh : high
+            case .mediumHigh: high
             case .high: veryHigh
             case .veryHigh: nil
             }
@@ -182,8 +258,9 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     /// Decisions where the spec is silent or coarse:
     /// - "software-only attestation is rejected" -> `software` = SUSPICIOUS, with
     ///   `AggregationResult.attestationRejected` set (the flags vocabulary has no entry).
-    /// - "StrongBox max MEDIUM-HIGH" -> HIGH: StrongBox may reach HIGH but never
-    ///   VERY_HIGH, which keeps it above TEE (MEDIUM) and below Secure Enclave.
+    /// - "StrongBox max MEDIUM-HIGH" -> `strongbox` = MEDIUM_HIGH, which `medium_high`
+    ///   resolves (default HIGH: StrongBox may reach HIGH but never VERY_HIGH, which keeps
+    ///   it above TEE (MEDIUM) and below Secure Enclave).
     /// - No attestation (`none`, or status unavailable) -> MEDIUM, matching the MVP
     ///   rule where depth alone without hardware reaches MEDIUM.
     /// - "Secure Enclave + LiDAR can reach VERY_HIGH" -> `secure_enclave` = VERY_HIGH;
@@ -191,8 +268,9 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     public struct AttestationCaps: Sendable, Equatable, Codable {
         /// VERY_HIGH.
         public var secureEnclave: ConfidenceLevel = .veryHigh
-        /// HIGH ("MEDIUM-HIGH").
-        public var strongbox: ConfidenceLevel = .high
+        /// MEDIUM_HIGH (PRD 2.0 "Evidence Impact by Attestation Level"), resolved by
+        /// `medium_high` (default HIGH).
+        public var strongbox: ConfidenceLevel = .mediumHigh
         /// MEDIUM.
         public var tee: ConfidenceLevel = .medium
         /// SUSPICIOUS (rejected).
@@ -237,6 +315,9 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         case levelCaps = "level_caps"
         case attestationCaps = "attestation_caps"
         case rule
+        case mediumHigh = "medium_high"
+        case attestationRequirements = "attestation_requirements"
+        case crossValidation = "cross_validation"
     }
 
     /// Synthesized decoding, except that `rule` may be absent (configurations recorded in
@@ -253,6 +334,13 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         levelCaps = try c.decode(LevelCaps.self, forKey: .levelCaps)
         attestationCaps = try c.decode(AttestationCaps.self, forKey: .attestationCaps)
         rule = try c.decodeIfPresent(Rule.self, forKey: .rule) ?? .weighted
+        // Absent in configurations recorded before they existed: HIGH was then the
+        // StrongBox cap as written, and no attestation had a detection requirement.
+        mediumHigh = try c.decodeIfPresent(MediumHigh.self, forKey: .mediumHigh) ?? .high
+        attestationRequirements =
+            try c.decodeIfPresent(AttestationRequirements.self, forKey: .attestationRequirements)
+            ?? .nothingRequired
+        crossValidation = try c.decodeIfPresent(CrossValidation.self, forKey: .crossValidation) ?? CrossValidation()
     }
 
     /// How a partial object is laid over the defaults (`JSONValue.decode(_:overlaying:rules:)`)
@@ -341,11 +429,25 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         guard ambiguityBand.isFinite, ambiguityBand >= 0 else {
             throw ConfigurationError(key: CodingKeys.ambiguityBand, "must be finite and >= 0, got \(ambiguityBand)")
         }
-        let narrowest = min(b.low, b.medium - b.low, b.high - b.medium, b.veryHigh - b.high)
+        if mediumHigh == .level {
+            guard b.mediumHigh.isFinite, b.mediumHigh > b.medium, b.mediumHigh < b.high else {
+                throw ConfigurationError(
+                    key: LevelBoundaries.CodingKeys.mediumHigh,
+                    "must be between level_boundaries.medium (\(b.medium)) and level_boundaries.high (\(b.high)) "
+                        + "when medium_high is 'level', got \(b.mediumHigh)"
+                ).prefixed(by: CodingKeys.levelBoundaries)
+            }
+        }
+        let split = mediumHigh == .level ? min(b.mediumHigh - b.medium, b.high - b.mediumHigh) : 1
+        let narrowest = min(b.low, b.medium - b.low, b.high - b.medium, b.veryHigh - b.high, split)
         guard cappedScoreMargin.isFinite, cappedScoreMargin > 0, cappedScoreMargin < narrowest else {
             throw ConfigurationError(
                 key: CodingKeys.cappedScoreMargin,
                 "must be > 0 and < the narrowest level band (\(narrowest)), got \(cappedScoreMargin)")
         }
+        do { try attestationRequirements.validate() } catch {
+            throw error.prefixed(by: CodingKeys.attestationRequirements)
+        }
+        do { try crossValidation.validate() } catch { throw error.prefixed(by: CodingKeys.crossValidation) }
     }
 }

@@ -1,4 +1,5 @@
-/// The flags vocabulary of methods.md section 7, plus `metadata_check_failed`. Encodes as the
+/// The flags vocabulary of methods.md section 7, plus `metadata_check_failed`,
+/// `required_detection_missing`, `attestation_rejected` and `high_uncertainty`. Encodes as the
 /// snake_case raw value; `<` is alphabetical so flag lists sort stably.
 public enum AggregationFlag: String, Sendable, Hashable, Codable, CaseIterable, Comparable {
     /// The profile's primary method (lidar on `ios_pro`, parallax on `android`) is
@@ -22,6 +23,17 @@ public enum AggregationFlag: String, Sendable, Hashable, Codable, CaseIterable, 
     /// status table (PRD 1.1 and 2.0, "Evidence Status Values") reads FAIL as "Red
     /// flag—possible manipulation", so a failed check is raised as a flag of its own.
     case metadataCheckFailed = "metadata_check_failed"
+    /// A passed hardware attestation lacked the detection its row of PRD 2.0 "Evidence
+    /// Impact by Attestation Level" requires (StrongBox: parallax OR moire; TEE: parallax
+    /// AND moire AND texture); `AggregationResult.missingRequired` names the methods.
+    case requiredDetectionMissing = "required_detection_missing"
+    /// Software-only or failed attestation: rejected (PRD 2.0 "Reject software-only
+    /// attestation", FR72; table "Max Confidence: REJECTED"), as
+    /// `AggregationResult.attestationRejected`.
+    case attestationRejected = "attestation_rejected"
+    /// The aggregated confidence interval of cross-validation is wider than
+    /// `cross_validation.high_uncertainty_width` (`CrossValidationResult.highUncertainty`).
+    case highUncertainty = "high_uncertainty"
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 }

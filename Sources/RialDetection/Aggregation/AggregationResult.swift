@@ -39,6 +39,7 @@ public struct AggregationResult: Sendable, Equatable, Codable {
     public var disagreementScore: Double
     /// Each cap that lowered the level, as `CAUSE: level capped at LEVEL`, sorted.
     /// Causes: `methods_disagree`, `screen_detected`, `print_detected`, `metadata.CHECK`,
+    /// `profile.max_level`, `attestation.KEY.requires` (a detection requirement not met),
     /// `primary_signal_failed` (HIGH needs the primary), `very_high_requirements` (VERY_HIGH
     /// needs all methods scored, agreeing, primary valid), `attestation.KEY` (KEY as in
     /// `attestation_caps`).
@@ -56,6 +57,13 @@ public struct AggregationResult: Sendable, Equatable, Codable {
     public var mvp: MVPEvidenceRule.Evaluation? = nil
     /// The evidence checks that ran and failed (`metadata.device_has_lidar`, ...), sorted.
     public var failedChecks: [String]? = nil
+    /// The methods a passed attestation required and did not get
+    /// (`aggregation.attestation_requirements`), sorted; nil when its requirement was met
+    /// or it has none.
+    public var missingRequired: [AggregationMethod]? = nil
+    /// Cross-validation between the methods (`CrossValidationResult`). Nil in results
+    /// written before it existed.
+    public var crossValidation: CrossValidationResult? = nil
 
     enum CodingKeys: String, CodingKey {
         case confidenceScore = "confidence_score"
@@ -76,6 +84,8 @@ public struct AggregationResult: Sendable, Equatable, Codable {
         case weightedLevel = "weighted_level"
         case mvp
         case failedChecks = "failed_checks"
+        case missingRequired = "missing_required"
+        case crossValidation = "cross_validation"
     }
 
     public init(

@@ -21,11 +21,23 @@
 ///    most `level_caps.screen` / `.print`.
 /// 6. VERY_HIGH needs every weighted method scored, agreeing and the primary valid;
 ///    otherwise at most HIGH.
-/// 7. Attestation cap (`AggregationConfiguration.AttestationCaps`). Each failed check
+/// 7. Attestation cap (`AggregationConfiguration.AttestationCaps`), the profile's
+///    `max_level`, and the passed attestation's detection requirement
+///    (`AggregationConfiguration.AttestationRequirements`: not met ->
+///    `required_detection_missing`, level at most its `unmet_cap`); a rejected
+///    attestation (failed, software-only) raises `attestation_rejected`. Every cap is
+///    resolved by `medium_high` (MEDIUM_HIGH -> HIGH by default). Each failed check
 ///    (`failedChecks`, named as `MetadataChecks.statuses` names them, e.g.
 ///    `metadata.device_has_lidar`) -> `metadata_check_failed` and level at most
 ///    `level_caps.metadata_fail` (the cause is the check's name); a check that could not
 ///    run or that the user opted out of is never passed here.
+/// 7b. Cross-validation (`CrossValidationResult.analyse`, configuration
+///    `cross_validation`) on the scored methods: pairwise consistency, intervals,
+///    anomalies; `high_uncertainty` when the aggregated interval is wider than
+///    `high_uncertainty_width`. Under `mode: full` the anomalies' `confidence_impact` is
+///    subtracted from the evidence (`weighted_mean + boost - impact`, used in place of
+///    `weighted_mean + boost` below) and `high_uncertainty` caps the level at
+///    `high_uncertainty_cap`; under `simple` (default) neither.
 /// 8. `uncapped = clamp(weighted_mean + boost, 0, 1)`; level = min(level of uncapped by
 ///    the `>=` boundaries, every cap). If a cap lowered it, score =
 ///    `min(uncapped, upperBound(level) - capped_score_margin)`.
@@ -66,7 +78,7 @@ public struct ConfidenceAggregator: Sendable {
     ) -> AggregationResult {
         let timer = AnalysisTimer()
         let c = configuration
-        let boundaries = c.levelBoundaries
+        let boundaries = c.effectiveBoundaries
         var flags = Set<AggregationFlag>()
 
         var seen = Set<AggregationMethod>()
@@ -116,7 +128,15 @@ public struct ConfidenceAggregator: Sendable {
         if screen { flags.insert(.screenDetected) }
         if print { flags.insert(.printDetected) }
 
+        let cv = CrossValidationResult.analyse(
+            scored: scored.map { ($0.method, weightsUsed[$0.method] ?? 0, $0.score) }, primary: profile.primary,
+            screenOrPrint: Set(scored.filter { $0.input.screenDetected || $0.input.printDetected }.map(\.method)),
+            partial: !allPresent, realThreshold: c.realThreshold, configuration: c.crossValidation)
+        let full = c.crossValidation.mode == .full
+        if cv.highUncertainty { flags.insert(.highUncertainty) }
+
         var caps: [(level: ConfidenceLevel, cause: String)] = []
+        if full && cv.highUncertainty { caps.append((c.crossValidation.highUncertaintyCap, "high_uncertainty")) }
         if !agree { caps.append((c.levelCaps.disagreement, "methods_disagree")) }
         if screen { caps.append((c.levelCaps.screen, "screen_detected")) }
         if print { caps.append((c.levelCaps.print, "print_detected")) }
@@ -124,11 +144,25 @@ public struct ConfidenceAggregator: Sendable {
         if !(allPresent && agree && primary != nil) { caps.append((.high, "very_high_requirements")) }
         let attestationCap = c.attestationCaps.cap(for: attestation)
         caps.append((attestationCap.level, "attestation.\(attestationCap.key)"))
+        if let maxLevel = profile.maxLevel { caps.append((maxLevel, "profile.max_level")) }
+        var missingRequired: [AggregationMethod]?
+        if let (requirement, key) = c.attestationRequirements.requirement(for: attestation) {
+            let satisfied = Self.satisfying(
+                inputs, by: c.attestationRequirements.satisfiedBy, threshold: c.realThreshold)
+            if let missing = requirement.missing(satisfied: satisfied) {
+                missingRequired = missing
+                flags.insert(.requiredDetectionMissing)
+                caps.append((requirement.unmetCap, "attestation.\(key).requires"))
+            }
+        }
         for check in Set(failedChecks).sorted() { caps.append((c.levelCaps.metadataFail, check)) }
         if !failedChecks.isEmpty { flags.insert(.metadataCheckFailed) }
+        caps = caps.map { (c.resolved($0.level), $0.cause) }
         let rejected = attestation.status == .fail || (attestation.status == .pass && attestation.method == .software)
+        if rejected { flags.insert(.attestationRejected) }
 
-        let uncapped = Swift.min(Swift.max(weightedMean + boost, 0), 1)
+        let evidence = weightedMean + boost - (full ? cv.confidenceImpact : 0)
+        let uncapped = Swift.min(Swift.max(evidence, 0), 1)
         let uncappedLevel = boundaries.level(for: uncapped)
         let binding = caps.filter { $0.level < uncappedLevel }
         let level = binding.map(\.level).min() ?? uncappedLevel
@@ -136,18 +170,36 @@ public struct ConfidenceAggregator: Sendable {
         if level < uncappedLevel, let upper = boundaries.upperBound(of: level) {
             score = Swift.min(score, upper - c.cappedScoreMargin)
             ranking = Self.rankingScore(
-                evidence: weightedMean + boost, cappedBelow: upper, margin: c.cappedScoreMargin,
+                evidence: evidence, cappedBelow: upper, margin: c.cappedScoreMargin,
                 agreementBoost: c.agreementBoost)
         }
         if abs(score - boundaries.medium) < c.ambiguityBand { flags.insert(.ambiguousResults) }
 
-        return AggregationResult(
+        var result = AggregationResult(
             confidenceScore: score, confidenceLevel: level, uncappedScore: uncapped, rankingScore: ranking,
             weightedMean: weightedMean,
             agreementBoost: boost, flags: flags.sorted(), weightsUsed: weightsUsed, primaryMethod: profile.primary,
             methodsAgree: agree, disagreementScore: disagreement,
             capsApplied: binding.map { "\($0.cause): level capped at \($0.level.rawValue)" }.sorted(),
             attestationRejected: rejected, analysisTimeMs: timer.elapsedMilliseconds)
+        result.missingRequired = missingRequired
+        result.crossValidation = cv
+        return result
+    }
+
+    /// The methods among `inputs` that satisfy an attestation requirement (first input
+    /// per method, as aggregation reads them; profile weights do not matter): available
+    /// with a finite score, and under `passed` a score (clamped into 0...1) `>= threshold`.
+    public static func satisfying(
+        _ inputs: [AggregationInput], by rule: AggregationConfiguration.AttestationRequirements.Satisfaction,
+        threshold: Double
+    ) -> Set<AggregationMethod> {
+        var seen = Set<AggregationMethod>(), satisfied = Set<AggregationMethod>()
+        for input in inputs where seen.insert(input.method).inserted {
+            guard input.available, let score = input.score, score.isFinite else { continue }
+            if rule == .scored || Swift.min(Swift.max(score, 0), 1) >= threshold { satisfied.insert(input.method) }
+        }
+        return satisfied
     }
 
     /// The ranking score of a capture whose level a cap lowered to the level with upper

@@ -83,7 +83,8 @@ extension CaptureAnalyzer {
                 crossValidation: .init(
                     methodsAgree: aggregation.methodsAgree,
                     disagreementScore: aggregation.disagreementScore,
-                    flagged: !aggregation.flags.isEmpty, flags: aggregation.flags),
+                    flagged: !aggregation.flags.isEmpty, flags: aggregation.flags,
+                    analysis: aggregation.crossValidation),
                 finalScore: aggregation.confidenceScore),
             metadata: metadata,
             provenance: .init(sha256: input.imageSHA256),

@@ -80,7 +80,11 @@ public struct EvidencePackage: Sendable, Equatable, Codable {
         }
     }
 
-    /// `scene_analysis.cross_validation`.
+    /// `scene_analysis.cross_validation`: the PRD's three keys (`methods_agree`,
+    /// `disagreement_score`, `flagged`), the flags, and the full analysis
+    /// (`CrossValidationResult`: `validation_status`, `pairwise`, `method_intervals`,
+    /// `aggregated_interval`, `high_uncertainty`, `anomalies`, `confidence_impact`,
+    /// `temporal`, `mode`), absent in packages written before it existed.
     public struct CrossValidation: Sendable, Equatable, Codable {
         public var methodsAgree: Bool
         /// Largest minus smallest aggregated score.
@@ -88,11 +92,52 @@ public struct EvidencePackage: Sendable, Equatable, Codable {
         /// Any aggregation flag raised.
         public var flagged: Bool
         public var flags: [AggregationFlag]
+        public var analysis: CrossValidationResult?
 
         enum CodingKeys: String, CodingKey {
             case methodsAgree = "methods_agree"
             case disagreementScore = "disagreement_score"
             case flagged, flags
+        }
+
+        public init(
+            methodsAgree: Bool, disagreementScore: Double, flagged: Bool, flags: [AggregationFlag],
+            analysis: CrossValidationResult? = nil
+        ) {
+            self.methodsAgree = methodsAgree
+            self.disagreementScore = disagreementScore
+            self.flagged = flagged
+            self.flags = flags
+            self.analysis = analysis
+        }
+
+        /// The PRD's keys, then the analysis' keys in the same object.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            methodsAgree = try c.decode(Bool.self, forKey: .methodsAgree)
+            disagreementScore = try c.decode(Double.self, forKey: .disagreementScore)
+            flagged = try c.decode(Bool.self, forKey: .flagged)
+            flags = try c.decode([AggregationFlag].self, forKey: .flags)
+            let keys = try decoder.container(keyedBy: AnyKey.self)
+            analysis =
+                keys.contains(AnyKey("validation_status")) ? try CrossValidationResult(from: decoder) : nil
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(methodsAgree, forKey: .methodsAgree)
+            try c.encode(disagreementScore, forKey: .disagreementScore)
+            try c.encode(flagged, forKey: .flagged)
+            try c.encode(flags, forKey: .flags)
+            try analysis?.encode(to: encoder)
+        }
+
+        struct AnyKey: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(_ s: String) { stringValue = s }
+            init?(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
         }
     }
 

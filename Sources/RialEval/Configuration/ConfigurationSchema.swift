@@ -27,6 +27,7 @@ enum ConfigurationSchema {
     static let enumeratedMaps: [String: [String]] = [
         "aggregate_with": MethodFamily.allCases.map(\.rawValue),
         "aggregation.profiles.*.weights": AggregationMethod.allCases.map(\.rawValue),
+        "aggregation.cross_validation.method_uncertainty": AggregationMethod.allCases.map(\.rawValue),
         "attestation_scores": ["secure_enclave", "strongbox", "tee", "software", "failed"],
         "calibration.*": calibrationKeys,
     ]

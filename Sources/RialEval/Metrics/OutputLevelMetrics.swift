@@ -42,7 +42,7 @@ public struct OutputLevelRow: Sendable, Equatable, Codable {
         let bonaFide = samples.filter(\.bonaFide), attacks = samples.filter { !$0.bonaFide }
         var attacksPerSpecies: [String: Int] = [:]
         for a in attacks { attacksPerSpecies[a.species, default: 0] += 1 }
-        return ConfidenceLevel.allCases.filter { $0 > .suspicious }.map { level in
+        return ConfidenceLevel.shown(samples.map(\.level)).filter { $0 > .suspicious }.map { level in
             let rejected = bonaFide.filter { $0.level < level }.count
             let accepted = attacks.filter { $0.level >= level }
             var acceptedPerSpecies: [String: Int] = [:]

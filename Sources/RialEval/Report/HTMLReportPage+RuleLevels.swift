@@ -5,7 +5,8 @@ extension HTMLReportPage {
     /// against the MVP level (`RunResults.ruleLevels`); nothing for runs without them.
     mutating func ruleLevelsTables() {
         guard let levels = results.ruleLevels else { return }
-        let names = ConfidenceLevel.allCases.map(\.rawValue)
+        let present = levels.byRule.values.flatMap { $0.values.flatMap(\.keys) }
+        let names = ConfidenceLevel.shown(present.compactMap(ConfidenceLevel.init(rawValue:))).map(\.rawValue)
         html += "<h3>Confidence levels per label, weighted and MVP rule</h3>\n"
         html +=
             "<p class=\"note\"><code>confidence_level</code> comes from the <strong>\(Self.e(levels.rule.rawValue))"

@@ -136,17 +136,19 @@ struct HTMLReportPlots {
     /// upper bound minus `capped_score_margin`).
     static func aggregateHistogram(kind: String, records: Records, results: RunResults) -> SVGDocument {
         let aggregation = results.configuration.aggregation
-        let boundaries = aggregation.levelBoundaries
-        var markers: [SVGScoreHistogram.Marker] = ConfidenceLevel.allCases.filter { $0 > .suspicious }.map {
+        let boundaries = aggregation.effectiveBoundaries
+        var markers: [SVGScoreHistogram.Marker] = aggregation.levels.filter { $0 > .suspicious }.map {
             SVGScoreHistogram.Marker(
                 value: boundaries.lowerBound(of: $0), label: $0.rawValue, colour: "#777777", dash: "2 3",
                 labelAtTop: true)
         }
         let caps = aggregation.levelCaps, attestation = aggregation.attestationCaps
-        let capLevels = Set([
-            caps.disagreement, caps.screen, caps.print, attestation.secureEnclave, attestation.strongbox,
-            attestation.tee, attestation.none,
-        ]).filter { $0 > .suspicious && $0 < .veryHigh }.sorted()
+        let capLevels = Set(
+            [
+                caps.disagreement, caps.screen, caps.print, attestation.secureEnclave, attestation.strongbox,
+                attestation.tee, attestation.none,
+            ].map(aggregation.resolved)
+        ).filter { $0 > .suspicious && $0 < .veryHigh }.sorted()
         var ceilings: [String] = []
         for level in capLevels {
             guard let upper = boundaries.upperBound(of: level) else { continue }

@@ -212,7 +212,7 @@ enum OperatingPointReport {
     static func levelTable(_ r: RunResults, kind: String) -> Table? {
         guard let rows = r.aggregateLevels?[kind], let first = rows.first else { return nil }
         let species = first.attacksPerSpecies.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        let boundaries = r.configuration.aggregation.levelBoundaries
+        let boundaries = r.configuration.aggregation.effectiveBoundaries
         var header = ["accept at level ≥", "score ≥"]
         header += species.map { "APCER \($0) (n=\(first.attacksPerSpecies[$0] ?? 0))" }
         header += ["pooled APCER", "BPCER (n=\(first.nBonaFide))"]

@@ -53,7 +53,8 @@ public struct RuleLevels: Sendable, Equatable, Codable {
     /// Markdown tables: per rule, label rows against level columns (SUSPICIOUS ... VERY_HIGH),
     /// then the weighted level against the MVP level.
     public func markdown() -> [String] {
-        let levels = ConfidenceLevel.allCases
+        let present = byRule.values.flatMap { $0.values.flatMap(\.keys) }.compactMap(ConfidenceLevel.init(rawValue:))
+        let levels = ConfidenceLevel.shown(present)
         var out: [String] = []
         out.append(
             "`confidence_level` comes from the **\(rule.rawValue)** rule; both rules are computed for every sample "

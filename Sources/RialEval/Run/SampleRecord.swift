@@ -168,6 +168,9 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         /// they were recorded.
         public var methodsAgree: Bool? = nil
         public var agreementBoost: Double? = nil
+        /// What cross-validation found (`AggregationResult.cross_validation`, summarised).
+        /// Nil in runs written before it existed.
+        public var crossValidation: CrossValidationSummary? = nil
 
         enum CodingKeys: String, CodingKey {
             case score, level, flags
@@ -180,6 +183,7 @@ public struct SampleRecord: Sendable, Equatable, Codable {
             case evidenceStatus = "evidence_status"
             case methodsAgree = "methods_agree"
             case agreementBoost = "agreement_boost"
+            case crossValidation = "cross_validation"
         }
 
         public init(
@@ -209,6 +213,37 @@ public struct SampleRecord: Sendable, Equatable, Codable {
             evidenceStatus = families.map {
                 Dictionary(uniqueKeysWithValues: $0.map { (FamilyEvidence.key($0.family), $0.status) })
             }
+            crossValidation = result.crossValidation.map(CrossValidationSummary.init)
+        }
+    }
+
+    /// A sample's cross-validation in its record: FR77's status, the aggregated interval,
+    /// `high_uncertainty`, the anomalies by severity and their impact (JSON snake_case).
+    public struct CrossValidationSummary: Sendable, Equatable, Codable {
+        public var mode: AggregationConfiguration.CrossValidation.Mode
+        public var validationStatus: CrossValidationResult.Status
+        public var interval: CrossValidationResult.Interval?
+        public var highUncertainty: Bool
+        /// Severity -> anomalies of that severity (severities without any are absent).
+        public var anomalies: [String: Int]
+        public var confidenceImpact: Double
+
+        enum CodingKeys: String, CodingKey {
+            case mode
+            case validationStatus = "validation_status"
+            case interval
+            case highUncertainty = "high_uncertainty"
+            case anomalies
+            case confidenceImpact = "confidence_impact"
+        }
+
+        public init(_ r: CrossValidationResult) {
+            mode = r.mode
+            validationStatus = r.validationStatus
+            interval = r.aggregatedInterval
+            highUncertainty = r.highUncertainty
+            anomalies = r.anomalies.reduce(into: [:]) { $0[$1.severity.rawValue, default: 0] += 1 }
+            confidenceImpact = r.confidenceImpact
         }
     }
 

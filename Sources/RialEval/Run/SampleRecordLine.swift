@@ -63,15 +63,27 @@ enum SampleRecordLine {
         let numbers = [a.score, a.uncappedScore, a.rankingScore ?? 0] + a.weights.values
         guard numbers.allSatisfy(\.isFinite) else { return nil }
         var text = ""
+        if let boost = a.agreementBoost {
+            guard boost.isFinite else { return nil }
+            text += "\"agreement_boost\":\(number(boost)),"
+        }
+        if let cv = a.crossValidation {
+            guard cv.confidenceImpact.isFinite, cv.interval.map({ $0.lower.isFinite && $0.upper.isFinite }) ?? true
+            else { return nil }
+            text += "\"cross_validation\":{\"anomalies\":{"
+            text += cv.anomalies.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+            text += "},\"confidence_impact\":\(number(cv.confidenceImpact))"
+            text += ",\"high_uncertainty\":\(cv.highUncertainty)"
+            if let i = cv.interval {
+                text += ",\"interval\":{\"lower\":\(number(i.lower)),\"upper\":\(number(i.upper))}"
+            }
+            text += ",\"mode\":\"\(cv.mode.rawValue)\",\"validation_status\":\"\(cv.validationStatus.rawValue)\"},"
+        }
         if let evidence = a.evidenceStatus {
             text += "\"evidence_status\":{"
             text += evidence.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\"\($0.value.rawValue)\"" }
                 .joined(separator: ",")
             text += "},"
-        }
-        if let boost = a.agreementBoost {
-            guard boost.isFinite else { return nil }
-            text = "\"agreement_boost\":\(number(boost))," + text
         }
         text = "{" + text + "\"flags\":[" + a.flags.map { "\"\($0.rawValue)\"" }.joined(separator: ",") + "]"
         text += ",\"level\":\"\(a.level.rawValue)\""

@@ -35,8 +35,34 @@ public struct AggregationMatrix: Sendable {
     public var screen: [Bool]
     public var print: [Bool]
     /// The attestation cap of each sample (`AttestationCaps.cap(for:)`), lowered to
-    /// `level_caps.metadata_fail` when one of its recorded checks failed.
+    /// `level_caps.metadata_fail` when one of its recorded checks failed and to the
+    /// profile's `max_level`, resolved by `medium_high`.
     public var attestationCap: [ConfidenceLevel]
+    /// The detection requirement of each sample's attestation
+    /// (`AggregationConfiguration.AttestationRequirements`), nil when it has none; read
+    /// against the (calibrated) scores of the candidate, since calibration moves them.
+    public var requirement: [Requirement?]
+
+    /// A sample's detection requirement over the matrix's columns.
+    public struct Requirement: Sendable, Equatable {
+        /// The column of each required method (methods without a column never satisfy it).
+        public var columns: [Int]
+        /// How many required methods the requirement names (with or without a column).
+        public var count: Int
+        public var match: AggregationConfiguration.AttestationRequirement.Match
+        /// The cap when not met, resolved by `medium_high`.
+        public var cap: ConfidenceLevel
+
+        public init(
+            columns: [Int], count: Int, match: AggregationConfiguration.AttestationRequirement.Match,
+            cap: ConfidenceLevel
+        ) {
+            self.columns = columns
+            self.count = count
+            self.match = match
+            self.cap = cap
+        }
+    }
     /// Whether the entry's score came from the column's own method key (false for a phone
     /// payload's result in its place, which a run never calibrates), per entry.
     public var ownKey: [Bool]
@@ -44,7 +70,7 @@ public struct AggregationMatrix: Sendable {
     /// `ownKey` nil: every entry is the column's own method.
     public init(
         columns: [Column], scored: [Bool], scores: [Double], screen: [Bool], print: [Bool],
-        attestationCap: [ConfidenceLevel], ownKey: [Bool]? = nil
+        attestationCap: [ConfidenceLevel], ownKey: [Bool]? = nil, requirement: [Requirement?]? = nil
     ) {
         self.columns = columns
         rows = attestationCap.count
@@ -54,13 +80,35 @@ public struct AggregationMatrix: Sendable {
         self.print = print
         self.attestationCap = attestationCap
         self.ownKey = ownKey ?? Array(repeating: true, count: scored.count)
+        self.requirement = requirement ?? Array(repeating: nil, count: attestationCap.count)
+    }
+
+    /// A sample's fixed ceiling and detection requirement under `configuration` and
+    /// `profile`: the attestation cap, lowered to `level_caps.metadata_fail` when a check
+    /// failed and to the profile's `max_level`, all resolved by `medium_high`; and the
+    /// attestation's requirement over `columns` (nil when it has none).
+    public static func ceiling(
+        attestation: AttestationEvidence, checkFailed: Bool, profile: AggregationProfile,
+        configuration a: AggregationConfiguration, columns: [Column]
+    ) -> (cap: ConfidenceLevel, requirement: Requirement?) {
+        var cap = a.resolved(a.attestationCaps.cap(for: attestation).level)
+        if checkFailed { cap = min(cap, a.resolved(a.levelCaps.metadataFail)) }
+        if let maxLevel = profile.maxLevel { cap = min(cap, a.resolved(maxLevel)) }
+        guard let (r, _) = a.attestationRequirements.requirement(for: attestation), !r.methods.isEmpty else {
+            return (cap, nil)
+        }
+        let requirement = Requirement(
+            columns: r.methods.compactMap { m in columns.firstIndex { $0.role == m } }, count: r.methods.count,
+            match: r.match, cap: a.resolved(r.unmetCap))
+        return (cap, requirement)
     }
 
     /// The rows `indices`, in that order.
     public func subset(_ indices: [Int]) -> AggregationMatrix {
         let m = columns.count
         var copy = AggregationMatrix(
-            columns: columns, scored: [], scores: [], screen: [], print: [], attestationCap: [], ownKey: [])
+            columns: columns, scored: [], scores: [], screen: [], print: [], attestationCap: [], ownKey: [],
+            requirement: [])
         copy.scored.reserveCapacity(indices.count * m)
         copy.scores.reserveCapacity(indices.count * m)
         for i in indices {
@@ -71,10 +119,11 @@ public struct AggregationMatrix: Sendable {
             copy.print.append(contentsOf: print[range])
             copy.ownKey.append(contentsOf: ownKey[range])
             copy.attestationCap.append(attestationCap[i])
+            copy.requirement.append(requirement[i])
         }
         return AggregationMatrix(
             columns: columns, scored: copy.scored, scores: copy.scores, screen: copy.screen, print: copy.print,
-            attestationCap: copy.attestationCap, ownKey: copy.ownKey)
+            attestationCap: copy.attestationCap, ownKey: copy.ownKey, requirement: copy.requirement)
     }
 
     /// The raw scores of column `j` where its own method scored, with their row numbers.
@@ -119,16 +168,19 @@ public struct AggregationMatrix: Sendable {
         let m = columns.count
         let primaryColumn = columns.firstIndex { $0.role == primary } ?? -1
         var out = [Double](repeating: .nan, count: rows)
-        let boundaries = c.levelBoundaries
+        let boundaries = c.effectiveBoundaries
         let margin = c.cappedScoreMargin, realThreshold = c.realThreshold
         let minMethods = c.minMethodsForAgreement, agreementBoost = c.agreementBoost
-        // Levels as ranks (0 SUSPICIOUS ... 4 VERY_HIGH); a cap lowers the level to its rank.
-        let disagreementCap = c.levelCaps.disagreement.rank, screenCap = c.levelCaps.screen.rank
-        let printCap = c.levelCaps.print.rank
+        // Levels as ranks (0 SUSPICIOUS ... 5 VERY_HIGH); a cap lowers the level to its rank.
+        let disagreementCap = c.resolved(c.levelCaps.disagreement).rank
+        let screenCap = c.resolved(c.levelCaps.screen).rank
+        let printCap = c.resolved(c.levelCaps.print).rank
+        let passedOnly = c.attestationRequirements.satisfiedBy == .passed
         let medium = ConfidenceLevel.medium.rank, high = ConfidenceLevel.high.rank
         let levels = ConfidenceLevel.allCases.sorted()
         let w = weights
-        let attestationRanks = attestationCap.map(\.rank)
+        let attestationRanks = attestationCap.map { c.resolved($0).rank }
+        let requirement = self.requirement
         scored.withUnsafeBufferPointer { scored in
             scores.withUnsafeBufferPointer { scores in
                 screen.withUnsafeBufferPointer { screenFlags in
@@ -170,6 +222,15 @@ public struct AggregationMatrix: Sendable {
                                     if !primaryScored { level = Swift.min(level, medium) }
                                     if !(allPresent && agree && primaryScored) { level = Swift.min(level, high) }
                                     level = Swift.min(level, attestationRanks[i])
+                                    if let r = requirement[i] {
+                                        var met = 0
+                                        for j in r.columns where scored[base + j] {
+                                            let s = Swift.min(Swift.max(scores[base + j], 0), 1)
+                                            if !passedOnly || s >= realThreshold { met += 1 }
+                                        }
+                                        let ok = r.match == .any ? met > 0 : met == r.count
+                                        if !ok { level = Swift.min(level, c.resolved(r.cap).rank) }
+                                    }
                                     if level < uncappedLevel, let hi = boundaries.upperBound(of: levels[level]) {
                                         out[i] = ConfidenceAggregator.rankingScore(
                                             evidence: mean + boost, cappedBelow: hi, margin: margin,

@@ -17,6 +17,11 @@ extension TuningProblem {
         do { aggregator = try PipelineAggregator(configuration: base) } catch {
             throw RunError("configuration: key '\(error.key)': \(error.reason)")
         }
+        guard base.aggregation.crossValidation.mode == .simple else {
+            throw RunError(
+                "configuration: key 'aggregation.cross_validation.mode': tune reproduces the 'simple' rule only "
+                    + "(its fast path has no anomaly impact); tune with mode 'simple', then rescore with 'full'")
+        }
         let evaluated = records.indices.filter { records[$0].status == .evaluated && records[$0].label != .unknown }
         guard !evaluated.isEmpty else { throw RunError("no evaluated sample with a known label to tune on") }
         for i in evaluated where records[i].aggregationInputs == nil || records[i].attestationEvidence == nil {
@@ -40,6 +45,8 @@ extension TuningProblem {
         let m = columns.count
         var scored: [Bool] = [], scores: [Double] = [], screen: [Bool] = [], print: [Bool] = [], own: [Bool] = []
         var caps: [ConfidenceLevel] = []
+        var requirements: [AggregationMatrix.Requirement?] = []
+        let profile = try Self.profile(named: profileName, in: base)
         scored.reserveCapacity(evaluated.count * m)
         scores.reserveCapacity(evaluated.count * m)
         var bonaFide: [Bool] = [], species: [Int32] = [], groups: [String] = [], sources: [String] = []
@@ -72,11 +79,11 @@ extension TuningProblem {
             own.append(false)
             // A recorded check that failed caps the level as the attestation does (the
             // aggregator's `level_caps.metadata_fail`): one ceiling per sample.
-            var cap = base.aggregation.attestationCaps.cap(for: evidence).level
-            if record.metadataChecks?.values.contains(.fail) == true {
-                cap = min(cap, base.aggregation.levelCaps.metadataFail)
-            }
-            caps.append(cap)
+            let ceiling = AggregationMatrix.ceiling(
+                attestation: evidence, checkFailed: record.metadataChecks?.values.contains(.fail) == true,
+                profile: profile, configuration: base.aggregation, columns: columns)
+            caps.append(ceiling.cap)
+            requirements.append(ceiling.requirement)
             bonaFide.append(record.bonaFide)
             species.append(record.bonaFide ? -1 : speciesIndex[record.label.rawValue]!)
             groups.append(record.group ?? "\(record.dataset)/\(record.id)")
@@ -86,9 +93,15 @@ extension TuningProblem {
         }
         let matrix = AggregationMatrix(
             columns: columns, scored: scored, scores: scores, screen: screen, print: print, attestationCap: caps,
-            ownKey: own)
+            ownKey: own, requirement: requirements)
         return TuningProblem(
             matrix: matrix, bonaFide: bonaFide, species: species, speciesNames: attacks, groups: groups,
             sources: sources, dataKinds: kinds, base: base, profileName: profileName)
+    }
+
+    static func profile(named name: String, in base: PipelineConfiguration) throws(RunError) -> AggregationProfile {
+        do { return try base.aggregation.profile(named: name) } catch {
+            throw RunError("configuration: key 'aggregation.\(error.key)': \(error.reason)")
+        }
     }
 }

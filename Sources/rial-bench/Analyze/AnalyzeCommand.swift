@@ -173,6 +173,30 @@ enum AnalysisSummary {
             "cross-validation: methods \(p.sceneAnalysis.crossValidation.methodsAgree ? "agree" : "disagree"), "
                 + "spread \(format(p.sceneAnalysis.crossValidation.disagreementScore)); flags: \(flags.isEmpty ? "none" : flags.joined(separator: ", "))"
         )
+        if let cv = p.sceneAnalysis.crossValidation.analysis {
+            let interval = cv.aggregatedInterval.map {
+                "[\(format($0.lower)), \(format($0.upper))] width \(format($0.width))"
+            }
+            lines.append(
+                "  status \(cv.validationStatus.rawValue) (\(cv.mode.rawValue) mode); interval \(interval ?? "-")"
+                    + (cv.highUncertainty ? " HIGH UNCERTAINTY" : "") + "; temporal \(cv.temporal.status.rawValue)"
+                    + (cv.temporal.reason.map { " (\($0))" } ?? ""))
+            for a in cv.anomalies {
+                lines.append(
+                    "  anomaly \(a.severity.rawValue): \(a.type) (\(a.methods.map(\.rawValue).joined(separator: ", "))), "
+                        + "impact -\(format(a.confidenceImpact))" + (cv.mode == .full ? "" : " (not applied)"))
+            }
+        }
+        if let missing = p.aggregation.missingRequired {
+            lines.append(
+                "attestation \(p.hardwareAttestation.method.rawValue) requires detection that is missing: "
+                    + missing.map(\.rawValue).joined(separator: ", "))
+        }
+        if p.aggregation.attestationRejected {
+            lines.append(
+                "attestation rejected (\(p.hardwareAttestation.method.rawValue), \(p.hardwareAttestation.status.rawValue))"
+            )
+        }
         if !p.aggregation.capsApplied.isEmpty {
             lines.append("caps: " + p.aggregation.capsApplied.joined(separator: "; "))
         }
