@@ -149,7 +149,9 @@ public struct SuccessMetrics: Sendable, Equatable, Codable {
         row("agreement boost size (aggregation.agreement_boost)", boostSize)
         out.append("")
         if let levels, let table = levels.byRule[levels.rule.rawValue] {
-            let names = ConfidenceLevel.allCases.map(\.rawValue)
+            // MEDIUM_HIGH only when a sample carries it (`ConfidenceLevel.shown`), as the other level tables.
+            let present = table.values.flatMap(\.keys).compactMap(ConfidenceLevel.init(rawValue:))
+            let names = ConfidenceLevel.shown(present).map(\.rawValue)
             out.append("Confidence levels per label (\(levels.rule.rawValue) rule, the run's `confidence_level`):")
             out.append("")
             out.append("| label | " + names.joined(separator: " | ") + " |")
