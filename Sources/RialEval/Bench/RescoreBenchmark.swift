@@ -6,7 +6,7 @@ import RialMedia
 /// `rial-bench bench-rescore`: the time `rescore` takes on a large run.
 ///
 /// A synthetic run folder is written first (not timed): `samples` records shaped as `run`
-/// writes them — the six standard methods, each with its common fields and
+/// writes them — every registered method version, each with its common fields and
 /// `fieldsPerMethod` further numbers (the default run's results have about 10 to 60),
 /// `aggregation_inputs`, `attestation_evidence`, latencies and hashes — cycled from 1,000
 /// seeded templates with a unique id each, and a `results.json` that verifies against

@@ -8,7 +8,7 @@ struct BenchRescoreCommand: ParsableCommand {
         commandName: "bench-rescore",
         abstract: "Measure rescore on a large synthetic run folder (release builds).",
         discussion: """
-            Writes a run folder of --samples synthetic records shaped as run writes them (six methods, \
+            Writes a run folder of --samples synthetic records shaped as run writes them (every registered method version, \
             each with --fields-per-method further numbers, aggregation inputs, latencies, hashes; not \
             timed), then times rescore on it under a configuration that changes weights, a calibration \
             and the decision threshold: the record pass (verify, read, aggregate, write samples.jsonl) and \
