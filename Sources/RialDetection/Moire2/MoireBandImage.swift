@@ -58,6 +58,75 @@ struct MoireBandImage {
         let channels = image.channels, stride = image.rowStride
         let scale = 1 / Float(k * k)
         let s = image.samples
+        // Per block row: the k source rows are summed sample by sample into `columns`
+        // (contiguous, so the compiler vectorises it), then each block adds its k pixels.
+        // All sums are integers; a block's sum is at most k² x 255, exact in Float for
+        // k <= 256, so converting it once equals summing the rows in Float as `exactReduce`
+        // does (the same values to the last bit). Larger factors take that path.
+        guard k <= 256 else {
+            Self.exactReduce(image, into: &planes, factor: k, width: w, height: h, rowNeeded: rowNeeded, spans: spans)
+            self.planes = planes
+            return
+        }
+        var columns = [UInt32](repeating: 0, count: w * k * channels)
+        planes.withUnsafeMutableBufferPointer { out in
+            columns.withUnsafeMutableBufferPointer { sum in
+                for by in 0..<h where rowNeeded[by] {
+                    image.waitForRows((by + 1) * k)
+                    for span in spans {
+                        let first = span.start * k * channels, count = (span.end - span.start) * k * channels
+                        let column = sum.baseAddress! + first
+                        column.update(repeating: 0, count: count)
+                        for dy in 0..<k {
+                            let row = s.baseAddress! + (by * k + dy) * stride + first
+                            for i in 0..<count { column[i] &+= UInt32(row[i]) }
+                        }
+                    }
+                    let base = by * w
+                    for span in spans {
+                        for bx in span.start..<span.end {
+                            var p = bx * k * channels
+                            if channels >= 3 {
+                                var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+                                for _ in 0..<k {
+                                    r &+= sum[p]
+                                    g &+= sum[p + 1]
+                                    b &+= sum[p + 2]
+                                    p += channels
+                                }
+                                out[base + bx] = Float(r) * scale
+                                out[plane + base + bx] = Float(g) * scale
+                                out[2 * plane + base + bx] = Float(b) * scale
+                            } else {
+                                var v: UInt32 = 0
+                                for _ in 0..<k {
+                                    v &+= sum[p]
+                                    p += channels
+                                }
+                                let value = Float(v) * scale
+                                out[base + bx] = value
+                                out[plane + base + bx] = value
+                                out[2 * plane + base + bx] = value
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.planes = planes
+    }
+
+    /// The same reduction, each block's row sums added in `Float`: `init` takes it for
+    /// k > 256, where a block's sum may exceed the integers `Float` holds exactly (below,
+    /// both give the same values to the last bit).
+    static func exactReduce(
+        _ image: ImageRows, into planes: inout [Float], factor k: Int, width w: Int, height h: Int,
+        rowNeeded: [Bool], spans: [(start: Int, end: Int)]
+    ) {
+        let plane = w * h
+        let channels = image.channels, stride = image.rowStride
+        let scale = 1 / Float(k * k)
+        let s = image.samples
         var sums = [Float](repeating: 0, count: 3 * w)
         planes.withUnsafeMutableBufferPointer { out in
             sums.withUnsafeMutableBufferPointer { acc in
@@ -112,6 +181,5 @@ struct MoireBandImage {
                 }
             }
         }
-        self.planes = planes
     }
 }
