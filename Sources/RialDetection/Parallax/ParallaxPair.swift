@@ -31,6 +31,18 @@ extension ParallaxAnalyzerV2.Configuration: ParallaxPairLimits {}
 extension ParallaxAnalyzer.Result: ParallaxPairRecord {}
 extension ParallaxAnalyzerV2.Result: ParallaxPairRecord {}
 
+/// The block counts both parallax versions' results record after matching.
+protocol ParallaxBlockRecord {
+    var totalBlocks: Int? { get set }
+    var texturedBlocks: Int? { get set }
+    var validBlocks: Int? { get set }
+    var disparityCoverage: Double? { get set }
+    var rejectedBlocks: ParallaxAnalyzer.Rejections? { get set }
+}
+
+extension ParallaxAnalyzer.Result: ParallaxBlockRecord {}
+extension ParallaxAnalyzerV2.Result: ParallaxBlockRecord {}
+
 /// A rectified pair checked for analysis: its working size (box-reduced by `scale` to
 /// at most `workingLongSide`) and the disparity search range in working pixels, from
 /// focal length x baseline and the depth limits when both are given, else from
@@ -101,6 +113,53 @@ struct ParallaxPair {
     /// Why a pair cannot be analysed.
     struct Unanalysable: Error {
         let reason: String
+    }
+
+    /// Block matching of the pair's working views (`ParallaxAnalyzer.matchBlocks` on both
+    /// views' `matchingSignal` at `scale`), with the block counts written into `result`.
+    ///
+    /// - Returns: the disparity field, or why it cannot be analysed: a grid under 3 x 3
+    ///   blocks, no textured block, or fewer than `minValidBlocks` reliable ones (`method`
+    ///   names the version in the message).
+    func match(
+        left: Image8, right: Image8, configuration c: ParallaxAnalyzer.Configuration, method: MethodIdentifier,
+        recordingInto result: inout some ParallaxBlockRecord
+    ) -> Swift.Result<ParallaxAnalyzer.DisparityField, Unanalysable> {
+        let grid = ParallaxAnalyzer.BlockGrid(
+            width: workingWidth, height: workingHeight, radius: c.blockRadius, step: c.gridStep)
+        guard grid.columns >= 3, grid.rows >= 3 else {
+            return .failure(
+                Unanalysable(
+                    reason: "working image \(workingWidth)x\(workingHeight) holds \(grid.columns)x\(grid.rows) "
+                        + "blocks of \(2 * c.blockRadius + 1) px; \(method) needs at least 3x3"))
+        }
+        let leftSignal = ParallaxAnalyzer.matchingSignal(
+            ParallaxAnalyzer.workingLuma(left, factor: scale), width: workingWidth, height: workingHeight,
+            sigma: c.prefilterSigmaPx)
+        let rightSignal = ParallaxAnalyzer.matchingSignal(
+            ParallaxAnalyzer.workingLuma(right, factor: scale), width: workingWidth, height: workingHeight,
+            sigma: c.prefilterSigmaPx)
+        let field = ParallaxAnalyzer.matchBlocks(
+            left: leftSignal, right: rightSignal, width: workingWidth, height: workingHeight, range: low...high,
+            configuration: c)
+        result.totalBlocks = grid.count
+        result.texturedBlocks = field.textured
+        result.validBlocks = field.valid
+        result.disparityCoverage = Double(field.valid) / Double(grid.count)
+        result.rejectedBlocks = field.rejections
+        guard field.textured > 0 else {
+            return .failure(
+                Unanalysable(
+                    reason: "no textured block (std of the luma gradient >= \(c.minBlockStdDev)) in "
+                        + "\(grid.count) blocks: the left view is flat or constant"))
+        }
+        guard field.valid >= c.minValidBlocks else {
+            return .failure(
+                Unanalysable(
+                    reason: "\(field.valid) of \(grid.count) blocks have a reliable disparity "
+                        + "(\(field.textured) textured); \(method) needs at least \(c.minValidBlocks)"))
+        }
+        return .success(field)
     }
 
     /// Writes what a result records of the pair: sizes, scale, search range and (when both

@@ -81,8 +81,7 @@ public struct ParallaxAnalyzerV2: Sendable, Equatable {
         case .failure(let problem): return .unavailable(reason: problem.reason)
         }
         let width = pair.width, scale = pair.scale
-        let workingWidth = pair.workingWidth, workingHeight = pair.workingHeight
-        let physical = pair.physical, low = pair.low, high = pair.high
+        let physical = pair.physical
         var partial = Result.unavailable(reason: "")
         pair.record(into: &partial, focalPx: focalPx, baselineMm: baselineMm)
         func unavailable(_ reason: String) -> Result {
@@ -91,37 +90,12 @@ public struct ParallaxAnalyzerV2: Sendable, Equatable {
             return result
         }
 
-        let grid = ParallaxAnalyzer.BlockGrid(
-            width: workingWidth, height: workingHeight, radius: c.blockRadius, step: c.gridStep)
-        guard grid.columns >= 3, grid.rows >= 3 else {
-            return unavailable(
-                "working image \(workingWidth)x\(workingHeight) holds \(grid.columns)x\(grid.rows) "
-                    + "blocks of \(2 * c.blockRadius + 1) px; parallax/2 needs at least 3x3")
+        let field: ParallaxAnalyzer.DisparityField
+        switch pair.match(left: left, right: right, configuration: m, method: .parallaxV2, recordingInto: &partial) {
+        case .success(let matched): field = matched
+        case .failure(let problem): return unavailable(problem.reason)
         }
-        let leftSignal = ParallaxAnalyzer.matchingSignal(
-            ParallaxAnalyzer.workingLuma(left, factor: scale), width: workingWidth,
-            height: workingHeight, sigma: c.prefilterSigmaPx)
-        let rightSignal = ParallaxAnalyzer.matchingSignal(
-            ParallaxAnalyzer.workingLuma(right, factor: scale), width: workingWidth,
-            height: workingHeight, sigma: c.prefilterSigmaPx)
-        let field = ParallaxAnalyzer.matchBlocks(
-            left: leftSignal, right: rightSignal, width: workingWidth, height: workingHeight,
-            range: low...high, configuration: m)
-        partial.totalBlocks = grid.count
-        partial.texturedBlocks = field.textured
-        partial.validBlocks = field.valid
-        partial.disparityCoverage = Double(field.valid) / Double(grid.count)
-        partial.rejectedBlocks = field.rejections
-        guard field.textured > 0 else {
-            return unavailable(
-                "no textured block (std of the luma gradient >= \(c.minBlockStdDev)) in "
-                    + "\(grid.count) blocks: the left view is flat or constant")
-        }
-        guard field.valid >= c.minValidBlocks else {
-            return unavailable(
-                "\(field.valid) of \(grid.count) blocks have a reliable disparity "
-                    + "(\(field.textured) textured); parallax/2 needs at least \(c.minValidBlocks)")
-        }
+        let grid = field.grid
 
         // Blocks, the content window and the noise.
         let cells = grid.count
