@@ -52,6 +52,24 @@ enum ZlibCodec {
         return output
     }
 
+    /// Inflates `input` completely when it produces at most `limit` bytes; returns
+    /// `limit + 1` bytes (and stops) when it produces more.
+    ///
+    /// Unlike `inflate(_:container:capacity:source:)` the buffer grows with the output
+    /// (starting near 8 x the input and quadrupling, re-inflating from the start), so a
+    /// generous limit costs memory only when the data really is that large.
+    ///
+    /// - Throws: as `inflate(_:container:capacity:source:)`.
+    static func inflate(_ input: Data, container: Container, limit: Int, source: String) throws -> [UInt8] {
+        precondition(limit >= 0)
+        var capacity = min(limit + 1, max(1 << 16, min(input.count, Int.max / 8) * 8))
+        while true {
+            let output = try inflate(input, container: container, capacity: capacity, source: source)
+            if output.count < capacity || capacity == limit + 1 { return output }
+            capacity = limit + 1 - capacity <= 3 * capacity ? limit + 1 : 4 * capacity
+        }
+    }
+
     private static func inflate(
         _ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer,
         container: Container, source: String
