@@ -74,6 +74,17 @@ struct DepthKeyframeBlobTests {
         Self.expectHandBuilt(reading, variant: .rldp)
     }
 
+    @Test func storedBytesAreKeptAsWritten() throws {
+        // 0.0 (no LiDAR return) and 2000 m (0x44FA0000) are invalid depth, NaN in metres,
+        // but the chain covers the bytes as stored.
+        let frame: [UInt8] = [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xFA, 0x44]
+        let header: [UInt8] = Array(Self.header[0..<8]) + [1, 0, 0, 0] + [0x02, 0x00, 0x01, 0x00]
+        let reading = try DepthKeyframeBlob.read(data: try Self.gzip(header + Array(Self.index[0..<12]) + frame))
+        #expect(reading.storedFrames == [frame])
+        #expect(reading.keyframes.frames[0].depth.metres.allSatisfy { $0.isNaN })
+        #expect(reading.outOfRangeCount == 1)
+    }
+
     @Test func emptyRecordingReads() throws {
         let header: [UInt8] = Array(Self.header[0..<8]) + [0, 0, 0, 0] + [0x02, 0x00, 0x01, 0x00]
         let reading = try DepthKeyframeBlob.read(data: try Self.gzip(header))

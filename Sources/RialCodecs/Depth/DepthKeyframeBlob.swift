@@ -65,6 +65,9 @@ public enum DepthKeyframeBlob {
         /// Stored values that were finite and non-zero but outside
         /// `DepthFormat.validMetres`, now `NaN` (as `DepthReader.Reading.outOfRangeCount`).
         public var outOfRangeCount: Int
+        /// Each keyframe's `4 x width x height` bytes exactly as stored (little-endian
+        /// float32, invalid values not normalised): the depth bytes the hash chain covers.
+        public var storedFrames: [[UInt8]]
     }
 
     /// The four magic bytes, ASCII `RLDP`.
@@ -142,46 +145,75 @@ public enum DepthKeyframeBlob {
     public static func encode(_ keyframes: DepthKeyframes, variant: Variant = .rldp, compressionLevel: Int = 6)
         throws -> Data
     {
+        let stored = keyframes.frames.map { frame in
+            (
+                timestamp: frame.timestamp,
+                bytes: frame.depth.metres.flatMap { value in
+                    withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
+                }
+            )
+        }
+        return try encode(
+            width: keyframes.width, height: keyframes.height, frames: stored, variant: variant,
+            compressionLevel: compressionLevel)
+    }
+
+    /// Encodes frames given as stored bytes (`4 x width x height` each, little-endian
+    /// float32), so depth the hash chain covers is written bit for bit.
+    ///
+    /// - Throws: `MediaError.invalidArgument` as `encode(_:variant:compressionLevel:)`, and
+    ///   for a frame of the wrong byte count or a timestamp that is not finite or goes back.
+    public static func encode(
+        width: Int, height: Int, frames: [(timestamp: Double, bytes: [UInt8])], variant: Variant = .rldp,
+        compressionLevel: Int = 6
+    ) throws -> Data {
         guard (0...9).contains(compressionLevel) else {
             throw MediaError(
                 .invalidArgument, source: inMemorySource, "compression level must be 0...9, got \(compressionLevel)")
         }
-        guard (1...Int(UInt16.max)).contains(keyframes.width), (1...Int(UInt16.max)).contains(keyframes.height)
-        else {
+        guard (1...Int(UInt16.max)).contains(width), (1...Int(UInt16.max)).contains(height) else {
             throw MediaError(
                 .invalidArgument, source: inMemorySource,
-                "depth keyframes of \(keyframes.width)x\(keyframes.height) do not fit the blob's u16 width and height")
+                "depth keyframes of \(width)x\(height) do not fit the blob's u16 width and height")
         }
-        guard keyframes.count <= maximumFrames else {
+        guard frames.count <= maximumFrames else {
             throw MediaError(
                 .invalidArgument, source: inMemorySource,
-                "\(keyframes.count) depth keyframes exceed the blob's limit of \(maximumFrames)")
+                "\(frames.count) depth keyframes exceed the blob's limit of \(maximumFrames)")
         }
-        let pixels = keyframes.width * keyframes.height
-        let frameBytes = 4 * pixels
+        let frameBytes = 4 * width * height
+        var previous = -Double.infinity
+        for (index, frame) in frames.enumerated() {
+            guard frame.bytes.count == frameBytes else {
+                throw MediaError(
+                    .invalidArgument, source: inMemorySource,
+                    "depth keyframe \(index) has \(frame.bytes.count) bytes, expected 4 x \(width) x \(height)")
+            }
+            guard frame.timestamp.isFinite, frame.timestamp >= previous else {
+                throw MediaError(
+                    .invalidArgument, source: inMemorySource,
+                    "depth keyframe \(index) has timestamp \(frame.timestamp), not finite or before the previous one")
+            }
+            previous = frame.timestamp
+        }
         let prefix = variant == .rldp ? headerBytes : 0
-        var bytes = [UInt8](repeating: 0, count: prefix + keyframes.count * (indexEntryBytes + frameBytes))
-        bytes.withUnsafeMutableBytes { out in
-            var position = 0
-            func put<T: FixedWidthInteger>(_ value: T) {
-                out.storeBytes(of: value.littleEndian, toByteOffset: position, as: T.self)
-                position += MemoryLayout<T>.size
-            }
-            if variant == .rldp {
-                for byte in magic { put(byte) }
-                put(version)
-                put(UInt32(keyframes.count))
-                put(UInt16(keyframes.width))
-                put(UInt16(keyframes.height))
-            }
-            for (index, frame) in keyframes.frames.enumerated() {
-                put(frame.timestamp.bitPattern)
-                put(UInt32(index * frameBytes))
-            }
-            for frame in keyframes.frames {
-                for value in frame.depth.metres { put(value.bitPattern) }
-            }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(prefix + frames.count * (indexEntryBytes + frameBytes))
+        func put<T: FixedWidthInteger>(_ value: T) {
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
         }
+        if variant == .rldp {
+            bytes.append(contentsOf: magic)
+            put(version)
+            put(UInt32(frames.count))
+            put(UInt16(width))
+            put(UInt16(height))
+        }
+        for (index, frame) in frames.enumerated() {
+            put(frame.timestamp.bitPattern)
+            put(UInt32(index * frameBytes))
+        }
+        for frame in frames { bytes.append(contentsOf: frame.bytes) }
         return try bytes.withUnsafeBytes {
             try ZlibCodec.deflate($0, container: .gzip, level: Int32(compressionLevel))
         }
@@ -343,10 +375,13 @@ public enum DepthKeyframeBlob {
         }
         var frames: [DepthKeyframe] = []
         frames.reserveCapacity(count)
+        var stored: [[UInt8]] = []
+        stored.reserveCapacity(count)
         var outOfRange = 0
         try bytes.withUnsafeBytes { raw in
             for entry in entries {
                 let start = dataStart + entry.offset
+                stored.append(Array(bytes[start..<(start + frameBytes)]))
                 let slice = UnsafeRawBufferPointer(rebasing: raw[start..<(start + frameBytes)])
                 let map = try FloatPayload.decode(
                     slice, width: width, height: height, source: source, outOfRange: &outOfRange)
@@ -363,7 +398,7 @@ public enum DepthKeyframeBlob {
                 throw MediaError(.corrupt, source: source, error.description)
             }
         }
-        return Reading(keyframes: keyframes, variant: variant, outOfRangeCount: outOfRange)
+        return Reading(keyframes: keyframes, variant: variant, outOfRangeCount: outOfRange, storedFrames: stored)
     }
 
     private static func hexPrefix(_ bytes: [UInt8]) -> String {
