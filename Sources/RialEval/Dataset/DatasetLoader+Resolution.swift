@@ -29,6 +29,11 @@ public struct ResolvedSample: Sendable, Equatable {
     public var rightPath: String?
     /// Absolute paths of extension files, by extension key (e.g. `ground_truth_disparity`).
     public var extensionFiles: [String: String]
+    /// Video samples: absolute paths of the frame sequence, MP4, depth keyframe blob and chain JSON.
+    public var framesPath: String? = nil
+    public var videoPath: String? = nil
+    public var depthKeyframesPath: String? = nil
+    public var hashChainPath: String? = nil
 }
 
 /// Everything `validate` found.
@@ -78,7 +83,7 @@ extension DatasetLoader {
         let jsonPath = "samples[\(index)]"
         var problems: [DatasetProblem] = []
         var resolved = ResolvedSample(
-            index: index, sample: sample, imagePath: absolutePath(sample.image),
+            index: index, sample: sample, imagePath: sample.image.isEmpty ? "" : absolutePath(sample.image),
             depthPath: nil, rightPath: nil, extensionFiles: [:])
         for file in sample.fileReferences {
             let absolute = absolutePath(file.path)
@@ -88,6 +93,10 @@ extension DatasetLoader {
             case .image: resolved.imagePath = absolute
             case .depth: resolved.depthPath = absolute
             case .right: resolved.rightPath = absolute
+            case .frames: resolved.framesPath = absolute
+            case .video: resolved.videoPath = absolute
+            case .depthKeyframes: resolved.depthKeyframesPath = absolute
+            case .hashChain: resolved.hashChainPath = absolute
             case .extensionFile(let key): resolved.extensionFiles[key] = absolute
             }
         }

@@ -4,10 +4,11 @@ import RialMedia
 
 extension DatasetSample {
     /// Keys the format defines for a sample; every other key is an extension.
-    public static let knownKeys: Set<String> = [
-        "id", "image", "label", "depth", "stereo", "attestation", "platform", "device_model",
-        "captured_at", "group", "split", "tags", "sha256", "source", "license",
-    ]
+    public static let knownKeys: Set<String> = Set(
+        [
+            "id", "kind", "image", "label", "depth", "stereo", "attestation", "platform", "device_model",
+            "captured_at", "group", "split", "tags", "sha256", "source", "license",
+        ] + VideoReference.sampleKeys)
 
     /// The sample as a manifest object: defined keys in the format's order, then the
     /// extensions in their order.
@@ -17,10 +18,12 @@ extension DatasetSample {
     public var jsonValue: JSONValue {
         var o = JSONObject()
         o["id"] = .string(id)
-        o["image"] = .string(image)
+        if video != nil { o["kind"] = .string(SampleKind.video.rawValue) }
+        if video == nil || !image.isEmpty { o["image"] = .string(image) }
         o["label"] = .string(label.rawValue)
         if let depth { o["depth"] = depth.jsonValue }
         if let stereo { o["stereo"] = stereo.jsonValue }
+        video?.write(into: &o)
         if attestation != .none { o["attestation"] = .string(attestation.rawValue) }
         if let platform { o["platform"] = .string(platform) }
         if let deviceModel { o["device_model"] = .string(deviceModel) }
@@ -52,7 +55,8 @@ extension DatasetSample {
         }
         let id = reader.string(o, "id", in: jsonPath, required: true, nonEmpty: true)
         reader.sampleID = id
-        let image = reader.string(o, "image", in: jsonPath, required: true, nonEmpty: true)
+        let kind: SampleKind? = reader.enumeration(o, "kind", in: jsonPath, what: "sample kind")
+        let image = reader.string(o, "image", in: jsonPath, required: kind != .video, nonEmpty: true)
         let label: SampleLabel? = reader.enumeration(o, "label", in: jsonPath, required: true, what: "label")
         let attestation: AttestationLevel? = reader.enumeration(o, "attestation", in: jsonPath, what: "attestation")
         let split: DatasetSplit? = reader.enumeration(o, "split", in: jsonPath, what: "split")
@@ -70,8 +74,22 @@ extension DatasetSample {
         let tags = reader.stringArray(o, "tags", in: jsonPath)
         let depth = o["depth"].flatMap { reader.depth($0, at: jsonPath + ".depth") }
         let stereo = o["stereo"].flatMap { reader.stereo($0, at: jsonPath + ".stereo") }
+        var video: VideoReference?
+        if kind == .video {
+            video = reader.video(o, in: jsonPath)
+        } else {
+            reader.rejectVideoKeys(o, in: jsonPath)
+        }
         let hashes = o["sha256"].flatMap { reader.hashes($0, at: jsonPath + ".sha256") }
         if let hashes {
+            for (key, hash, file) in [
+                ("image", hashes.image, o["image"]), ("frames", hashes.frames, o["frames"]),
+                ("video", hashes.video, o["video"]), ("depth_keyframes", hashes.depthKeyframes, o["depth_keyframes"]),
+                ("hash_chain", hashes.hashChain, o["hash_chain"]),
+            ] where hash != nil && file == nil {
+                reader.report(
+                    .invalidValue, jsonPath + ".sha256." + key, "a hash for '\(key)' is given but the sample has none")
+            }
             if hashes.depth != nil, o["depth"] == nil {
                 reader.report(
                     .invalidValue, jsonPath + ".sha256.depth", "a depth hash is given but the sample has no depth")
@@ -85,12 +103,14 @@ extension DatasetSample {
         var extensions = JSONObject()
         for (key, value) in o where !knownKeys.contains(key) { extensions[key] = value }
 
-        guard reader.problems.isEmpty, let id, let image, let label else { return (nil, reader.problems) }
+        guard reader.problems.isEmpty, let id, let label, image != nil || video != nil else {
+            return (nil, reader.problems)
+        }
         let sample = DatasetSample(
-            id: id, image: image, label: label, depth: depth, stereo: stereo,
+            id: id, image: image ?? "", label: label, depth: depth, stereo: stereo,
             attestation: attestation ?? .none, platform: platform, deviceModel: deviceModel,
             capturedAt: capturedAt, group: group, split: split ?? .test, tags: tags ?? [],
-            sha256: hashes, source: source, license: license, extensions: extensions)
+            sha256: hashes, source: source, license: license, extensions: extensions, video: video)
         return (sample, [])
     }
 
@@ -139,7 +159,9 @@ extension StereoReference {
 
 extension FileHashes {
     /// Keys the format defines for `sha256`.
-    public static let knownKeys: Set<String> = ["image", "depth", "right"]
+    public static let knownKeys: Set<String> = [
+        "image", "depth", "right", "frames", "video", "depth_keyframes", "hash_chain",
+    ]
 
     /// The `sha256` object as written to a manifest.
     public var jsonValue: JSONValue {
@@ -147,6 +169,10 @@ extension FileHashes {
         if let image { o["image"] = .string(image) }
         if let depth { o["depth"] = .string(depth) }
         if let right { o["right"] = .string(right) }
+        if let frames { o["frames"] = .string(frames) }
+        if let video { o["video"] = .string(video) }
+        if let depthKeyframes { o["depth_keyframes"] = .string(depthKeyframes) }
+        if let hashChain { o["hash_chain"] = .string(hashChain) }
         for (key, value) in extensions { o[key] = value }
         return .object(o)
     }
@@ -325,10 +351,14 @@ struct FieldReader {
             return text
         }
         let image = digest("image"), depth = digest("depth"), right = digest("right")
+        let frames = digest("frames"), video = digest("video")
+        let keyframes = digest("depth_keyframes"), chain = digest("hash_chain")
         var extensions = JSONObject()
         for (key, value) in o where !FileHashes.knownKeys.contains(key) { extensions[key] = value }
         guard problems.count == before else { return nil }
-        return FileHashes(image: image, depth: depth, right: right, extensions: extensions)
+        return FileHashes(
+            image: image, depth: depth, right: right, frames: frames, video: video, depthKeyframes: keyframes,
+            hashChain: chain, extensions: extensions)
     }
 
     static func join(_ parent: String, _ key: String) -> String {

@@ -10,7 +10,8 @@ import RialMedia
 public struct DatasetSample: Sendable, Equatable {
     /// Unique within the manifest.
     public var id: String
-    /// The image file (JPEG or PNG).
+    /// The image file (JPEG or PNG). A video sample (`video` set) may have none: then
+    /// this is empty and the manifest omits the key.
     public var image: String
     public var label: SampleLabel
     public var depth: DepthReference?
@@ -35,6 +36,11 @@ public struct DatasetSample: Sendable, Equatable {
     public var license: String?
     /// Keys not defined by the format, e.g. `"synth": {...}`, in manifest order.
     public var extensions: JSONObject
+    /// The video keys of a `kind: video` sample (docs/dataset-format-video.md); nil for a photo.
+    public var video: VideoReference?
+
+    /// `video` for a sample with `video` set, else `photo`.
+    public var kind: SampleKind { video == nil ? .photo : .video }
 
     public init(
         id: String, image: String, label: SampleLabel, depth: DepthReference? = nil,
@@ -42,7 +48,7 @@ public struct DatasetSample: Sendable, Equatable {
         platform: String? = nil, deviceModel: String? = nil, capturedAt: String? = nil,
         group: String? = nil, split: DatasetSplit = .test, tags: [String] = [],
         sha256: FileHashes? = nil, source: String? = nil, license: String? = nil,
-        extensions: JSONObject = [:]
+        extensions: JSONObject = [:], video: VideoReference? = nil
     ) {
         self.id = id
         self.image = image
@@ -60,6 +66,7 @@ public struct DatasetSample: Sendable, Equatable {
         self.source = source
         self.license = license
         self.extensions = extensions
+        self.video = video
     }
 
     /// The resampling unit: the named `group`, or the sample alone when it has none.
@@ -157,16 +164,26 @@ public struct FileHashes: Sendable, Equatable {
     public var image: String?
     public var depth: String?
     public var right: String?
+    /// Video samples: the frame sequence, the MP4, the depth keyframe blob, the chain JSON.
+    public var frames: String?
+    public var video: String?
+    public var depthKeyframes: String?
+    public var hashChain: String?
     /// Keys the format does not define.
     public var extensions: JSONObject
 
     public init(
-        image: String? = nil, depth: String? = nil, right: String? = nil,
+        image: String? = nil, depth: String? = nil, right: String? = nil, frames: String? = nil,
+        video: String? = nil, depthKeyframes: String? = nil, hashChain: String? = nil,
         extensions: JSONObject = [:]
     ) {
         self.image = image
         self.depth = depth
         self.right = right
+        self.frames = frames
+        self.video = video
+        self.depthKeyframes = depthKeyframes
+        self.hashChain = hashChain
         self.extensions = extensions
     }
 }

@@ -15,6 +15,11 @@ public struct FileReference: Sendable, Hashable {
         case image
         case depth
         case right
+        /// Video samples: the raw frame sequence, the MP4, the depth keyframe blob, the chain JSON.
+        case frames
+        case video
+        case depthKeyframes
+        case hashChain
         /// An extension object with a `path`, named by its key.
         case extensionFile(String)
 
@@ -23,6 +28,10 @@ public struct FileReference: Sendable, Hashable {
             case .image: "image"
             case .depth: "depth"
             case .right: "right"
+            case .frames: "frames"
+            case .video: "video"
+            case .depthKeyframes: "depth_keyframes"
+            case .hashChain: "hash_chain"
             case .extensionFile(let key): key
             }
         }
@@ -78,8 +87,9 @@ extension DatasetSample {
     /// The extension key holding upstream details of `image`, `depth` and `right`.
     public static let upstreamKey = "upstream"
 
-    /// Every file this sample references, in order: image, depth, right, then
-    /// extension files in key order.
+    /// Every file this sample references, in order: image (unless a video sample has
+    /// none), depth, right, the video files (frames, video, depth keyframes, hash chain),
+    /// then extension files in key order.
     public var fileReferences: [FileReference] {
         let upstream = extensions[Self.upstreamKey]?.objectValue
         func reference(
@@ -92,9 +102,21 @@ extension DatasetSample {
                 source: entry?["source"]?.stringValue ?? defaultSource,
                 url: entry?["url"]?.stringValue, note: entry?["note"]?.stringValue)
         }
-        var files = [reference(.image, image, "image", sha256?.image, defaultSource: source)]
+        var files: [FileReference] = []
+        if video == nil || !image.isEmpty {
+            files.append(reference(.image, image, "image", sha256?.image, defaultSource: source))
+        }
         if let depth { files.append(reference(.depth, depth.path, "depth.path", sha256?.depth)) }
         if let stereo { files.append(reference(.right, stereo.right, "stereo.right", sha256?.right)) }
+        if let video {
+            if let path = video.frames { files.append(reference(.frames, path, "frames", sha256?.frames)) }
+            if let path = video.video { files.append(reference(.video, path, "video", sha256?.video)) }
+            if let keyframes = video.depthKeyframes {
+                files.append(
+                    reference(.depthKeyframes, keyframes.path, "depth_keyframes.path", sha256?.depthKeyframes))
+            }
+            if let path = video.hashChain { files.append(reference(.hashChain, path, "hash_chain", sha256?.hashChain)) }
+        }
         for (key, value) in extensions where key != Self.upstreamKey {
             guard let object = value.objectValue, let path = object["path"]?.stringValue else { continue }
             files.append(
