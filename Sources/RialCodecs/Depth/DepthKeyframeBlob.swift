@@ -135,6 +135,15 @@ public enum DepthKeyframeBlob {
         }
     }
 
+    /// True when `data` is gzip whose content starts with the `RLDP` magic (a cheap probe:
+    /// only the first bytes are inflated; false for anything else, never a throw).
+    public static func startsWithHeader(_ data: Data) -> Bool {
+        guard data.count >= 2, data[data.startIndex] == 0x1F, data[data.startIndex + 1] == 0x8B,
+            let start = try? ZlibCodec.inflate(data, container: .gzip, capacity: magic.count, source: inMemorySource)
+        else { return false }
+        return start == magic
+    }
+
     /// Encodes `keyframes` as a gzip blob: frames in order, contiguous, offsets
     /// `i x 4 x width x height`; `NaN` written as `NaN`.
     ///

@@ -10,8 +10,11 @@ struct Inspect: ParsableCommand {
         discussion: """
             The file type comes from the content. A single-channel 16-bit PNG is read as depth in \
             millimetres; .npy/.npz, gzip and zlib files as depth arrays. Pass --depth-format to choose \
-            (required for raw float32). Every path is inspected even when one fails; the exit code is \
-            65 when any path could not be read.
+            (required for raw float32). The files of a video sample are recognised too: a depth \
+            keyframe blob with its RLDP header, a raw frame sequence (RLFS) and a hash chain JSON \
+            (counts, sizes, time range, and the deployed verifier's structural check); see \
+            docs/dataset-format-video.md. Every path is inspected even when one fails; the exit code \
+            is 65 when any path could not be read.
             """)
 
     @Argument(help: "Image or depth files.", completion: .file())
@@ -39,9 +42,25 @@ struct Inspect: ParsableCommand {
         let options = depthOptions.mediaOptions
         var images = TextTable(["path", "format", "size", "decode", "make", "model", "taken", "orient", "sha256"])
         var depths = TextTable(["path", "format", "size", "valid", "min m", "median m", "max m", "sha256"])
+        var keyframes = TextTable(RecordingFileInspection.keyframeHeader)
+        var sequences = TextTable(RecordingFileInspection.frameHeader)
+        var chains = TextTable(RecordingFileInspection.chainHeader)
         var failures = 0
         for path in paths {
             do {
+                if depthOptions.isEmpty, heatmap == nil, let recording = try RecordingFileInspection.inspect(path: path)
+                {
+                    if json {
+                        Terminal.out(try JSONLines.encode(recording))
+                    } else {
+                        switch recording {
+                        case .keyframes: keyframes.append(recording.row)
+                        case .frames: sequences.append(recording.row)
+                        case .chain: chains.append(recording.row)
+                        }
+                    }
+                    continue
+                }
                 let inspection = try MediaInspector.inspect(path: path, depth: options)
                 if case .depth(let d, _) = inspection, let warning = Self.rangeWarning(d) { Terminal.warning(warning) }
                 if let heatmap {
@@ -75,6 +94,7 @@ struct Inspect: ParsableCommand {
                     depths.render() + (inferred ? "\n* format inferred from the content; --depth-format overrides" : "")
                 )
             }
+            for table in [keyframes, sequences, chains] where !table.rows.isEmpty { blocks.append(table.render()) }
             if !blocks.isEmpty { Terminal.out(blocks.joined(separator: "\n\n")) }
             if let heatmap, failures == 0 { Terminal.out("heatmap written to \(heatmap)") }
         }
