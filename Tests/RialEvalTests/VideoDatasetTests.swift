@@ -155,6 +155,8 @@ import Testing
             problems[1]?.count == 1
                 && problems[1]?[0].hasPrefix("samples[2].hash_chain not a hash chain record") == true)
         #expect(problems[2] == ["samples[3].frame_width the frame sequence is 16x8, the manifest says 32x8"])
+        let report = try DatasetLoader(contentsOf: folder.appendingPathComponent("manifest.json").path).validate()
+        #expect(report.validSampleCount == 1 && report.problems.map(\.sampleID) == ["cut", "chain", "size"])
         let description = try #require(Self.failure(results[1])).description
         #expect(
             description.hasPrefix(

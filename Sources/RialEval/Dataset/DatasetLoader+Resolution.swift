@@ -120,12 +120,19 @@ extension DatasetLoader {
     }
 
     /// Checks the whole manifest and returns every problem: header, each sample's
-    /// fields, duplicate ids, and each referenced file.
+    /// fields, duplicate ids, and each referenced file; with `.depthSize`, a video
+    /// sample's files are also read (`loadVideo`).
     public func validate(checks: FileChecks = .all) -> DatasetValidationReport {
         var problems = headerProblems
         var valid = 0
         for entry in entries {
             switch resolve(entry, checks: checks) {
+            case .success(let resolved) where resolved.sample.video != nil && checks.contains(.depthSize):
+                // A video sample's files are read as the loader reads them (blob, chain, frame header).
+                switch loadVideo(resolved) {
+                case .success: valid += 1
+                case .failure(let failure): problems += failure.problems
+                }
             case .success: valid += 1
             case .failure(let failure): problems += failure.problems
             }
