@@ -164,6 +164,41 @@ import Testing
                     + ": samples[1].frames (id \"cut\"): cut/frames.rlfs: "))
     }
 
+    @Test("fuzz: truncated and corrupted video manifests, with their files present")
+    func manifestFuzz() throws {
+        let folder = try EvalFixtures.makeTemporaryFolder()
+        defer { EvalFixtures.removeTemporary(folder) }
+        let recording = try Self.recording(frames: 12)
+        var samples: [DatasetSample] = []
+        for (name, tamper) in [("a", TamperLabel(kind: nil)), ("b", TamperLabel(kind: .dropped, frame: 4))] {
+            samples.append(
+                try VideoRecordingFiles.write(
+                    recording, id: name, label: .screen, to: folder.appendingPathComponent(name),
+                    manifestDirectory: folder, tamper: tamper))
+        }
+        let data = DatasetManifest(samples: samples).serializedData()
+        let inputs =
+            ManifestMutations.truncations(of: data, count: 300)
+            + ManifestMutations.corruptions(of: data, count: 600, seed: 0x71DE0)
+        var loaded = 0
+        for input in inputs {
+            do {
+                let loader = try DatasetLoader(data: input, manifestPath: "fuzz.json", baseDirectory: folder)
+                let report = loader.validate()
+                for case .success(let resolved) in loader.resolvedSamples() {
+                    if case .success(let video) = loader.loadVideo(resolved) {
+                        _ = try? VideoRecordingFiles.read(video)
+                        loaded += 1
+                    }
+                }
+                #expect(report.problems.allSatisfy { $0.description.hasPrefix("fuzz.json: ") })
+            } catch {
+                #expect(error.problems.count == 1)
+            }
+        }
+        #expect(loaded > 0)
+    }
+
     // MARK: - Manifest keys
 
     static func problems(_ sample: String) -> [String] {
