@@ -261,12 +261,7 @@ public struct RawFrameSequenceReader: ChainFrameSource {
         let pixels: [UInt8]
         switch input {
         case .file(let handle):
-            do {
-                try handle.seek(toOffset: UInt64(offset))
-            } catch {
-                throw MediaError(.unreadable, source: source, "cannot seek to frame \(position)")
-            }
-            pixels = try Self.read(handle, count: header.frameBytes, source: source)
+            pixels = try read(handle.fileDescriptor, at: offset, count: header.frameBytes, frame: position)
             guard pixels.count == header.frameBytes else {
                 throw MediaError(
                     .corrupt, source: source, "frame \(position) is cut short (the file changed while being read)")
@@ -277,6 +272,31 @@ public struct RawFrameSequenceReader: ChainFrameSource {
         }
         defer { position += 1 }
         return ChainFrame(pixels: pixels, depth: depth[position] ?? [], timestamp: header.timestamps[position])
+    }
+
+    /// `count` bytes at `offset` with `pread`, straight into the frame's array (no
+    /// intermediate `Data`); fewer only at the end of the file.
+    private func read(_ descriptor: Int32, at offset: Int, count: Int, frame: Int) throws -> [UInt8] {
+        var failure: Int32 = 0
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count, let base = buffer.baseAddress {
+                let result = pread(descriptor, base + done, count - done, off_t(offset + done))
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    break
+                }
+                if result == 0 { break }
+                done += result
+            }
+            initialized = done
+        }
+        if failure != 0 {
+            throw MediaError(
+                .unreadable, source: source, "cannot read frame \(frame): \(String(cString: strerror(failure)))")
+        }
+        return bytes
     }
 
     private static func read(_ handle: FileHandle, count: Int, source: String) throws -> [UInt8] {
