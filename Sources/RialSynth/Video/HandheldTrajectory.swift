@@ -19,19 +19,23 @@ import Foundation
 /// - **Tremor.** Physiological tremor: per axis, 2 sinusoids in 8-12 Hz scaled to
 ///   `tremor_translation_mm` and `tremor_rotation_deg` rms.
 ///
-/// Magnitudes and where they come from (none calibrated on our own phone recordings):
-/// - drift translation 3-10 mm rms per axis: the sway of quiet standing is of this order
-///   (centre-of-pressure rms distance about 5-8 mm in healthy adults, Prieto et al.,
-///   "Measures of postural steadiness", IEEE TBME 43(9), 1996), and the arm adds to it;
-/// - drift rotation 0.2-1 degree rms per axis at 0.1-1 Hz: hand-held camera shake
-///   measurements put most angular energy below ~10 Hz at tenths of a degree
-///   (Golik, "Development of a test method for image stabilizing systems", Cologne
-///   University of Applied Sciences, 2006; the CIPA DC-011 shake profiles follow it);
+/// Magnitudes and where they come from (orders of magnitude from the literature, none
+/// calibrated on our own phone recordings):
+/// - drift translation 3-10 mm rms per axis: the body sway of quiet standing is of the
+///   order of 5 mm (centre-of-pressure rms distance, Prieto et al., "Measures of
+///   postural steadiness", IEEE TBME 43(9), 1996), and the arm holding the phone adds
+///   to it;
+/// - drift rotation 0.2-1 degree rms per axis at 0.1-1 Hz: hand-held camera shake is
+///   dominated by frequencies below ~15 Hz with excursions from tenths of a degree to
+///   about a degree (the image-stabilisation test literature: Golik, "Development of a
+///   test method for image stabilizing systems", Cologne University of Applied
+///   Sciences, 2006; the CIPA DC-011 shake profiles);
 /// - tremor band 8-12 Hz: physiological tremor (McAuley and Marsden, "Physiological and
-///   pathological tremors and rhythmic central motor control", Brain 123, 2000);
-///   amplitude from angular velocity 0.5-2 deg/s rms at 10 Hz (amplitude =
-///   velocity / (2 pi f)): 0.01-0.03 degree, and from hand acceleration 0.01-0.1 m/s^2
-///   rms: 0.003-0.03 mm (displacement = acceleration / (2 pi f)^2);
+///   pathological tremors and rhythmic central motor control", Brain 123, 2000); the
+///   amplitudes are derived from assumed tremor-band rms levels of 0.5-2 deg/s angular
+///   velocity (amplitude = velocity / (2 pi f): 0.01-0.03 degree at 10 Hz) and
+///   0.01-0.1 m/s^2 acceleration (displacement = acceleration / (2 pi f)^2: 0.003-0.03
+///   mm), far below a pixel at these frame sizes;
 /// - sweep 0-8 cm over the recording: a design choice (a slow arc that keeps the
 ///   subject in frame), the same for bona fide scenes and for screens and prints, so
 ///   that motion alone never tells them apart.
