@@ -55,7 +55,7 @@ let package = Package(
         // Detection methods and the aggregator: Foundation and the media core only, no C
         // library, so the same code can run in the phone app.
         .target(name: "RialDetection", dependencies: ["RialMedia"]),
-        .target(name: "RialSynth", dependencies: ["RialMedia", "RialCodecs"]),
+        .target(name: "RialSynth", dependencies: ["RialMedia", "RialCodecs", "RialProvenance"]),
         // Provenance cryptography through OpenSSL's libcrypto: the capture bundle (SHA-256,
         // HKDF-SHA256, AES-256-GCM) and the video frame hash chain with its verifier.
         .target(name: "RialProvenance", dependencies: ["RialMedia", "RialCodecs", "COpenSSLCrypto"]),
@@ -82,7 +82,7 @@ let package = Package(
             name: "RialDetectionTests",
             dependencies: ["RialMedia", "RialCodecs", "RialDetection", "RialSynth", "RialTestSupport"]
         ),
-        .testTarget(name: "RialSynthTests", dependencies: ["RialMedia", "RialSynth"]),
+        .testTarget(name: "RialSynthTests", dependencies: ["RialMedia", "RialSynth", "RialProvenance"]),
         .testTarget(
             name: "RialProvenanceTests", dependencies: ["RialMedia", "RialCodecs", "RialProvenance", "RialTestSupport"]
         ),

@@ -46,12 +46,14 @@ enum DepthSensor {
     static let rows = 192
     static let raysPerAxis = 3
 
-    /// Measures depth from ray samples (`SceneRenderer.depthSamples`).
+    /// Measures depth from ray samples (`SceneRenderer.depthSamples`) on a grid of
+    /// `width` x `height` cells (the photo simulator's 256 x 192; the video simulator may
+    /// use a smaller grid for tests).
     static func measure(
         samples: [Float], parameters p: DepthSensorParameters,
-        rng: inout SynthRandom
+        rng: inout SynthRandom, width w: Int = columns, height h: Int = rows
     ) -> DepthMap {
-        let w = columns, h = rows, n = w * h, sub = raysPerAxis * raysPerAxis
+        let n = w * h, sub = raysPerAxis * raysPerAxis
         var z = [Float](repeating: .nan, count: n)
         var edge = [Bool](repeating: false, count: n)
         for i in 0..<n {

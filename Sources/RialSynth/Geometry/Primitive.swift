@@ -68,6 +68,21 @@ struct Primitive: Sendable {
         }
     }
 
+    /// A lower bound of the coordinate along the unit vector `axis` of any point of a
+    /// bounded primitive (`depthLowerBound` for a turned view's optical axis); -inf for
+    /// planes.
+    func depthLowerBound(along axis: Vec3) -> Float {
+        switch shape {
+        case .plane: return -.infinity
+        case .sphere: return frame.origin.dot(axis) - half.x
+        case .rectangle, .sheet, .box, .cylinder:
+            let hz: Float = shape == .box ? half.z : (shape == .cylinder ? half.x : 0)
+            let extent = abs(frame.u.dot(axis)) * half.x + abs(frame.v.dot(axis)) * half.y + abs(frame.w.dot(axis)) * hz
+            let bulge = shape == .sheet ? abs(curvature) * half.x * half.x / 2 : 0
+            return frame.origin.dot(axis) - extent - bulge
+        }
+    }
+
     /// Ray parameter of the nearest hit with t in (tMin, tMax), or +infinity.
     /// Rays are o + t d; camera rays have d.z = 1, so t is the depth along the axis.
     @inline(__always)

@@ -7,7 +7,7 @@ extension SceneRenderer {
     /// "everywhere" (unbounded or straddling the camera plane).
     static func screenBounds(_ p: Primitive, view: CameraView) -> (Int, Int, Int, Int)? {
         guard p.boundRadius.isFinite else { return nil }
-        let c = p.boundCentre - view.origin, r = p.boundRadius
+        let c = view.inViewAxes(p.boundCentre - view.origin), r = p.boundRadius
         if c.z - r < 0.01 { return nil }
         let zn = c.z - r, zf = c.z + r
         let xMin = min((c.x - r) / zn, (c.x - r) / zf), xMax = max((c.x + r) / zn, (c.x + r) / zf)
@@ -35,7 +35,12 @@ extension SceneRenderer {
         var casters = [Int32]()
         for (i, p) in primitives.enumerated() {
             if p.castsShadow { casters.append(Int32(i)) }
-            let bound = max(p.depthLowerBound - view.origin.z, 0)
+            let bound =
+                if let axes = view.axes {
+                    max(p.depthLowerBound(along: axes.forward) - view.origin.dot(axes.forward), 0)
+                } else {
+                    max(p.depthLowerBound - view.origin.z, 0)
+                }
             if let b = screenBounds(p, view: view) {
                 let tx0 = max(b.0 / ts, 0), tx1 = min(b.2 / ts, tilesX - 1)
                 let ty0 = max(b.1 / ts, 0), ty1 = min(b.3 / ts, tilesY - 1)
@@ -43,8 +48,8 @@ extension SceneRenderer {
                 for ty in ty0...ty1 { for tx in tx0...tx1 { lists[ty * tilesX + tx].append((Int32(i), bound)) } }
             } else if p.shape == .plane {
                 // An infinite plane is hit by ray d iff n . d has the sign of
-                // num = n . (p0 - o). The tile's rays d = (x', y', 1) span a convex
-                // quadrilateral on which n . d is affine: if no corner ray hits, no ray
+                // num = n . (p0 - o). The tile's rays d = (x', y', 1) (turned by the
+                // view's axes, a linear map) span a convex quadrilateral on which n . d is affine: if no corner ray hits, no ray
                 // does; if all do, t = num / (n . d) is smallest at a corner.
                 let num = p.frame.w.dot(p.frame.origin - view.origin)
                 for ty in 0..<tilesY {

@@ -4,15 +4,38 @@ import Foundation
 /// Pixel (i, j) covers [i, i+1) x [j, j+1); its centre ray is
 /// d = ((i + 1/2 - W/2) / f, (j + 1/2 - H/2) / f, 1), so the ray parameter of a hit is
 /// its depth along the optical axis.
+///
+/// With `axes` (a moving video camera, `VideoGenerator`), the view is turned: the ray
+/// is a right + b down + forward for the (a, b, 1) above, the axes given in scene
+/// coordinates (orthonormal), so the ray parameter is still the depth along the view's
+/// own optical axis. Without, the photo simulator's unrotated view, computed as before.
 struct CameraView: Sendable {
     var origin: Vec3
     var width: Int
     var height: Int
     var focal: Float
+    var axes: CameraAxes? = nil
 
     @inline(__always) func direction(x: Float, y: Float) -> Vec3 {
-        Vec3((x - Float(width) / 2) / focal, (y - Float(height) / 2) / focal, 1)
+        let a = (x - Float(width) / 2) / focal, b = (y - Float(height) / 2) / focal
+        guard let axes else { return Vec3(a, b, 1) }
+        return axes.right * a + axes.down * b + axes.forward
     }
+
+    /// `p` (scene coordinates, relative to nothing) in this view's axes: unchanged
+    /// without `axes`.
+    @inline(__always) func inViewAxes(_ p: Vec3) -> Vec3 {
+        guard let axes else { return p }
+        return Vec3(p.dot(axes.right), p.dot(axes.down), p.dot(axes.forward))
+    }
+}
+
+/// The image axes of a turned view in scene coordinates: x (right), y (down) and the
+/// optical axis (forward), orthonormal.
+struct CameraAxes: Sendable, Equatable {
+    var right: Vec3
+    var down: Vec3
+    var forward: Vec3
 }
 
 /// Scene radiance as the sensor sees it before the lens blur is applied.
