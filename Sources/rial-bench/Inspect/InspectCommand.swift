@@ -6,15 +6,18 @@ import RialMedia
 /// `rial-bench inspect`: describe images and depth files.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Describe images (size, decode time, EXIF, SHA-256) and depth files (size, statistics in metres).",
+        abstract:
+            "Describe images (size, decode time, EXIF, SHA-256), depth files (size, statistics in metres) and MP4/MOV videos (stream).",
         discussion: """
-            The file type comes from the content. A single-channel 16-bit PNG is read as depth in \
+            The file type comes from the content. An MP4 or MOV file is described as its video stream \
+            (codec, size, frame rate, frame count, duration, rotation) as FFmpeg reads it. \
+            A single-channel 16-bit PNG is read as depth in \
             millimetres; .npy/.npz, gzip and zlib files as depth arrays. Pass --depth-format to choose \
             (required for raw float32). Every path is inspected even when one fails; the exit code is \
             65 when any path could not be read.
             """)
 
-    @Argument(help: "Image or depth files.", completion: .file())
+    @Argument(help: "Image, depth or video files.", completion: .file())
     var paths: [String]
 
     @OptionGroup var depthOptions: DepthFormatOptions
@@ -39,6 +42,7 @@ struct Inspect: ParsableCommand {
         let options = depthOptions.mediaOptions
         var images = TextTable(["path", "format", "size", "decode", "make", "model", "taken", "orient", "sha256"])
         var depths = TextTable(["path", "format", "size", "valid", "min m", "median m", "max m", "sha256"])
+        var videos = TextTable(["path", "stream"])
         var failures = 0
         for path in paths {
             do {
@@ -46,9 +50,10 @@ struct Inspect: ParsableCommand {
                 if case .depth(let d, _) = inspection, let warning = Self.rangeWarning(d) { Terminal.warning(warning) }
                 if let heatmap {
                     guard case .depth(_, let map) = inspection else {
+                        let kind = if case .video = inspection { "a video" } else { "an image" }
                         throw MediaError(
                             .invalidArgument, source: path,
-                            "--heatmap needs a depth file, but this is an image")
+                            "--heatmap needs a depth file, but this is \(kind)")
                     }
                     try DepthHeatmap.writePNG(map, to: heatmap)
                 }
@@ -58,6 +63,7 @@ struct Inspect: ParsableCommand {
                     switch inspection {
                     case .image(let i): images.append(Self.row(i))
                     case .depth(let d, _): depths.append(Self.row(d))
+                    case .video(let v): videos.append([v.path, v.stream.summary])
                     }
                 }
             } catch let error as MediaError {
@@ -75,6 +81,7 @@ struct Inspect: ParsableCommand {
                     depths.render() + (inferred ? "\n* format inferred from the content; --depth-format overrides" : "")
                 )
             }
+            if !videos.rows.isEmpty { blocks.append(videos.render()) }
             if !blocks.isEmpty { Terminal.out(blocks.joined(separator: "\n\n")) }
             if let heatmap, failures == 0 { Terminal.out("heatmap written to \(heatmap)") }
         }
