@@ -92,8 +92,19 @@ struct rial_video_decoder {
   double frame_duration;
   double last_pts;
   int64_t frames;
+  int64_t listed; /* frames the container lists; -1 unknown */
+  int strict;
   int draining;
 };
+
+/* The end of the stream: in strict mode every frame the container lists must have
+ * decoded (a damaged index or sample table otherwise ends a recording early, silently). */
+static int end_of_stream(rial_video_decoder *d, char *message, size_t message_size) {
+  if (d->strict && d->listed > 0 && d->frames < d->listed)
+    return fail(RIAL_VIDEO_CORRUPT, 0, message, message_size, "only %lld of the %lld frames the container lists decoded",
+                (long long)d->frames, (long long)d->listed);
+  return RIAL_VIDEO_END;
+}
 
 void rial_video_decoder_close(rial_video_decoder *d) {
   if (!d) return;
@@ -155,6 +166,9 @@ int rial_video_decoder_open(const char *path, int32_t threads, int32_t strict, r
   if (ret < 0) {
     int status = status_for(ret);
     rial_video_decoder_close(d);
+    /* A header cut short, or a box claiming more memory than exists: damaged data. */
+    if (ret == AVERROR_EOF || status == RIAL_VIDEO_OUT_OF_MEMORY)
+      return fail(RIAL_VIDEO_CORRUPT, ret, message, message_size, "damaged or truncated MP4/MOV container");
     if (ret == AVERROR(EINVAL) && strstr(last_log, "whitelist")) {
       const char *quote = strchr(last_log, '\'');
       char detected[64] = "";
@@ -166,7 +180,10 @@ int rial_video_decoder_open(const char *path, int32_t threads, int32_t strict, r
                   detected[0] ? detected : "another format");
     }
     if (status == RIAL_VIDEO_CORRUPT) {
-      if (ret == AVERROR_INVALIDDATA) last_log[0] = 0;
+      /* The MP4/MOV demuxer logs why it gave up ("moov atom not found" for a file cut
+       * before its index); nothing is logged when no demuxer recognised the bytes. */
+      if (ret == AVERROR_INVALIDDATA && last_log[0])
+        return fail(status, 0, message, message_size, "damaged or truncated MP4/MOV container");
       return fail(status, 0, message, message_size, "not an MP4 or MOV video (%s)",
                   ret == AVERROR_INVALIDDATA ? "no container format FFmpeg recognises" : av_err2str(ret));
     }
@@ -241,6 +258,8 @@ int rial_video_decoder_open(const char *path, int32_t threads, int32_t strict, r
   info->fps_num = rate.num;
   info->fps_den = rate.den;
   info->frame_count = stream->nb_frames > 0 ? stream->nb_frames : -1;
+  d->listed = info->frame_count;
+  d->strict = strict != 0;
   if (stream->duration != AV_NOPTS_VALUE && stream->duration > 0 && stream->time_base.den > 0)
     info->duration = stream->duration * av_q2d(stream->time_base);
   else if (d->format->duration != AV_NOPTS_VALUE && d->format->duration > 0)
@@ -331,11 +350,11 @@ int rial_video_decoder_next(rial_video_decoder *d, int32_t output, uint8_t *buff
       d->frames++;
       return RIAL_VIDEO_OK;
     }
-    if (ret == AVERROR_EOF) return RIAL_VIDEO_END;
+    if (ret == AVERROR_EOF) return end_of_stream(d, message, message_size);
     if (ret != AVERROR(EAGAIN))
       return fail(status_for(ret) == RIAL_VIDEO_OUT_OF_MEMORY ? RIAL_VIDEO_OUT_OF_MEMORY : RIAL_VIDEO_CORRUPT, ret,
                   message, message_size, "decoding failed after %lld frames", (long long)d->frames);
-    if (d->draining) return RIAL_VIDEO_END;
+    if (d->draining) return end_of_stream(d, message, message_size);
     ret = av_read_frame(d->format, d->packet);
     if (ret == AVERROR_EOF) {
       d->draining = 1;

@@ -78,7 +78,8 @@ typedef struct rial_video_decoder rial_video_decoder;
  * decoding threads (0: FFmpeg's choice, 1: one core). On success `*out` is a handle
  * for rial_video_decoder_close and `*info` describes the stream; on failure `*out` is
  * NULL and `message` says why. `strict` nonzero makes the decoder fail on damaged
- * data instead of concealing it. */
+ * data instead of concealing it, and at the end on fewer frames than the container
+ * lists. */
 int rial_video_decoder_open(const char *path, int32_t threads, int32_t strict, rial_video_decoder **out,
                             rial_video_info *info, char *message, size_t message_size);
 

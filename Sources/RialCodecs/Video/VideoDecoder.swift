@@ -7,8 +7,10 @@ public struct VideoDecodeOptions: Sendable, Equatable {
     /// core only (the benchmark's one-core measurement). At most 64.
     public var threads: Int
     /// True (default): damaged coded data is an error (FFmpeg's `AV_EF_EXPLODE`), so a
-    /// provenance check never analyses concealed pixels; false: FFmpeg conceals what it
-    /// can, as players do.
+    /// provenance check never analyses concealed pixels, and so is a stream that ends
+    /// before the frame count its container lists (a damaged sample table; note that an
+    /// edit list that trims frames also trips this); false: FFmpeg conceals what it can
+    /// and the stream ends where the data does, as players do.
     public var strict: Bool
 
     public init(threads: Int = 0, strict: Bool = true) {
