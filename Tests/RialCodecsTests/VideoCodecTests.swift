@@ -236,6 +236,11 @@ struct VideoCodecTests {
                 #expect(FileManager.default.fileExists(atPath: path))
             }
             #expect(!FileManager.default.fileExists(atPath: path))
+            // An encoder that fails to open leaves an existing file alone.
+            let existing = folder.appendingPathComponent("existing.mp4").path
+            FileManager.default.createFile(atPath: existing, contents: Data("keep me".utf8))
+            #expect(throws: MediaError.self) { try VideoEncoder(path: existing, width: 33, height: 16) }
+            #expect(FileManager.default.contents(atPath: existing) == Data("keep me".utf8))
         }
     }
 }

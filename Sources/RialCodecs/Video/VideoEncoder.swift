@@ -65,6 +65,9 @@ public final class VideoEncoder {
     public private(set) var frameCount = 0
     private var handle: OpaquePointer?
     private var finished = false
+    /// True once this encoder has created its file (so `deinit` never deletes a file an
+    /// encoder that failed to open did not write).
+    private var created = false
 
     /// True when this libavcodec has an encoder of that name (`libx264`).
     public static func hasEncoder(_ name: String) -> Bool { rial_video_has_encoder(name) != 0 }
@@ -120,11 +123,12 @@ public final class VideoEncoder {
         let status = rial_video_encoder_open(path, Int32(width), Int32(height), &raw, &opened, &message, message.count)
         if let error = VideoCodecStatus.error(status, message: message, source: path) { throw error }
         handle = opened
+        created = true
     }
 
     deinit {
         rial_video_encoder_close(handle)
-        if !finished { try? FileManager.default.removeItem(atPath: path) }
+        if created && !finished { try? FileManager.default.removeItem(atPath: path) }
     }
 
     /// Encodes one NV12 frame of `width x height x 3 / 2` bytes.
