@@ -30,6 +30,16 @@ let package = Package(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
         ),
+        // C: MP4/MOV decode and H.264 encode through FFmpeg (pkg-config libavformat,
+        // libavcodec, libavutil, libswscale; Debian's -dev packages), every FFmpeg error a
+        // status code plus one line of text, every FFmpeg object freed by the handle's close.
+        .target(
+            name: "CVideoCodecs",
+            linkerSettings: [
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("avutil"),
+                .linkedLibrary("swscale"),
+            ]
+        ),
         .systemLibrary(
             name: "CSystemZlib",
             pkgConfig: "zlib",
@@ -44,11 +54,12 @@ let package = Package(
         // images, depth maps, EXIF, signal processing, JSON values, resampling, heatmaps.
         .target(name: "RialMedia"),
         // Everything that needs a C library or ZIPFoundation: JPEG and PNG decode and
-        // encode, SHA-256, the zlib and NumPy depth formats, and the readers built on them.
+        // encode, MP4 video decode and encode, SHA-256, the zlib and NumPy depth formats,
+        // and the readers built on them.
         .target(
             name: "RialCodecs",
             dependencies: [
-                "RialMedia", "CImageCodecs", "CSystemZlib", "COpenSSLCrypto",
+                "RialMedia", "CImageCodecs", "CVideoCodecs", "CSystemZlib", "COpenSSLCrypto",
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]
         ),

@@ -68,15 +68,39 @@ public struct DepthInspection: Sendable, Equatable, Codable {
     }
 }
 
-/// The inspection of one path: an image or a depth map.
+/// What `rial-bench inspect` reports for a video file: the stream as the container
+/// describes it (`VideoDecoder.info`; no frame is decoded).
+public struct VideoInspection: Sendable, Equatable, Codable {
+    public var path: String
+    /// `video`.
+    public var format: String
+    public var stream: VideoStreamInfo
+    public var fileBytes: Int
+
+    public init(path: String, stream: VideoStreamInfo, fileBytes: Int) {
+        self.path = path
+        self.format = "video"
+        self.stream = stream
+        self.fileBytes = fileBytes
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case path, format, stream
+        case fileBytes = "file_bytes"
+    }
+}
+
+/// The inspection of one path: an image, a depth map or a video.
 public enum MediaInspection: Sendable, Equatable, Encodable {
     case image(ImageInspection)
     case depth(DepthInspection, map: DepthMap)
+    case video(VideoInspection)
 
     public var path: String {
         switch self {
         case .image(let i): i.path
         case .depth(let d, _): d.path
+        case .video(let v): v.path
         }
     }
 
@@ -84,6 +108,7 @@ public enum MediaInspection: Sendable, Equatable, Encodable {
         switch self {
         case .image(let i): try i.encode(to: encoder)
         case .depth(let d, _): try d.encode(to: encoder)
+        case .video(let v): try v.encode(to: encoder)
         }
     }
 }

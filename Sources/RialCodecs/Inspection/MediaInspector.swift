@@ -34,6 +34,11 @@ public enum MediaInspector {
     /// - Throws: `MediaError` naming `path` for a missing, unreadable, corrupt or
     ///   unrecognised file.
     public static func inspect(path: String, depth: DepthOptions = DepthOptions()) throws -> MediaInspection {
+        if depth.format == nil, looksLikeVideo(path: path) {
+            let info = try VideoDecoder.info(path: path)
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return .video(VideoInspection(path: path, stream: info, fileBytes: bytes))
+        }
         let data = try MediaFile.read(path)
         let sniffed = SniffedFormat.sniff(data)
         if let format = depth.format {
@@ -60,8 +65,20 @@ public enum MediaInspector {
             if data.isEmpty { throw MediaError(.corrupt, source: path, "file is empty") }
             throw MediaError(
                 .unsupported, source: path,
-                "not a JPEG, PNG, NumPy, gzip or zlib file; for raw float32 depth pass --depth-format f32le")
+                "not a JPEG, PNG, NumPy, gzip, zlib or MP4/MOV file; for raw float32 depth pass --depth-format f32le")
         }
+    }
+
+    /// ISO base media (MP4, MOV) box types a video file starts with.
+    static let videoBoxTypes: Set<String> = ["ftyp", "moov", "mdat", "wide", "free", "skip"]
+
+    /// True when the file's first box (bytes 4..<8) is one an MP4 or MOV file starts with;
+    /// read without loading the file (videos are large).
+    static func looksLikeVideo(path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 8), head.count == 8 else { return false }
+        return videoBoxTypes.contains(String(decoding: head.suffix(4), as: UTF8.self))
     }
 
     static func inspectJPEG(_ data: Data, path: String) throws -> ImageInspection {

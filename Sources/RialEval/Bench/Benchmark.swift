@@ -64,14 +64,20 @@ public enum Benchmark {
         /// The model each learned method scored with (`PipelineConfiguration.learnedModels`),
         /// by method identifier; nil in reports written before models were configurable.
         public var models: [String: ModelFileReference]?
+        /// The `video_decode_1080p` row's details (fps, x real time, the ffmpeg peer); nil
+        /// when the video row did not run.
+        public var video: VideoDecodeBenchmark.Report?
+        /// Why the video row could not run (the clip could not be encoded or decoded).
+        public var videoError: String?
 
         enum CodingKeys: String, CodingKey {
             case schema, iterations, warmup, build, capture, environment, entries
             case endToEndOverDecode = "end_to_end_over_decode"
-            case models
+            case models, video
+            case videoError = "video_error"
         }
 
-        public var passed: Bool { entries.allSatisfy { $0.verdict != "FAIL" } }
+        public var passed: Bool { entries.allSatisfy { $0.verdict != "FAIL" } && videoError == nil }
     }
 
     /// The fixed capture: a 12 MP image, its depth, and a 1600x1200 stereo pair.
@@ -122,12 +128,14 @@ public enum Benchmark {
     }
 
     /// Runs the benchmark with `configuration` (its methods, constants and learned
-    /// models); `progress` gets each key as it starts.
+    /// models); `progress` gets each key as it starts. With `videoPasses` > 0 it ends
+    /// with the `video_decode_1080p` row (`VideoDecodeBenchmark`, clip cached under
+    /// `videoCache`).
     ///
     /// - Throws: `ConfigurationError` when `configuration` cannot build an analyzer.
     public static func run(
         iterations: Int, warmup: Int, build: String, configuration: PipelineConfiguration = .standard,
-        progress: (String) -> Void = { _ in }
+        videoPasses: Int = 0, videoCache: URL? = nil, progress: (String) -> Void = { _ in }
     ) throws(ConfigurationError) -> Report {
         let analyzer = try CaptureAnalyzer(configuration: configuration)
         let (jpeg, input, pair) = capture()
@@ -225,12 +233,29 @@ public enum Benchmark {
             entries[index].targetSource = "issue 5: 1.5 x decode"
             entries[index].verdict = build != "release" ? "n/a" : (endToEnd <= 1.5 * decode ? "PASS" : "FAIL")
         }
+        var video: VideoDecodeBenchmark.Report?
+        var videoError: String?
+        if videoPasses > 0, let videoCache {
+            do {
+                let (statistics, report) = try VideoDecodeBenchmark.run(
+                    cache: videoCache, passes: videoPasses, build: build, progress: progress)
+                let target = LatencyTargets.pipeline[VideoDecodeBenchmark.key]
+                entries.append(
+                    Entry(
+                        key: VideoDecodeBenchmark.key, statistics: statistics, targetMs: target?.milliseconds,
+                        targetSource: target?.source, verdict: report.verdict))
+                video = report
+            } catch {
+                videoError = error.description
+            }
+        }
         return Report(
             iterations: iterations, warmup: warmup, build: build,
             capture:
                 "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair",
             environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode,
             models: Dictionary(
-                uniqueKeysWithValues: configuration.learnedModels.map { ($0.key.description, $0.value) }))
+                uniqueKeysWithValues: configuration.learnedModels.map { ($0.key.description, $0.value) }),
+            video: video, videoError: videoError)
     }
 }

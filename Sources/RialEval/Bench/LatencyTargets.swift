@@ -13,6 +13,9 @@ public enum LatencyTargets {
         "bundle_hkdf": LatencyTarget(milliseconds: 1, source: "birthmark-ios-readme.md Performance Targets"),
         "bundle_aes_gcm": LatencyTarget(milliseconds: 1, source: "birthmark-ios-readme.md Performance Targets"),
         "bundle_seal": LatencyTarget(milliseconds: 20, source: "birthmark-ios-readme.md Performance Targets"),
+        // Per frame: real time at the product's 30 fps (PRD 1.1 FR47).
+        "video_decode_1080p": LatencyTarget(
+            milliseconds: 1000.0 / 30, source: "issue 15: 1080p decode >= real time on one core"),
     ]
 
     /// The target of latency key `key` (`moire/1`, `aggregation`), nil when it has none.

@@ -6,9 +6,12 @@ import RialMedia
 /// `rial-bench inspect`: describe images and depth files.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Describe images (size, decode time, EXIF, SHA-256) and depth files (size, statistics in metres).",
+        abstract:
+            "Describe images (size, decode time, EXIF, SHA-256), depth files (size, statistics in metres) and MP4/MOV videos (stream).",
         discussion: """
-            The file type comes from the content. A single-channel 16-bit PNG is read as depth in \
+            The file type comes from the content. An MP4 or MOV file is described as its video stream \
+            (codec, size, frame rate, frame count, duration, rotation) as FFmpeg reads it. \
+            A single-channel 16-bit PNG is read as depth in \
             millimetres; .npy/.npz, gzip and zlib files as depth arrays. Pass --depth-format to choose \
             (required for raw float32). The files of a video sample are recognised too: a depth \
             keyframe blob with its RLDP header, a raw frame sequence (RLFS) and a hash chain JSON \
@@ -17,7 +20,7 @@ struct Inspect: ParsableCommand {
             is 65 when any path could not be read.
             """)
 
-    @Argument(help: "Image or depth files.", completion: .file())
+    @Argument(help: "Image, depth or video files.", completion: .file())
     var paths: [String]
 
     @OptionGroup var depthOptions: DepthFormatOptions
@@ -45,6 +48,7 @@ struct Inspect: ParsableCommand {
         var keyframes = TextTable(RecordingFileInspection.keyframeHeader)
         var sequences = TextTable(RecordingFileInspection.frameHeader)
         var chains = TextTable(RecordingFileInspection.chainHeader)
+        var videos = TextTable(["path", "stream"])
         var failures = 0
         for path in paths {
             do {
@@ -65,9 +69,10 @@ struct Inspect: ParsableCommand {
                 if case .depth(let d, _) = inspection, let warning = Self.rangeWarning(d) { Terminal.warning(warning) }
                 if let heatmap {
                     guard case .depth(_, let map) = inspection else {
+                        let kind = if case .video = inspection { "a video" } else { "an image" }
                         throw MediaError(
                             .invalidArgument, source: path,
-                            "--heatmap needs a depth file, but this is an image")
+                            "--heatmap needs a depth file, but this is \(kind)")
                     }
                     try DepthHeatmap.writePNG(map, to: heatmap)
                 }
@@ -77,6 +82,7 @@ struct Inspect: ParsableCommand {
                     switch inspection {
                     case .image(let i): images.append(Self.row(i))
                     case .depth(let d, _): depths.append(Self.row(d))
+                    case .video(let v): videos.append([v.path, v.stream.summary])
                     }
                 }
             } catch let error as MediaError {
@@ -94,7 +100,9 @@ struct Inspect: ParsableCommand {
                     depths.render() + (inferred ? "\n* format inferred from the content; --depth-format overrides" : "")
                 )
             }
-            for table in [keyframes, sequences, chains] where !table.rows.isEmpty { blocks.append(table.render()) }
+            for table in [keyframes, sequences, chains, videos] where !table.rows.isEmpty {
+                blocks.append(table.render())
+            }
             if !blocks.isEmpty { Terminal.out(blocks.joined(separator: "\n\n")) }
             if let heatmap, failures == 0 { Terminal.out("heatmap written to \(heatmap)") }
         }

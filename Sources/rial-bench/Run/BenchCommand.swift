@@ -17,10 +17,18 @@ struct Bench: ParsableCommand {
             a process analysing captures one after another would (new memory would add page faults to \
             whichever item the allocator did not recycle for). Percentiles are nearest-rank. Refuses debug \
             builds unless --allow-debug-build.
+
+            Last, video_decode_1080p: a 5 s 1920x1080 30 fps H.264 MP4 made in code (cached under \
+            .cache/rial-bench/bench, or $RIAL_CACHE) decoded to NV12 on one thread, in ms per frame per \
+            pass against real time (33.33 ms), with `ffmpeg -threads 1 -i clip -f null -` timed in the same \
+            run when ffmpeg is installed (scripts/setup --bench).
             """)
 
     @Option(help: "Measured iterations per item.")
     var iterations: Int = 30
+
+    @Option(help: "Measured decodes of the 1080p video clip (after one warm-up); 0 skips the video row.")
+    var videoPasses: Int = 5
 
     @Option(help: "Warm-up iterations per item (not measured).")
     var warmup: Int = 3
@@ -41,6 +49,9 @@ struct Bench: ParsableCommand {
         if !(1...Benchmark.maximumIterations).contains(iterations) {
             throw ValidationError("--iterations must be in 1...\(Benchmark.maximumIterations), got \(iterations)")
         }
+        if !(0...100).contains(videoPasses) {
+            throw ValidationError("--video-passes must be in 0...100, got \(videoPasses)")
+        }
         if !(0...Benchmark.maximumIterations).contains(warmup) {
             throw ValidationError("--warmup must be in 0...\(Benchmark.maximumIterations), got \(warmup)")
         }
@@ -58,7 +69,10 @@ struct Bench: ParsableCommand {
         let report: Benchmark.Report
         do {
             report = try Benchmark.run(
-                iterations: iterations, warmup: warmup, build: BuildInfo.configuration, configuration: configuration
+                iterations: iterations, warmup: warmup, build: BuildInfo.configuration, configuration: configuration,
+                videoPasses: videoPasses,
+                videoCache: DefaultData.cacheDirectory(
+                    root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
             ) { key in
                 if !json { FileHandle.standardError.write(Data("bench: \(key)\n".utf8)) }
             }
@@ -90,6 +104,23 @@ struct Bench: ParsableCommand {
             )
             Terminal.out(table.render())
             Terminal.out(String(format: "end to end / decode = %.2f (goal <= 1.5)", report.endToEndOverDecode))
+            if let video = report.video {
+                Terminal.out("video clip: \(video.clip); \(video.libraries)")
+                Terminal.out(
+                    String(
+                        format: "video_decode_1080p: %.1f fps = %.2f x real time on %d thread (goal >= %.0f x): %@",
+                        video.framesPerSecond, video.realTimeFactor, video.threads, video.targetRealTimeFactor,
+                        video.verdict))
+                if let fps = video.ffmpegFramesPerSecond, let factor = video.ffmpegRealTimeFactor {
+                    Terminal.out(
+                        String(
+                            format:
+                                "peer ffmpeg -threads 1 -f null: %.1f fps = %.2f x real time (%@); ours / ffmpeg = %.2f",
+                            fps, factor, video.ffmpegVersion ?? "ffmpeg", video.framesPerSecond / fps))
+                }
+                if let note = video.ffmpegNote { Terminal.out("peer: \(note)") }
+            }
+            if let error = report.videoError { Terminal.error("video_decode_1080p: \(error)") }
         }
         if !report.passed { throw ExitStatus.regression }
     }
