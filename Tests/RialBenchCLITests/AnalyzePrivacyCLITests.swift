@@ -69,6 +69,35 @@ import Testing
         #expect(outcome.stderr.contains("\(p): privacy payload: 'media_type' must be 'photo' or 'video'"))
     }
 
+    /// A video payload from the payload alone and a reference temporal result: methods.md
+    /// section 6 puts checkpoints every 150 frames (300 frames -> 2), and the generic
+    /// temporal parity compares every number within privacy.temporal_tolerance (0.001).
+    @Test func videoPayloadWithATemporalReference() throws {
+        let p = try Self.payload { o in
+            o["media_type"] = "video"
+            o["hash_chain"] = [
+                "final_hash": .string(String(repeating: "07", count: 32)), "chain_length": 300, "version": 1,
+                "checkpoint_count": 2,
+            ]
+            o["temporal_depth_analysis"] = [
+                "variance_stability": 0.93, "temporal_coherence": 0.5, "is_likely_real_scene": true,
+            ]
+            o["frame_count"] = 300
+            o["duration_ms"] = 10000
+        }
+        let reference = try Fixtures.makeTemporaryFolder().appendingPathComponent("t.json").path
+        try Data(#"{"variance_stability": 0.9302, "temporal_coherence": 0.6, "is_likely_real_scene": true}"#.utf8)
+            .write(to: URL(fileURLWithPath: reference))
+        let outcome = try CLIRunner.run(["analyze", "--privacy-payload", p, "--temporal-reference", reference])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        #expect(outcome.stdout.contains("(privacy mode, video)"))
+        #expect(outcome.stdout.contains("hash chain summary: pass"))
+        #expect(
+            outcome.stdout.contains(
+                "temporal parity: fail (1 of 3 fields out of tolerance: temporal_coherence phone 0.5 vs reference 0.6"))
+        #expect(outcome.stdout.contains("privacy.temporal_parity"))
+    }
+
     @Test func usageErrors() throws {
         #expect(try CLIRunner.run(["analyze"]).status == 64)
         #expect(try CLIRunner.run(["analyze", Self.image, "--chain", "c.json"]).status == 64)

@@ -65,6 +65,19 @@ import Testing
         #expect(base.allSatisfy { $0.privacy == nil })
     }
 
+    /// A rescore cannot re-verify a payload (the run recorded the verification, not the
+    /// payload): a changed `privacy` section is refused naming the key.
+    @Test func rescoreRefusesAChangedPrivacySection() throws {
+        var changed = PipelineConfiguration.standard
+        changed.privacy.levelCap = .medium
+        #expect(throws: RunError.self) { try Rescorer.compatibility(of: changed, with: .standard) }
+        do { try Rescorer.compatibility(of: changed, with: .standard) } catch {
+            #expect(
+                error.message.hasPrefix(
+                    "key 'privacy.level_cap': the run used \"HIGH\", the configuration has \"MEDIUM\""))
+        }
+    }
+
     @Test func badPrivacyPayloadFailsTheSampleNamingTheFile() throws {
         let copy = try Fixtures.makeTemporaryFolder("rial-privacy-bad")
         for item in try FileManager.default.contentsOfDirectory(atPath: RunFixture.folder.path) {
