@@ -78,6 +78,19 @@ import Testing
         }
     }
 
+    /// `rescore`'s line scanner reads a record's `privacy` as the decoder does.
+    @Test func rescoreScannerKeepsThePrivacyRecord() throws {
+        let rescorer = try Rescorer(configuration: .standard)
+        var record = try #require(RescorerTests.records.first { $0.status == .evaluated })
+        record.privacy = PrivacyVerificationTests.verify(
+            try PrivacyVerificationTests.payload(), sha: PrivacyVerificationTests.hashA,
+            depth: PrivacyVerificationTests.realMap)
+        let line = Array(record.jsonLine().utf8)
+        let fast = try #require(line.withUnsafeBufferPointer { SampleRecordLine.rescore($0, rescorer: rescorer) })
+        #expect(fast.record.privacy == record.privacy)
+        #expect(fast.record == rescorer.rescore(record).slimmed())
+    }
+
     @Test func badPrivacyPayloadFailsTheSampleNamingTheFile() throws {
         let copy = try Fixtures.makeTemporaryFolder("rial-privacy-bad")
         for item in try FileManager.default.contentsOfDirectory(atPath: RunFixture.folder.path) {

@@ -244,7 +244,7 @@ public struct PrivacyVerification: Sendable, Equatable, Codable {
         let criteria = std > c.stdThreshold && layers >= Double(c.minLayers) && coherence > c.coherenceThreshold
         let numbers: Bool? = !criteria ? false : screen.map { !$0 }
         let rule =
-            "std \(FieldParity.format(std)) > \(FieldParity.format(c.stdThreshold)), layers \(Int(layers)) >= "
+            "real needs std \(FieldParity.format(std)) > \(FieldParity.format(c.stdThreshold)), layers \(Int(layers)) >= "
             + "\(c.minLayers), coherence \(FieldParity.format(coherence)) > \(FieldParity.format(c.coherenceThreshold))"
             + (screen.map { ", screen pattern \($0)" } ?? ", screen pattern unknown")
         guard let claimed else {
@@ -282,14 +282,15 @@ public struct PrivacyVerification: Sendable, Equatable, Codable {
         }
         // Stable variance is necessary, not sufficient (every frame must also be real).
         let numbers: Bool? = stability > minStability ? nil : false
-        let rule = "variance_stability \(FieldParity.format(stability)) > \(FieldParity.format(minStability))"
+        let rule =
+            "real needs variance_stability \(FieldParity.format(stability)) > \(FieldParity.format(minStability))"
         guard let claimed else {
             return ClaimCheck(
                 status: .unavailable, claimed: nil, numbersSayReal: numbers, detail: "no real-scene claim; \(rule)")
         }
         if claimed, numbers == false {
             return ClaimCheck(
-                status: .fail, claimed: true, numbersSayReal: false, detail: "claims real but fails \(rule)")
+                status: .fail, claimed: true, numbersSayReal: false, detail: "claims real, but \(rule)")
         }
         return ClaimCheck(status: .pass, claimed: claimed, numbersSayReal: numbers, detail: rule)
     }
