@@ -19,6 +19,7 @@ import Foundation
 /// metadata: {...}
 /// decision: {...}
 /// calibration: {moire/1: {kind: platt, a: -6.1, b: 3.2}}   # ScoreCalibration per method
+/// privacy: {...}                          # PrivacyConfiguration (hash-only payloads)
 /// provenance: {seed: "7", ...}           # free-form, ignored by the analysis
 /// ```
 /// The method sections are those of the configuration's `registry` (`MethodRegistry`):
@@ -99,6 +100,9 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         /// method's score before aggregation; the method's own result keeps the raw score.
         /// Empty by default (no calibration).
         public var calibration: [String: ScoreCalibration] = [:]
+        /// Privacy-mode (hash-only) payload verification: parity tolerances, the sound
+        /// rule's caps (`PrivacyConfiguration`).
+        public var privacy = PrivacyConfiguration()
         /// Free-form notes on where this configuration came from (a tuned file's data
         /// hashes, seed, objective). Printed back, never read by the analysis. Unset by default.
         public var provenance: [String: String]?
@@ -113,11 +117,12 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
             case aggregateWith = "aggregate_with"
             case aggregation
             case attestationScores = "attestation_scores"
-            case metadata, decision, calibration, provenance
+            case metadata, decision, calibration, privacy, provenance
         }
 
-        /// Synthesized decoding, except that `calibration` may be absent (configurations
-        /// recorded in `results.json` before it existed): then it is empty.
+        /// Synthesized decoding, except that `calibration` and `privacy` may be absent
+        /// (configurations recorded in `results.json` before they existed): then they are
+        /// empty and the defaults.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             format = try c.decode(String.self, forKey: .format)
@@ -129,6 +134,7 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
             metadata = try c.decode(MetadataChecks.Configuration.self, forKey: .metadata)
             decision = try c.decode(DecisionConfiguration.self, forKey: .decision)
             calibration = try c.decodeIfPresent([String: ScoreCalibration].self, forKey: .calibration) ?? [:]
+            privacy = try c.decodeIfPresent(PrivacyConfiguration.self, forKey: .privacy) ?? PrivacyConfiguration()
             provenance = try c.decodeIfPresent([String: String].self, forKey: .provenance)
         }
     }
@@ -187,6 +193,7 @@ public struct PipelineConfiguration: Sendable, Equatable, Codable {
         try section(.metadata) { () throws(ConfigurationError) in try s.metadata.validate() }
         try section(.decision) { () throws(ConfigurationError) in try s.decision.validate() }
         try section(.calibration) { () throws(ConfigurationError) in try validateCalibration() }
+        try section(.privacy) { () throws(ConfigurationError) in try s.privacy.validate() }
     }
 
     /// Each key of `calibration` names a method of the registry (`moire/1`), and each map

@@ -2,9 +2,9 @@ import Foundation
 import RialDetection
 
 extension HTMLReportPage {
-    /// The product documents' success metrics (`RunResults.successMetrics`) and the phone
-    /// payload parity (`RunResults.payloadParity`), the same rows as report.md; nothing
-    /// for runs without them.
+    /// The product documents' success metrics (`RunResults.successMetrics`), the phone
+    /// payload parity (`RunResults.payloadParity`) and privacy mode
+    /// (`RunResults.privacyMode`), the same rows as report.md; nothing for runs without them.
     mutating func successAndParitySections() {
         if let success = results.successMetrics {
             html += "<h3>Success metrics (PRD 2.0 “Success Criteria”)</h3>\n"
@@ -13,6 +13,10 @@ extension HTMLReportPage {
         if let parity = results.payloadParity {
             html += "<h3>Phone payload parity (story 9-6)</h3>\n"
             html += Self.tables(parity.markdown())
+        }
+        if let privacy = results.privacyMode {
+            html += "<h3>Privacy mode (hash-only payloads)</h3>\n"
+            html += Self.tables(privacy.markdown().map { $0.hasPrefix("### ") ? String($0.dropFirst(4)) : $0 })
         }
     }
 

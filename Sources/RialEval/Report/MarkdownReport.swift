@@ -54,6 +54,11 @@ public enum MarkdownReport {
             out.append("")
             out += parity.markdown()
         }
+        if let privacy = r.privacyMode {
+            out.append("## Privacy mode (hash-only payloads)")
+            out.append("")
+            out += privacy.markdown()
+        }
         if let levels = r.ruleLevels {
             out.append("## Confidence levels per label, weighted and MVP rule")
             out.append("")

@@ -182,6 +182,20 @@ public struct DatasetRunner: Sendable {
                 return record
             }
         }
+        if let path = Self.privacyPayloadPath(sample, resolved: resolved, loader: loader) {
+            let payload: PrivacyPayload
+            do { payload = try PrivacyPayload.read(path) } catch {
+                record.status = .failed
+                record.failure = .init(stage: .load, reason: error.lines.joined(separator: "; "))
+                return record
+            }
+            record.privacy = PrivacyVerification.verify(
+                payload,
+                evidence: .init(
+                    mediaSHA256: loaded.sha256["image"], depth: loaded.input.depth,
+                    attestation: loaded.input.attestation),
+                configuration: plan.configuration)
+        }
         let analysis: CaptureAnalysis
         do { analysis = try analyzer.analyze(loaded.input, concurrent: false) } catch {
             record.status = .failed
@@ -242,6 +256,18 @@ public struct DatasetRunner: Sendable {
     /// `simulated` for RialSynth renders (a `synth` block or tag `synthetic`), else `real`.
     static func dataKind(_ sample: DatasetSample) -> SampleRecord.DataKind {
         sample.extensions["synth"] != nil || sample.tags.contains("synthetic") ? .simulated : .real
+    }
+
+    /// The manifest key naming a sample's privacy-mode (hash-only) payload:
+    /// `"privacy_payload": "FILE"` (relative to the manifest), or an object with `path`.
+    public static let privacyPayloadKey = "privacy_payload"
+
+    /// The absolute path of `sample`'s privacy payload, when it names one. The payload is
+    /// verified against the sample's own image (its media) and depth map.
+    static func privacyPayloadPath(_ sample: DatasetSample, resolved: ResolvedSample, loader: DatasetLoader) -> String?
+    {
+        if let path = resolved.extensionFiles[privacyPayloadKey] { return path }
+        return sample.extensions[privacyPayloadKey]?.stringValue.map(loader.absolutePath)
     }
 
     static func files(_ resolved: ResolvedSample, loader: DatasetLoader) -> CaptureFiles {

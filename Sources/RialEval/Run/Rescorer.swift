@@ -53,7 +53,8 @@ public struct Rescorer: Sendable {
     }
 
     /// Checks that `configuration` computes the same method results as the run's `run`
-    /// configuration: the same `methods`, and every method section of those methods equal.
+    /// configuration: the same `methods`, and every method section of those methods equal,
+    /// and the `metadata` and `privacy` sections (whose outcomes the run recorded) equal.
     ///
     /// - Throws: `RunError` naming the first key that differs (`depth/2.sample_stride`)
     ///   with both values, and saying that only a re-run can change it.
@@ -73,6 +74,13 @@ public struct Rescorer: Sendable {
             throw RunError(
                 "key '\(difference.path)': the run used \(difference.old), the configuration has \(difference.new); "
                     + "the run recorded the metadata checks' outcomes, not their inputs: re-run with this configuration"
+            )
+        }
+        let privacyKey = "privacy"
+        if let difference = firstDifference(old[privacyKey] ?? .null, new[privacyKey] ?? .null, path: privacyKey) {
+            throw RunError(
+                "key '\(difference.path)': the run used \(difference.old), the configuration has \(difference.new); "
+                    + "the run recorded the privacy payloads' verification, not the payloads: re-run with this configuration"
             )
         }
         for method in run.methods {

@@ -64,6 +64,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// Phone payload scores and levels against the reference re-computation
     /// (`PayloadParity`); nil when no sample carries a payload.
     public var payloadParity: PayloadParity? = nil
+    /// Privacy-mode payloads verified against their samples (`PrivacyModeSummary`); nil when
+    /// no sample carries one.
+    public var privacyMode: PrivacyModeSummary? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -85,6 +88,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case ruleLevels = "rule_levels"
         case successMetrics = "success_metrics"
         case payloadParity = "payload_parity"
+        case privacyMode = "privacy_mode"
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -339,6 +343,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         results.successMetrics = SuccessMetrics(
             metrics: all, metricsByData: byData, evaluated: evaluated, configuration: context.configuration)
         results.payloadParity = PayloadParity(evaluated, configuration: context.configuration)
+        results.privacyMode = PrivacyModeSummary(evaluated)
         return (results, columns)
     }
 

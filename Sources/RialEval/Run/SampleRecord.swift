@@ -53,6 +53,10 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     /// The phone's own fused result (`aggregated` of its detection payload, story 9-6
     /// AC 3), for samples that carry a payload; nil otherwise.
     public var phoneAggregate: PhoneAggregate? = nil
+    /// The verification of the sample's privacy-mode (hash-only) payload against its own
+    /// image and depth (`PrivacyVerification`), for samples whose manifest entry names one
+    /// (`privacy_payload`); nil otherwise.
+    public var privacy: PrivacyVerification? = nil
 
     /// `aggregated.confidence_level` and `aggregated.overall_confidence` of a payload.
     public struct PhoneAggregate: Sendable, Equatable, Codable {
@@ -260,6 +264,7 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         case attestationEvidence = "attestation_evidence"
         case metadataChecks = "metadata_checks"
         case phoneAggregate = "phone_aggregate"
+        case privacy
     }
 
     /// The score of breakdown key `key` (`aggregate` for the aggregate), when it scored.

@@ -139,6 +139,7 @@ enum SampleRecordLine {
         var attestationEvidence: AttestationEvidence?
         var metadataChecks: [String: EvidenceCheckStatus]?
         var phoneAggregate: SampleRecord.PhoneAggregate?
+        var privacy: PrivacyVerification?
         var aggregateRange: Range<Int>?
         var decisionRange: Range<Int>?
 
@@ -214,6 +215,14 @@ enum SampleRecordLine {
                     }
                 }
                 phoneAggregate = .init(level: level, score: score)
+                return true
+            case "privacy":
+                // Rare and small: decoded whole.
+                guard let value = c.value(),
+                    let verification = try? JSONDecoder().decode(
+                        PrivacyVerification.self, from: value.serializedData(pretty: false))
+                else { return false }
+                privacy = verification
                 return true
             case "aggregate":
                 guard let range = c.skipValue() else { return false }
@@ -314,7 +323,7 @@ enum SampleRecordLine {
                 group: group, tags: tags, attestation: attestation, split: split, data: data, status: status,
                 failure: failure, methods: methods, aggregate: nil, decision: nil, aggregationInputs: aggregationInputs,
                 attestationEvidence: attestationEvidence, metadataChecks: metadataChecks, latencyMs: latencyMs,
-                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate)
+                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate, privacy: privacy)
         }
     }
 }

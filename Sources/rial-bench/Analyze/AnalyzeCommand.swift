@@ -15,11 +15,18 @@ struct Analyze: ParsableCommand {
             Runs every configured method on the image (and depth, second view), aggregates the scores \
             under the profile and prints a summary, or with --json the evidence package with each \
             method's full result under scene_analysis.breakdown and per-method latency. Files that \
-            cannot be read exit 65 with one message naming the file.
+            cannot be read exit 65 with one message naming the file. With --privacy-payload it verifies \
+            a privacy-mode (hash-only) payload instead: the hash against the media file when given, the \
+            phone's depth analysis against depth/1 on --depth when given, the metadata flags, for video \
+            the hash chain summary (against --chain when given), and prints the deployed and the sound \
+            rule's levels.
             """)
 
-    @Argument(help: "The photo (JPEG or PNG), in its stored orientation.", completion: .file())
-    var image: String
+    @Argument(
+        help:
+            "The photo (JPEG or PNG), in its stored orientation. With --privacy-payload: the media file the payload hashes (photo or video), optional.",
+        completion: .file())
+    var image: String?
 
     @Option(help: "LiDAR depth file aligned with the image.", completion: .file())
     var depth: String?
@@ -64,6 +71,23 @@ struct Analyze: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var payload: String?
 
+    @Option(
+        help:
+            "A privacy-mode (hash-only) payload to verify (capture_mode hash_only, media_hash, depth_analysis, metadata, ...).",
+        completion: .file(extensions: ["json"]))
+    var privacyPayload: String?
+
+    @Option(
+        help: "With --privacy-payload of a video: the recording's hash chain record (JSON) to compare hash_chain with.",
+        completion: .file(extensions: ["json"]))
+    var chain: String?
+
+    @Option(
+        help:
+            "With --privacy-payload of a video: a reference temporal result (JSON object) to compare temporal_depth_analysis with, field by field.",
+        completion: .file(extensions: ["json"]))
+    var temporalReference: String?
+
     @OptionGroup var pipeline: PipelineOptions
 
     @Option(
@@ -74,6 +98,21 @@ struct Analyze: ParsableCommand {
     var json = false
 
     func validate() throws {
+        if privacyPayload == nil {
+            if image == nil { throw ValidationError("Missing expected argument '<image>'") }
+            for (name, value) in [("--chain", chain), ("--temporal-reference", temporalReference)] where value != nil {
+                throw ValidationError("\(name) needs --privacy-payload")
+            }
+        } else {
+            let conflicting: [(String, Bool)] = [
+                ("--right", right != nil), ("--payload", payload != nil), ("--heatmap", heatmap != nil),
+                ("--opt-out", !optOut.isEmpty),
+            ]
+            if let (name, _) = conflicting.first(where: \.1) {
+                throw ValidationError(
+                    "\(name) does not apply with --privacy-payload (a hash-only payload has no image to analyse)")
+            }
+        }
         if depth == nil, !depthOptions.isEmpty {
             throw ValidationError("--depth-format/--depth-width/--depth-height/--depth-scale need --depth")
         }
@@ -89,6 +128,8 @@ struct Analyze: ParsableCommand {
     }
 
     func run() throws {
+        if let privacyPayload { return try verifyPrivacy(privacyPayload) }
+        guard let image else { throw ValidationError("Missing expected argument '<image>'") }
         let configuration = try pipeline.resolvedConfiguration()
         let analyzer: CaptureAnalyzer
         do { analyzer = try CaptureAnalyzer(configuration: configuration) } catch {
@@ -128,6 +169,85 @@ struct Analyze: ParsableCommand {
         }
     }
 
+    /// `--privacy-payload`: verifies the payload with whatever files were given.
+    func verifyPrivacy(_ path: String) throws {
+        let configuration = try pipeline.resolvedConfiguration()
+        do { try configuration.validate() } catch { throw CLIError.badInput(CLIError.configurationMessage(error)) }
+        let payload: PrivacyPayload
+        do { payload = try PrivacyPayload.read(path) } catch { throw CLIError.badInput(lines: error.lines) }
+        let attestationEvidence = AttestationEvidence(
+            status: attestationFailed ? .fail : (attestation == .none ? .unavailable : .pass), method: attestation)
+        let evidence: PrivacyVerification.Evidence
+        do {
+            evidence = try PrivacyEvidenceLoader.load(
+                .init(
+                    media: image, depth: depth, depthFormat: depthOptions.depthFormat,
+                    depthWidth: depthOptions.depthWidth, depthHeight: depthOptions.depthHeight,
+                    depthScale: depthOptions.depthScale, chain: chain, temporalReference: temporalReference,
+                    attestation: attestationEvidence))
+        } catch { throw CLIError.badInput(error.description) }
+        let verification = PrivacyVerification.verify(payload, evidence: evidence, configuration: configuration)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            Terminal.out(String(decoding: try encoder.encode(verification), as: UTF8.self))
+        } else {
+            Terminal.out(PrivacySummary.render(verification, payload: path, media: image, depth: depth))
+        }
+    }
+}
+
+/// The readable summary of a privacy payload's verification.
+enum PrivacySummary {
+    static func render(_ v: PrivacyVerification, payload: String, media: String?, depth: String?) -> String {
+        var lines: [String] = []
+        let c = v.confidence
+        lines.append("\(payload) (privacy mode, \(v.mediaType.rawValue))")
+        lines.append(
+            "confidence: \(c.level.rawValue) (sound rule; before caps \(c.sound.level.rawValue)"
+                + (c.capsApplied.isEmpty ? "" : ", capped by " + c.capsApplied.joined(separator: ", "))
+                + "); deployed rule \(c.deployed.level.rawValue) (trusts the phone's is_likely_real_scene)")
+        lines.append(
+            "evidence: hardware \(c.sound.hardware.rawValue); depth: sound \(c.sound.depth.rawValue), "
+                + "deployed \(c.deployed.depth.rawValue)")
+        lines.append(
+            "payload: \(v.payloadBytes) bytes, " + (v.payloadWithinTarget ? "under" : "NOT under")
+                + " the \(v.payloadTargetBytes)-byte target")
+        switch v.hash.status {
+        case .pass: lines.append("media hash: pass (\(media ?? "-") hashes to media_hash)")
+        case .fail:
+            lines.append(
+                "media hash: FAIL (\(media ?? "-") hashes to \(v.hash.actual ?? "-"), payload says \(v.hash.expected))")
+        case .unavailable: lines.append("media hash: unavailable (no media file given)")
+        }
+        if let numbers = v.depthNumbers {
+            lines.append("phone's depth numbers: \(numbers.status.rawValue) (\(numbers.detail))")
+        } else {
+            lines.append("phone's depth analysis: none (depth excluded: user opted out)")
+        }
+        if let parity = v.depthParity {
+            lines.append("depth parity against depth/1 on \(depth ?? "-"): \(parity.summary)")
+        } else if v.depthNumbers != nil {
+            lines.append("depth parity: unavailable (no depth map given)")
+        }
+        lines.append(
+            "metadata flags: \(v.metadata.status.rawValue)"
+                + (v.metadata.problems.isEmpty ? "" : " (" + v.metadata.problems.joined(separator: "; ") + ")"))
+        for disclosure in v.metadata.disclosures { lines.append("  disclosure: \(disclosure)") }
+        if let chain = v.chain {
+            lines.append(
+                "hash chain summary: \(chain.status.rawValue)"
+                    + (chain.recordCompared ? " (against the chain record)" : "")
+                    + (chain.problems.isEmpty ? "" : ": " + chain.problems.joined(separator: "; ")))
+        }
+        if let numbers = v.temporalNumbers {
+            lines.append("phone's temporal numbers: \(numbers.status.rawValue) (\(numbers.detail))")
+        }
+        if let parity = v.temporalParity { lines.append("temporal parity: \(parity.summary)") }
+        let failed = c.sound.checks.filter { $0.value == .fail }.map(\.key).sorted()
+        if !failed.isEmpty { lines.append("failed checks: " + failed.joined(separator: ", ")) }
+        return lines.joined(separator: "\n")
+    }
 }
 
 /// The readable summary of an evidence package.
