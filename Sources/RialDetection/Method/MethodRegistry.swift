@@ -34,6 +34,7 @@ public struct MethodRegistry: Sendable, Equatable {
         TextureAnalyzer.self,
         Texture2Analyzer.self,
         ArtifactAnalyzer.self,
+        TemporalAnalyzerV1.self,
     ])
 
     /// This registry with `method` appended.
