@@ -35,6 +35,7 @@ public struct MethodRegistry: Sendable, Equatable {
         Texture2Analyzer.self,
         ArtifactAnalyzer.self,
         TemporalAnalyzerV1.self,
+        TemporalAnalyzerV2.self,
     ])
 
     /// This registry with `method` appended.

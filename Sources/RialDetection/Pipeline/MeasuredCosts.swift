@@ -18,5 +18,6 @@ enum MeasuredCosts {
         "texture/2": 8.34,
         "artifacts/1": 6.11,
         "temporal/1": 2.90,
+        "temporal/2": 25.60,
     ]
 }
