@@ -34,6 +34,8 @@ public struct MethodRegistry: Sendable, Equatable {
         TextureAnalyzer.self,
         Texture2Analyzer.self,
         ArtifactAnalyzer.self,
+        TemporalAnalyzerV1.self,
+        TemporalAnalyzerV2.self,
     ])
 
     /// This registry with `method` appended.

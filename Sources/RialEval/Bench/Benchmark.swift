@@ -20,7 +20,9 @@ import RialSynth
 /// feed aggregation, one per family (`PipelineConfiguration.selecting` of
 /// `aggregate_with`), which is what a capture is analysed with. An evaluation run also
 /// runs older versions beside them for comparison; `end_to_end_all_versions` times that
-/// (every configured method), for information only.
+/// (every configured method), for information only. The temporal methods, which need a
+/// video, are timed on the capture's depth as 150 keyframes (`videoCapture`) and take no
+/// part in the photo items.
 ///
 /// The three items that decode all write into an output buffer reused from their
 /// previous iteration, as a process that analyses one capture after another would
@@ -94,6 +96,31 @@ public enum Benchmark {
             image: small.image, depth: small.depth, right: small.right,
             focalPx: Double(small.parameters.focalPx), baselineMm: Double(small.parameters.baselineMm))
         return (jpeg, input, pair)
+    }
+
+    /// The fixed capture as a 15 s video for the temporal methods: 150 depth keyframes
+    /// (10 fps) of the capture's 256x192 depth, panned one pixel left every 5 keyframes
+    /// with the depth receding 1 mm per keyframe (a stand-in for camera motion: a timing
+    /// subject, not a scene the methods are judged on), one contiguous map each.
+    static func videoCapture(_ input: CaptureInput) -> CaptureInput {
+        var video = input
+        guard let depth = input.depth else { return video }
+        let width = depth.width, height = depth.height
+        var frames: [DepthKeyframe] = []
+        frames.reserveCapacity(150)
+        for k in 0..<150 {
+            let shift = k / 5, offset = Float(k) * 0.001
+            var metres = [Float](repeating: .nan, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    metres[y * width + x] = depth.metres[y * width + min(width - 1, x + shift)] + offset
+                }
+            }
+            guard let map = DepthMap(width: width, height: height, metres: metres) else { return video }
+            frames.append(DepthKeyframe(timestamp: Double(k) / 10, videoFrameIndex: 3 * k, depth: map))
+        }
+        video.depthKeyframes = try? DepthKeyframes(frames)
+        return video
     }
 
     /// The capture bundle rows: a fixed master key, key index and device fingerprint.
@@ -170,9 +197,12 @@ public enum Benchmark {
         measureBundle(jpeg: jpeg, measure: measure)
         var outcomes: [MethodOutcome] = []
         let methods = analyzer.configuration.methods
+        let video = videoCapture(input)
         for method in methods {
-            // A method that needs what the 12 MP capture lacks (a second view) runs on the pair.
-            let subject = analyzer.canRun(method, on: input) ? input : pair
+            // A method that needs what the 12 MP capture lacks runs on the pair (a second
+            // view) or on the video (depth keyframes).
+            let subject =
+                analyzer.canRun(method, on: input) ? input : analyzer.canRun(method, on: pair) ? pair : video
             measure(method.description) {
                 let outcome = analyzer.analyzeMethod(method, on: subject)
                 if outcomes.count < methods.count { outcomes.append(outcome) }
@@ -252,7 +282,8 @@ public enum Benchmark {
         return Report(
             iterations: iterations, warmup: warmup, build: build,
             capture:
-                "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair",
+                "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair; "
+                + "temporal on 150 keyframes of 256x192",
             environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode,
             models: Dictionary(
                 uniqueKeysWithValues: configuration.learnedModels.map { ($0.key.description, $0.value) }),
