@@ -18,6 +18,15 @@ public enum AggregationMethod: String, Sendable, Hashable, Codable, CaseIterable
     case supporting
     /// Hardware attestation as a weighted signal (Android profile).
     case attestation
+    /// Temporal depth analysis of a video's LiDAR keyframes (`temporal/1`, `temporal/2`).
+    /// A role of its own, not `lidar`: a video capture may carry a single-frame depth
+    /// result and a temporal one, and the two must not compete for one weight. No
+    /// default profile weights it (methods.md section 7 gives photo weights only; the
+    /// deployed video rule, `VideoConfidenceRule`, reads temporal/1's fields directly),
+    /// so a photo's aggregation is unchanged and a video's temporal score enters the
+    /// weighted mean only when a configuration gives it a weight
+    /// (`aggregation.profiles.NAME.weights.temporal`).
+    case temporal
 
     /// Orders by raw value, so sorted output is stable and alphabetical.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }

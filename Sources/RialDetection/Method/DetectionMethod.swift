@@ -38,6 +38,11 @@ public protocol DetectionMethod: Sendable {
     /// through `ImageRows.waitForRows`, or no image at all); false when it needs the
     /// finished photo (`MethodCapture.image`).
     static var readsRowsWhileDecoding: Bool { get }
+    /// True when the method reads a video's depth keyframes (`MethodCapture.depthKeyframes`)
+    /// and nothing a photo has: the analyzer does not run it on a capture that is not a
+    /// video (keyframes nil), so a photo's results, evidence and reports never list it.
+    /// Default: the family's (`MethodFamily.needsVideo`).
+    static var needsVideo: Bool { get }
 
     /// Checks the configuration and prepares whatever the analysis reuses.
     ///
@@ -73,6 +78,8 @@ extension DetectionMethod {
         }
         return family
     }
+
+    public static var needsVideo: Bool { family.needsVideo }
 
     /// `evaluate(_:)` timed with the monotonic clock (`analysis_time_ms`).
     public func analyze(_ input: Input) -> Result {

@@ -18,8 +18,11 @@ public struct MethodCapture: Sendable {
     public let image: Image8?
     /// LiDAR depth in metres (NaN = invalid), any resolution.
     public let depth: DepthMap?
-    /// Depth intrinsics in depth pixels, when the capture records them.
+    /// Depth intrinsics in depth pixels, when the capture records them (also those of
+    /// `depthKeyframes`).
     public let depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics?
+    /// A video's depth keyframes; nil when the capture is not a video.
+    public let depthKeyframes: DepthKeyframes?
     /// The second camera's view, rectified to the photo.
     public let right: Image8?
     /// Focal length of the rectified pair, image pixels.
@@ -30,8 +33,9 @@ public struct MethodCapture: Sendable {
     init(
         rows: ImageRows?, imageProblem: String? = nil, image: Image8?, depth: DepthMap?,
         depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics?, right: Image8? = nil, focalPx: Double? = nil,
-        baselineMm: Double? = nil
+        baselineMm: Double? = nil, depthKeyframes: DepthKeyframes? = nil
     ) {
+        self.depthKeyframes = depthKeyframes
         self.rows = rows
         self.imageProblem = imageProblem
         self.image = image
@@ -47,7 +51,8 @@ public struct MethodCapture: Sendable {
     func reading(_ rows: ImageRows) -> MethodCapture {
         MethodCapture(
             rows: rows, imageProblem: imageProblem, image: image, depth: depth,
-            depthIntrinsics: depthIntrinsics, right: right, focalPx: focalPx, baselineMm: baselineMm)
+            depthIntrinsics: depthIntrinsics, right: right, focalPx: focalPx, baselineMm: baselineMm,
+            depthKeyframes: depthKeyframes)
     }
 
     /// Runs `body` with the view of a finished capture.
@@ -57,7 +62,7 @@ public struct MethodCapture: Sendable {
             MethodCapture(
                 rows: rows, imageProblem: image.sampleLayoutProblem, image: image, depth: input.depth,
                 depthIntrinsics: input.depthIntrinsics, right: input.right, focalPx: input.focalPx,
-                baselineMm: input.baselineMm)
+                baselineMm: input.baselineMm, depthKeyframes: input.depthKeyframes)
         }
         guard image.sampleLayoutProblem == nil else { return body(view(nil)) }
         return image.withRows { body(view($0)) }

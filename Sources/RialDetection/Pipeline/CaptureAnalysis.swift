@@ -143,6 +143,11 @@ extension CaptureAnalyzer {
                 ("specular_uniformity", fields["specular_uniformity"] ?? fields["specular_confidence"]),
                 ("halftone_detected", fields["halftone_detected"]),
             ]
+        case .temporal:
+            copied = [
+                ("depth_consistency", fields["depth_consistency"]), ("scene_stability", fields["scene_stability"]),
+                ("motion_coherence", fields["motion_coherence"]),
+            ]
         }
         for (key, value) in copied { if let value { entry[key] = value } }
         return entry

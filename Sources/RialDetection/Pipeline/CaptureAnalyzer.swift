@@ -57,7 +57,7 @@ public struct CaptureAnalyzer: Sendable {
         let clock = ContinuousClock()
         let start = rows?.start ?? clock.now
 
-        let local = localMethods(payload: input.payload)
+        let local = localMethods(payload: input.payload, isVideo: input.depthKeyframes != nil)
         let done = rows?.outcomes ?? [:]
         let computed = MethodCapture.with(input) { capture in
             run(local.filter { done[$0] == nil }, on: capture, concurrent: concurrent)
@@ -96,15 +96,20 @@ public struct CaptureAnalyzer: Sendable {
     }
 
     /// The configured methods this capture runs itself: all of them, also those of
-    /// families the payload supplies. A usable payload result
+    /// families the payload supplies, except on a capture that is not a video the
+    /// methods that need one (`DetectionMethod.needsVideo`): a photo's outcomes, records
+    /// and reports are what they were before video methods existed. A usable payload result
     /// (`AggregationCandidate.replacesLocalMethods`) feeds aggregation in place of the
     /// local ones (`PipelineAggregator` step 1), and the local results stay in the
     /// breakdown as the reference re-computation the phone's scores are compared with
     /// (issue 14 item 6, `PayloadParity` in RialEval). A failed, unavailable or invalid
     /// payload entry stays in the breakdown with its reason but is no evidence, so the
     /// family's local result feeds aggregation.
-    func localMethods(payload: DetectionPayload?) -> [MethodIdentifier] {
-        configuration.methods.filter { configuration.registry.method($0) != nil }
+    func localMethods(payload: DetectionPayload?, isVideo: Bool) -> [MethodIdentifier] {
+        configuration.methods.filter { method in
+            guard let type = configuration.registry.method(method) else { return false }
+            return isVideo || !type.needsVideo
+        }
     }
 
     /// Runs the methods that read the image in row order (`readsRowsWhileDecoding`, as
@@ -129,7 +134,8 @@ public struct CaptureAnalyzer: Sendable {
     ) -> RowAnalysis {
         let start = ContinuousClock().now
         let capture = MethodCapture(rows: rows, image: nil, depth: depth, depthIntrinsics: depthIntrinsics)
-        let methods = localMethods(payload: payload).filter {
+        // Row methods read the photo; the video methods (none reads rows) run in `analyze`.
+        let methods = localMethods(payload: payload, isVideo: false).filter {
             instances[$0].map { type(of: $0).readsRowsWhileDecoding } ?? false
         }
         let outcomes: [MethodOutcome]

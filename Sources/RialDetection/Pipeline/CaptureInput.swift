@@ -10,6 +10,11 @@ public struct CaptureInput: Sendable {
     public var imageSHA256: String?
     /// LiDAR depth in metres (NaN = invalid), any resolution.
     public var depth: DepthMap?
+    /// A video's LiDAR depth keyframes (10 fps, methods.md section 6); nil for a capture
+    /// that is not a video (a photo), which then never runs the methods that need one
+    /// (`DetectionMethod.needsVideo`). A video recorded without depth has an empty
+    /// sequence: its temporal methods run and report `unavailable`.
+    public var depthKeyframes: DepthKeyframes?
     /// Depth intrinsics in depth pixels, when the capture records them.
     public var depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics?
     /// The second camera's view, rectified to `image`.
@@ -41,8 +46,10 @@ public struct CaptureInput: Sendable {
         depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics? = nil, right: Image8? = nil,
         focalPx: Double? = nil, baselineMm: Double? = nil, attestation: AttestationEvidence = .missing,
         platform: String? = nil, captureTime: Date? = nil, referenceTime: Date? = nil,
-        deviceModel: String? = nil, exifModel: String? = nil, payload: DetectionPayload? = nil
+        deviceModel: String? = nil, exifModel: String? = nil, payload: DetectionPayload? = nil,
+        depthKeyframes: DepthKeyframes? = nil
     ) {
+        self.depthKeyframes = depthKeyframes
         self.exifModel = exifModel
         self.image = image
         self.imageSHA256 = imageSHA256

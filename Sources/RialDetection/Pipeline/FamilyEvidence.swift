@@ -14,6 +14,10 @@ import Foundation
 ///   `calibration` has an entry for it) is below `aggregation.real_threshold` (the
 ///   threshold at which a method "says real" in cross-validation);
 /// - `pass`: otherwise.
+///
+/// A family that needs a video (`MethodFamily.needsVideo`: temporal) has an entry only
+/// when one of its methods produced a result: a photo's evidence lists the photo
+/// families alone.
 public struct FamilyEvidence: Sendable, Equatable {
     public var family: MethodFamily
     public var status: EvidenceCheckStatus
@@ -35,6 +39,7 @@ public struct FamilyEvidence: Sendable, Equatable {
         case .moire: "moire"
         case .texture: "texture"
         case .artifacts: "artifacts"
+        case .temporal: "temporal"
         }
     }
 
@@ -50,11 +55,14 @@ extension PipelineAggregator {
         -> [FamilyEvidence]
     {
         let threshold = configuration.aggregation.realThreshold
-        return MethodFamily.allCases.map { family in
+        return MethodFamily.allCases.compactMap { family in
             let key =
                 aggregated.first { candidates[$0]?.family == family }
                 ?? configuration.aggregateWith[family].map(\.description).flatMap { candidates[$0] != nil ? $0 : nil }
             guard let key, let candidate = candidates[key] else {
+                // A family only a video gives (temporal) has no check on a photo: left out,
+                // so a photo's evidence keeps the photo families.
+                if family.needsVideo { return nil }
                 return FamilyEvidence(
                     family: family, status: .unavailable, method: nil, score: nil, threshold: threshold,
                     decidedBy: "no \(family.rawValue) method ran")

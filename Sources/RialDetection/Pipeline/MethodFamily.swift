@@ -11,6 +11,10 @@ public enum MethodFamily: String, Sendable, Hashable, Codable, CaseIterable, Com
     case texture
     /// PWM, specular and halftone artifacts (`artifacts/1`): the `supporting` role.
     case artifacts
+    /// Depth over time on a video's LiDAR keyframes (`temporal/1`, `temporal/2`): the
+    /// `temporal` role, which no default profile weights (see `AggregationMethod.temporal`).
+    /// Its methods need a video (`DetectionMethod.needsVideo`): a photo never runs them.
+    case temporal
 
     /// The family of `identifier`, or nil for an unknown name.
     public init?(_ identifier: MethodIdentifier) {
@@ -25,8 +29,14 @@ public enum MethodFamily: String, Sendable, Hashable, Codable, CaseIterable, Com
         case .moire: .moire
         case .texture: .texture
         case .artifacts: .supporting
+        case .temporal: .temporal
         }
     }
+
+    /// True for the families whose methods read a video's depth keyframes and nothing a
+    /// photo has (temporal): `DetectionMethod.needsVideo` defaults to it, so a photo
+    /// neither runs nor reports them.
+    public var needsVideo: Bool { self == .temporal }
 
     /// Declaration order (depth first), so method lists print in pipeline order.
     public static func < (lhs: Self, rhs: Self) -> Bool {

@@ -31,6 +31,15 @@ extension TuningProblem {
         }
         var families: [MethodFamily] = []
         for family in MethodFamily.allCases {
+            // A video family (temporal) is a column only when some record has its input:
+            // tuning on photos is what it was before video methods existed.
+            if family.needsVideo
+                && !evaluated.contains(where: { i in
+                    records[i].aggregationInputs!.values.contains { $0.family == family }
+                })
+            {
+                continue
+            }
             let payload = evaluated.contains { i in
                 records[i].aggregationInputs!.values.contains { $0.family == family && $0.source == .payload }
             }

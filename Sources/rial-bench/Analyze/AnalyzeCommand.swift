@@ -163,7 +163,9 @@ enum AnalysisSummary {
         lines.append("")
         lines.append(
             "evidence (PASS / FAIL / UNAVAILABLE): scene \(p.sceneAnalysis.status.rawValue); "
-                + MethodFamily.allCases.map { family in
+                + MethodFamily.allCases.filter {
+                    !$0.needsVideo || p.sceneAnalysis.breakdown[FamilyEvidence.key($0)] != nil
+                }.map { family in
                     let entry = p.sceneAnalysis.breakdown[FamilyEvidence.key(family)]?.objectValue ?? [:]
                     return "\(FamilyEvidence.key(family)) \(entry["status"]?.stringValue ?? "?")"
                         + " (\(entry["decided_by"]?.stringValue ?? "-"))"
