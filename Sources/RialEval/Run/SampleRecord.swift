@@ -53,6 +53,9 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     /// The phone's own fused result (`aggregated` of its detection payload, story 9-6
     /// AC 3), for samples that carry a payload; nil otherwise.
     public var phoneAggregate: PhoneAggregate? = nil
+    /// A video sample's recording, hash chain check, tamper label and deployed video
+    /// level (`SampleRecord.Video`); nil (absent) for photos.
+    public var video: Video? = nil
 
     /// `aggregated.confidence_level` and `aggregated.overall_confidence` of a payload.
     public struct PhoneAggregate: Sendable, Equatable, Codable {
@@ -260,6 +263,7 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         case attestationEvidence = "attestation_evidence"
         case metadataChecks = "metadata_checks"
         case phoneAggregate = "phone_aggregate"
+        case video
     }
 
     /// The score of breakdown key `key` (`aggregate` for the aggregate), when it scored.

@@ -116,6 +116,14 @@ enum SampleRecordLine {
             ? "\"\(s)\"" : nil
     }
 
+    /// Reads a `video` block as `SampleRecord.readLines` would (non-finite numbers as strings).
+    static var videoDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+
     /// The fields of one line as they are read.
     struct Fields {
         var id: String?
@@ -139,6 +147,7 @@ enum SampleRecordLine {
         var attestationEvidence: AttestationEvidence?
         var metadataChecks: [String: EvidenceCheckStatus]?
         var phoneAggregate: SampleRecord.PhoneAggregate?
+        var video: SampleRecord.Video?
         var aggregateRange: Range<Int>?
         var decisionRange: Range<Int>?
 
@@ -214,6 +223,14 @@ enum SampleRecordLine {
                     }
                 }
                 phoneAggregate = .init(level: level, score: score)
+                return true
+            case "video":
+                // One per video sample, small: decoded by `JSONDecoder` from its bytes.
+                guard let range = c.skipValue(),
+                    let decoded = try? SampleRecordLine.videoDecoder.decode(
+                        SampleRecord.Video.self, from: Data(UnsafeBufferPointer(rebasing: c.bytes[range])))
+                else { return false }
+                video = decoded
                 return true
             case "aggregate":
                 guard let range = c.skipValue() else { return false }
@@ -314,7 +331,7 @@ enum SampleRecordLine {
                 group: group, tags: tags, attestation: attestation, split: split, data: data, status: status,
                 failure: failure, methods: methods, aggregate: nil, decision: nil, aggregationInputs: aggregationInputs,
                 attestationEvidence: attestationEvidence, metadataChecks: metadataChecks, latencyMs: latencyMs,
-                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate)
+                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate, video: video)
         }
     }
 }
