@@ -64,6 +64,12 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// Phone payload scores and levels against the reference re-computation
     /// (`PayloadParity`); nil when no sample carries a payload.
     public var payloadParity: PayloadParity? = nil
+    /// Tamper detection by tamper kind (`TamperDetection.byData`), keyed `all` and by data
+    /// kind; nil when no video sample is labelled.
+    public var tamperDetection: [String: TamperDetection]? = nil
+    /// The video samples' deployed rule levels and chain checks (`VideoSummary`); nil
+    /// without video samples.
+    public var video: VideoSummary? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -85,6 +91,8 @@ public struct RunResults: Sendable, Equatable, Codable {
         case ruleLevels = "rule_levels"
         case successMetrics = "success_metrics"
         case payloadParity = "payload_parity"
+        case tamperDetection = "tamper_detection"
+        case video
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -339,6 +347,9 @@ public struct RunResults: Sendable, Equatable, Codable {
         results.successMetrics = SuccessMetrics(
             metrics: all, metricsByData: byData, evaluated: evaluated, configuration: context.configuration)
         results.payloadParity = PayloadParity(evaluated, configuration: context.configuration)
+        // Failed video samples count too: their chain was checked before the still failed.
+        results.tamperDetection = TamperDetection.byData(records)
+        results.video = VideoSummary(records)
         return (results, columns)
     }
 
