@@ -174,6 +174,29 @@ import Testing
         #expect(back.tamperDetection == results.tamperDetection && back.video == results.video)
     }
 
+    /// `rescore` takes the deployed level again under the new `aggregation.video_rule`.
+    @Test func rescoreAppliesTheVideoRule() throws {
+        let folder = try EvalFixtures.makeTemporaryFolder()
+        defer { EvalFixtures.removeTemporary(folder) }
+        var record = try #require(try Self.run(in: folder).records.first { $0.id == "intact" })
+        // Hardware passes, the chain is intact and attested, depth real with consistency
+        // 0.75 and stability 0.9: HIGH under the defaults (0.7, 0.8), MEDIUM when
+        // consistency must reach 0.8 (methods.md section 6, deployed rule steps 2 and 3).
+        record.video?.hardware = .pass
+        record.video?.ruleDepth = .init(isReal: true, consistency: 0.75, stability: 0.9)
+        record.video?.deployedLevel = .high
+        var strict = PipelineConfiguration.standard
+        strict.aggregation.videoRule.depthConsistencyMinimum = 0.8
+        let line = Array(record.jsonLine().utf8)
+        let standard = try Rescorer(configuration: .standard), stricter = try Rescorer(configuration: strict)
+        let same = line.withUnsafeBufferPointer { SampleRecordLine.rescore($0, rescorer: standard) }
+        #expect(same?.record.video?.deployedLevel == .high)
+        // The level changes: the scanner falls back, and the record is written again.
+        #expect(line.withUnsafeBufferPointer { SampleRecordLine.rescore($0, rescorer: stricter) } == nil)
+        #expect(stricter.rescore(record).video?.deployedLevel == .medium)
+        #expect(standard.rescore(record).video?.deployedLevel == .high)
+    }
+
     @Test func videoRuleIsAValidatedConfigurationSection() throws {
         var configuration = PipelineConfiguration.standard
         // Defaults: methods.md section 6, "consistency >= 0.7 and stability >= 0.8".

@@ -33,6 +33,13 @@ enum SampleRecordLine {
         let complete = cursor.object { cursor, key in fields.read(key, from: &cursor) }
         cursor.skipWhitespace()
         guard complete, cursor.atEnd, var record = fields.record() else { return nil }
+        // A video whose deployed level changes under the new `video_rule`: the slow path
+        // writes the whole record again.
+        if let video = record.video,
+            video.level(under: rescorer.configuration.aggregation.videoRule) != video.deployedLevel
+        {
+            return nil
+        }
         guard record.status == .evaluated else { return Rescored(line: Array(line), record: record) }
         guard let candidates = record.aggregationInputs, let aggregateRange = fields.aggregateRange,
             let decisionRange = fields.decisionRange, aggregateRange.upperBound <= decisionRange.lowerBound
