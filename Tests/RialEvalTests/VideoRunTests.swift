@@ -151,6 +151,12 @@ import Testing
         #expect(markdown.contains("## Tamper detection by tamper kind (hash chain)"))
         #expect(markdown.contains("| dropped | 1 | 1 | 1 | 1 |"))
         #expect(markdown.contains("## Video: deployed confidence rule and chain checks"))
+        let html = HTMLReport.render(results: results, records: records)
+        #expect(html.contains("<h3>Tamper detection by tamper kind (hash chain)</h3>"))
+        #expect(html.contains("<tr><th>reordered</th><td>1</td><td>1</td><td>1</td><td>1</td>"))
+        let methodology = MethodologyReport.markdown(results: results, datasets: [], folder: "run")
+        #expect(methodology.contains("## Video recordings"))
+        #expect(methodology.contains("recomputed from raw frames for 4, deployed structural check only for 1"))
     }
 
     /// The `video` block survives the round trips: the decoder, the rescore scanner
