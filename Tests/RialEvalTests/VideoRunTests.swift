@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialDetection
 import RialMedia
 import RialProvenance
@@ -178,6 +179,33 @@ import Testing
         let data = try results.jsonData()
         let back = try RunResults.decoder.decode(RunResults.self, from: data)
         #expect(back.tamperDetection == results.tamperDetection && back.video == results.video)
+    }
+
+    /// A video sample with its own `image`: that is the still (its depth the keyframe
+    /// nearest the middle of the recording), and the chain is still recomputed.
+    @Test func sampleImageIsTheStill() throws {
+        let folder = try EvalFixtures.makeTemporaryFolder()
+        defer { EvalFixtures.removeTemporary(folder) }
+        var sample = try VideoRecordingFiles.write(
+            try Self.recording(), id: "with-image", label: .realScene, to: folder.appendingPathComponent("w"),
+            manifestDirectory: folder)
+        let pixels = (0..<(64 * 48 * 3)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        try PNGEncoder.encode(Image8(width: 64, height: 48, channels: 3, samples: pixels)!)
+            .write(to: folder.appendingPathComponent("w/still.png"))
+        sample.image = "w/still.png"
+        let manifest = folder.appendingPathComponent("manifest.json").path
+        try DatasetManifest(name: "video-image", samples: [sample]).serializedData()
+            .write(to: URL(fileURLWithPath: manifest))
+        let samplesPath = folder.appendingPathComponent("samples.jsonl").path
+        _ = try DatasetRunner(plan: RunPlan(manifests: [manifest], resamples: 0, buildConfiguration: "debug"))
+            .run(samplesPath: samplesPath)
+        let record = try #require(try SampleRecord.readLines(path: samplesPath).first)
+        #expect(record.status == .evaluated, "\(record.failure?.reason ?? "")")
+        #expect(record.video?.still == "image" && record.sha256["image"] != nil)
+        // Frames at 0 ... 29/30 s: the middle is 14.5/30 s, nearest keyframe 5 (0.5 s;
+        // keyframes every 0.1 s), whose 8 x 6 grid fits the 64 x 48 image (both 4:3).
+        #expect(record.video?.stillDepthKeyframe == 5)
+        #expect(record.video?.chain?.check == .recomputed && record.video?.chain?.status == .intact)
     }
 
     /// `rescore` takes the deployed level again under the new `aggregation.video_rule`.
