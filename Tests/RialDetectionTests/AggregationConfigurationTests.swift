@@ -148,7 +148,7 @@ import Testing
             try keys(custom) == [
                 "profiles", "agreement_boost", "real_threshold", "min_methods_for_agreement", "level_boundaries",
                 "ambiguity_band", "capped_score_margin", "level_caps", "attestation_caps", "rule", "medium_high",
-                "attestation_requirements", "cross_validation",
+                "attestation_requirements", "cross_validation", "video_rule",
             ])
         #expect(try keys(custom.levelBoundaries) == ["very_high", "high", "medium", "low", "medium_high"])
         #expect(

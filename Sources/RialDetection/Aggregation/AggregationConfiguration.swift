@@ -68,6 +68,11 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     /// Cross-validation between the methods: the PRD's simple rule or the full analysis
     /// (`CrossValidation`).
     public var crossValidation = CrossValidation()
+    /// The deployed backend's video confidence rule (methods.md section 6, "Video
+    /// confidence (deployed rule)"): the level `run` gives a video sample from hardware
+    /// attestation, the hash chain and temporal/1's depth analysis, beside the weighted
+    /// aggregate. Photos never use it.
+    public var videoRule = VideoConfidenceRule()
 
     /// The spec defaults.
     public static let reference = AggregationConfiguration()
@@ -318,6 +323,7 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         case mediumHigh = "medium_high"
         case attestationRequirements = "attestation_requirements"
         case crossValidation = "cross_validation"
+        case videoRule = "video_rule"
     }
 
     /// Synthesized decoding, except that `rule` may be absent (configurations recorded in
@@ -341,6 +347,7 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
             try c.decodeIfPresent(AttestationRequirements.self, forKey: .attestationRequirements)
             ?? .nothingRequired
         crossValidation = try c.decodeIfPresent(CrossValidation.self, forKey: .crossValidation) ?? CrossValidation()
+        videoRule = try c.decodeIfPresent(VideoConfidenceRule.self, forKey: .videoRule) ?? VideoConfidenceRule()
     }
 
     /// How a partial object is laid over the defaults (`JSONValue.decode(_:overlaying:rules:)`)
@@ -449,5 +456,6 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
             throw error.prefixed(by: CodingKeys.attestationRequirements)
         }
         do { try crossValidation.validate() } catch { throw error.prefixed(by: CodingKeys.crossValidation) }
+        do { try videoRule.validate() } catch { throw error.prefixed(by: CodingKeys.videoRule) }
     }
 }

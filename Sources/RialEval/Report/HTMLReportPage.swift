@@ -191,6 +191,7 @@ struct HTMLReportPage {
         }
         successAndParitySections()
         ruleLevelsTables()
+        videoTables()
         html += "</section>\n"
     }
 

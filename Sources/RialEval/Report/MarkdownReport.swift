@@ -64,6 +64,7 @@ public enum MarkdownReport {
             out.append("")
             out += levels.markdown()
         }
+        out += VideoReport.markdown(r)
         out.append("## Latency (ms per sample, in-process, monotonic clock; nearest-rank percentiles)")
         out.append("")
         if r.build != "release" {

@@ -193,6 +193,7 @@ public enum MethodologyReport {
             out.append("")
             out += parity.markdown()
         }
+        out += VideoReport.methodology(r)
         out += fittedOn(r.configuration)
         for tuning in tunings { out += tuningSection(tuning, simulated: r.metricsByData["simulated"]) }
         out.append("## Latency")

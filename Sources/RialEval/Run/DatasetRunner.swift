@@ -160,6 +160,7 @@ public struct DatasetRunner: Sendable {
             return record
         case .success(let r): resolved = r
         }
+        if sample.kind == .video { return videoRecord(record, resolved: resolved, loader: loader) }
         var files = Self.files(resolved, loader: loader)
         files.acceptJPEGWarnings = plan.acceptJPEGWarnings
         let loaded: LoadedCapture
@@ -202,6 +203,15 @@ public struct DatasetRunner: Sendable {
             record.failure = .init(stage: .analyze, reason: error.description)
             return record
         }
+        fill(&record, analysis: analysis, input: loaded.input, latency: loaded.latencyMs)
+        return record
+    }
+
+    /// Puts an analysis into `record`: the method results, the aggregation inputs and
+    /// result, the decision, and the latencies (the analysis's, then `latency`'s).
+    func fill(
+        _ record: inout SampleRecord, analysis: CaptureAnalysis, input: CaptureInput, latency extra: [String: Double]
+    ) {
         var methods = JSONObject()
         var candidates: [String: AggregationCandidate] = [:]
         for outcome in analysis.outcomes {
@@ -210,9 +220,9 @@ public struct DatasetRunner: Sendable {
         }
         record.methods = methods
         record.aggregationInputs = candidates
-        record.attestationEvidence = loaded.input.attestation
+        record.attestationEvidence = input.attestation
         record.metadataChecks = analysis.evidence.metadata.statuses
-        if let payload = loaded.input.payload, payload.aggregatedConfidence != nil {
+        if let payload = input.payload, payload.aggregatedConfidence != nil {
             record.phoneAggregate = .init(level: payload.phoneLevel, score: payload.phoneScore)
         }
         record.aggregate = .init(
@@ -220,9 +230,8 @@ public struct DatasetRunner: Sendable {
             families: analyzer.familyEvidence(candidates, aggregated: analysis.aggregated))
         record.decision = Self.decision(analysis.aggregation.rankingScore, configuration: plan.configuration)
         var latency = analysis.evidence.latencyMs
-        for (key, value) in loaded.latencyMs { latency[key] = value }
+        for (key, value) in extra { latency[key] = value }
         record.latencyMs = latency
-        return record
     }
 
     /// The evaluation decision: bona fide when the aggregate's ranking score reaches

@@ -38,13 +38,20 @@ public struct Rescorer: Sendable {
     /// `record` aggregated again: `aggregate` and `decision` recomputed from its
     /// `aggregation_inputs` and `attestation_evidence`; everything else as it was. A failed
     /// record, or one without `aggregation_inputs` (`RunRescore` refuses such runs), is
-    /// returned unchanged.
+    /// returned unchanged but for a video's deployed level, which is taken again under
+    /// `aggregation.video_rule` from the inputs its `video` block keeps.
     public func rescore(_ record: SampleRecord) -> SampleRecord {
-        guard record.status == .evaluated, let candidates = record.aggregationInputs else { return record }
+        var copy = record
+        // A video's deployed level under this configuration's `aggregation.video_rule`,
+        // from the inputs its record keeps (also for a failed still: the chain stands).
+        if var video = copy.video {
+            video.deployedLevel = video.level(under: configuration.aggregation.videoRule)
+            copy.video = video
+        }
+        guard record.status == .evaluated, let candidates = record.aggregationInputs else { return copy }
         let outcome = aggregator.aggregate(
             candidates, attestation: record.attestationEvidence ?? .missing, profile: profile,
             checks: record.metadataChecks ?? [:])
-        var copy = record
         copy.aggregate = .init(
             outcome.result, primaryMethod: outcome.primaryMethod,
             families: aggregator.familyEvidence(candidates, aggregated: outcome.aggregated))

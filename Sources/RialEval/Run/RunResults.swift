@@ -67,6 +67,12 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// Privacy-mode payloads verified against their samples (`PrivacyModeSummary`); nil when
     /// no sample carries one.
     public var privacyMode: PrivacyModeSummary? = nil
+    /// Tamper detection by tamper kind (`TamperDetection.byData`), keyed `all` and by data
+    /// kind; nil when no video sample is labelled.
+    public var tamperDetection: [String: TamperDetection]? = nil
+    /// The video samples' deployed rule levels and chain checks (`VideoSummary`); nil
+    /// without video samples.
+    public var video: VideoSummary? = nil
 
     enum CodingKeys: String, CodingKey {
         case schema
@@ -89,6 +95,8 @@ public struct RunResults: Sendable, Equatable, Codable {
         case successMetrics = "success_metrics"
         case payloadParity = "payload_parity"
         case privacyMode = "privacy_mode"
+        case tamperDetection = "tamper_detection"
+        case video
     }
 
     public struct Tool: Sendable, Equatable, Codable {
@@ -344,6 +352,9 @@ public struct RunResults: Sendable, Equatable, Codable {
             metrics: all, metricsByData: byData, evaluated: evaluated, configuration: context.configuration)
         results.payloadParity = PayloadParity(evaluated, configuration: context.configuration)
         results.privacyMode = PrivacyModeSummary(evaluated)
+        // Failed video samples count too: their chain was checked before the still failed.
+        results.tamperDetection = TamperDetection.byData(records)
+        results.video = VideoSummary(records)
         return (results, columns)
     }
 

@@ -57,6 +57,9 @@ public struct SampleRecord: Sendable, Equatable, Codable {
     /// image and depth (`PrivacyVerification`), for samples whose manifest entry names one
     /// (`privacy_payload`); nil otherwise.
     public var privacy: PrivacyVerification? = nil
+    /// A video sample's recording, hash chain check, tamper label and deployed video
+    /// level (`SampleRecord.Video`); nil (absent) for photos.
+    public var video: Video? = nil
 
     /// `aggregated.confidence_level` and `aggregated.overall_confidence` of a payload.
     public struct PhoneAggregate: Sendable, Equatable, Codable {
@@ -265,6 +268,7 @@ public struct SampleRecord: Sendable, Equatable, Codable {
         case metadataChecks = "metadata_checks"
         case phoneAggregate = "phone_aggregate"
         case privacy
+        case video
     }
 
     /// The score of breakdown key `key` (`aggregate` for the aggregate), when it scored.

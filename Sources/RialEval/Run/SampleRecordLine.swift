@@ -33,6 +33,13 @@ enum SampleRecordLine {
         let complete = cursor.object { cursor, key in fields.read(key, from: &cursor) }
         cursor.skipWhitespace()
         guard complete, cursor.atEnd, var record = fields.record() else { return nil }
+        // A video whose deployed level changes under the new `video_rule`: the slow path
+        // writes the whole record again.
+        if let video = record.video,
+            video.level(under: rescorer.configuration.aggregation.videoRule) != video.deployedLevel
+        {
+            return nil
+        }
         guard record.status == .evaluated else { return Rescored(line: Array(line), record: record) }
         guard let candidates = record.aggregationInputs, let aggregateRange = fields.aggregateRange,
             let decisionRange = fields.decisionRange, aggregateRange.upperBound <= decisionRange.lowerBound
@@ -116,6 +123,14 @@ enum SampleRecordLine {
             ? "\"\(s)\"" : nil
     }
 
+    /// Reads a `video` block as `SampleRecord.readLines` would (non-finite numbers as strings).
+    static var videoDecoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return decoder
+    }
+
     /// The fields of one line as they are read.
     struct Fields {
         var id: String?
@@ -140,6 +155,7 @@ enum SampleRecordLine {
         var metadataChecks: [String: EvidenceCheckStatus]?
         var phoneAggregate: SampleRecord.PhoneAggregate?
         var privacy: PrivacyVerification?
+        var video: SampleRecord.Video?
         var aggregateRange: Range<Int>?
         var decisionRange: Range<Int>?
 
@@ -223,6 +239,14 @@ enum SampleRecordLine {
                         PrivacyVerification.self, from: value.serializedData(pretty: false))
                 else { return false }
                 privacy = verification
+                return true
+            case "video":
+                // One per video sample, small: decoded by `JSONDecoder` from its bytes.
+                guard let range = c.skipValue(),
+                    let decoded = try? SampleRecordLine.videoDecoder.decode(
+                        SampleRecord.Video.self, from: Data(UnsafeBufferPointer(rebasing: c.bytes[range])))
+                else { return false }
+                video = decoded
                 return true
             case "aggregate":
                 guard let range = c.skipValue() else { return false }
@@ -323,7 +347,7 @@ enum SampleRecordLine {
                 group: group, tags: tags, attestation: attestation, split: split, data: data, status: status,
                 failure: failure, methods: methods, aggregate: nil, decision: nil, aggregationInputs: aggregationInputs,
                 attestationEvidence: attestationEvidence, metadataChecks: metadataChecks, latencyMs: latencyMs,
-                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate, privacy: privacy)
+                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate, privacy: privacy, video: video)
         }
     }
 }

@@ -58,6 +58,17 @@ public struct HashChainVerification: Sendable, Equatable, Codable {
         case attestedFrames = "attested_frames"
     }
 
+    public init(
+        status: Status, framesRead: Int, firstBadFrame: Int?, tamper: Tamper?, attestedFrames: Int, detail: String
+    ) {
+        self.status = status
+        self.framesRead = framesRead
+        self.firstBadFrame = firstBadFrame
+        self.tamper = tamper
+        self.attestedFrames = attestedFrames
+        self.detail = detail
+    }
+
     /// Whether the deployed rule's "chain passes" holds: intact or a verified partial.
     public var passes: Bool { status == .intact || status == .partial }
 }

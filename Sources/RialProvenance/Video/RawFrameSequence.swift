@@ -274,6 +274,31 @@ public struct RawFrameSequenceReader: ChainFrameSource {
         return ChainFrame(pixels: pixels, depth: depth[position] ?? [], timestamp: header.timestamps[position])
     }
 
+    /// The pixels of frame `index` (0-based) without moving the stream: one `pread` (the
+    /// still `run` takes from a video, while the stream goes to the chain verifier).
+    ///
+    /// - Throws: `MediaError` naming the file for an index outside the sequence or a
+    ///   frame that cannot be read.
+    public func pixels(ofFrame index: Int) throws -> [UInt8] {
+        guard (0..<header.frameCount).contains(index) else {
+            throw MediaError(
+                .invalidArgument, source: source, "no frame \(index) in a sequence of \(header.frameCount) frames")
+        }
+        let offset = header.framesOffset + index * header.frameBytes
+        switch input {
+        case .file(let handle):
+            let pixels = try read(handle.fileDescriptor, at: offset, count: header.frameBytes, frame: index)
+            guard pixels.count == header.frameBytes else {
+                throw MediaError(
+                    .corrupt, source: source, "frame \(index) is cut short (the file changed while being read)")
+            }
+            return pixels
+        case .memory(let data):
+            let start = data.startIndex + offset
+            return [UInt8](data[start..<(start + header.frameBytes)])
+        }
+    }
+
     /// `count` bytes at `offset` with `pread`, straight into the frame's array (no
     /// intermediate `Data`); fewer only at the end of the file.
     private func read(_ descriptor: Int32, at offset: Int, count: Int, frame: Int) throws -> [UInt8] {
