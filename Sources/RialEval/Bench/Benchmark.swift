@@ -197,12 +197,12 @@ public enum Benchmark {
         measureBundle(jpeg: jpeg, measure: measure)
         var outcomes: [MethodOutcome] = []
         let methods = analyzer.configuration.methods
-        let video = videoCapture(input)
+        let keyframed = videoCapture(input)
         for method in methods {
             // A method that needs what the 12 MP capture lacks runs on the pair (a second
             // view) or on the video (depth keyframes).
             let subject =
-                analyzer.canRun(method, on: input) ? input : analyzer.canRun(method, on: pair) ? pair : video
+                analyzer.canRun(method, on: input) ? input : analyzer.canRun(method, on: pair) ? pair : keyframed
             measure(method.description) {
                 let outcome = analyzer.analyzeMethod(method, on: subject)
                 if outcomes.count < methods.count { outcomes.append(outcome) }

@@ -347,7 +347,8 @@ enum SampleRecordLine {
                 group: group, tags: tags, attestation: attestation, split: split, data: data, status: status,
                 failure: failure, methods: methods, aggregate: nil, decision: nil, aggregationInputs: aggregationInputs,
                 attestationEvidence: attestationEvidence, metadataChecks: metadataChecks, latencyMs: latencyMs,
-                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate, privacy: privacy, video: video)
+                sha256: sha256, decodeWarnings: decodeWarnings, phoneAggregate: phoneAggregate, privacy: privacy,
+                video: video)
         }
     }
 }
