@@ -97,3 +97,17 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/tmp/rial-bench-never-written"))
     }
 }
+
+@Suite struct DefaultSetOptionTests {
+    /// `--default-set` picks the default data; it makes no sense beside --dataset, and
+    /// only photo, video and all exist.
+    @Test func defaultSetIsValidated() throws {
+        let both = try CLIRunner.run([
+            "run", "--dataset", "/tmp/rial-bench-no-such/manifest.json", "--default-set", "video",
+        ])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--default-set chooses the data when no --dataset is given"))
+        #expect(try CLIRunner.run(["run", "--default-set", "audio"]).status == 64)
+        #expect(try CLIRunner.run(["dataset", "default", "--set", "audio"]).status == 64)
+    }
+}
