@@ -7,9 +7,9 @@ import RialSynth
 /// `rial-bench-dataset/1` format with video samples (docs/dataset-format-video.md):
 /// `recordings/<id>/` per sample through `VideoRecordingFiles`, then `manifest.json`.
 ///
-/// Streaming: `VideoSynthesis.forEachRecording` renders at most `jobs` recordings at a
-/// time and each recording's samples are written and dropped before the next batch, so
-/// only the manifest entries stay in memory. The manifest is written last and
+/// Streaming: each of `jobs` workers renders one recording (`VideoSynthesis.samples`),
+/// writes its samples and drops them before taking the next, so at most `jobs`
+/// recordings and the manifest entries are in memory. The manifest is written last and
 /// atomically, so a folder with a `manifest.json` is complete.
 ///
 /// Deterministic: every recording depends on (seed, index) alone, the files are
@@ -46,13 +46,14 @@ public struct VideoSynthDatasetWriter: Sendable {
     }
 
     /// Renders every recording with `jobs` workers and writes the dataset into `folder`
-    /// (created when missing). `progress` gets the number of recordings written so far.
+    /// (created when missing). `progress` gets the number of recordings written so far,
+    /// from worker threads.
     ///
     /// - Throws: `MediaError` naming the file that could not be written; the options'
     ///   first problem as `MediaError.invalidArgument`.
     public func write(
         to folder: String, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        progress: (Int) -> Void = { _ in }
+        progress: @Sendable (Int) -> Void = { _ in }
     ) throws -> Summary {
         if let problem = options.problems.first {
             throw MediaError(.invalidArgument, source: folder, "synth --video: \(problem)")
@@ -69,21 +70,37 @@ public struct VideoSynthDatasetWriter: Sendable {
         }
         // The photo set's split draw: same seed and index give the same split.
         let splits = SynthDatasetSpec(count: max(options.recordingCount, 1), seed: options.seed)
+        // Each worker renders a recording and writes its samples before taking the next, so
+        // at most `jobs` recordings are in memory and writing overlaps rendering. The long
+        // tamper-suite recordings go first so they do not leave a core idle at the end;
+        // entries come back in recording order.
+        let order = Array(options.count..<options.recordingCount) + Array(0..<options.count)
+        let finished = Locked(0)
+        let results = order.indices.concurrentMap(workers: jobs) { position in
+            let index = order[position]
+            let result = Result {
+                try VideoSynthesis.samples(recording: index, options: options, textures: textures).map { synth in
+                    try writeSample(
+                        synth, recording: index, split: DatasetSplit(rawValue: splits.split(of: index)) ?? .test,
+                        root: root)
+                }
+            }
+            progress(
+                finished.withLock {
+                    $0 += 1
+                    return $0
+                })
+            return (index, result)
+        }
         var samples: [DatasetSample] = []
         var tamperSamples = 0
         var bytes = 0
-        var index = 0
-        try VideoSynthesis.forEachRecording(options, textures: textures, jobs: jobs) { rendered in
-            for synth in rendered {
-                let sample = try writeSample(
-                    synth, recording: index, split: DatasetSplit(rawValue: splits.split(of: index)) ?? .test,
-                    root: root)
-                bytes += sample.bytes
-                samples.append(sample.entry)
-                if synth.tamper != nil { tamperSamples += 1 }
+        for (_, result) in results.sorted(by: { $0.0 < $1.0 }) {
+            for written in try result.get() {
+                samples.append(written.entry)
+                bytes += written.bytes
+                if written.entry.video?.tamper != nil { tamperSamples += 1 }
             }
-            index += 1
-            progress(index)
         }
 
         let manifest = DatasetManifest(

@@ -102,12 +102,12 @@ public enum DefaultData {
     /// missing; complete when its `manifest.json` exists, as for `prepareSynthetic`.
     ///
     /// Timings and size of the default: `videoSpec`.
-    /// - Parameter progress: called with the number of recordings written (the caller's thread).
+    /// - Parameter progress: called with the number of recordings written (worker threads).
     /// - Throws: `MediaError` naming the file that could not be read or written.
     public static func prepareVideo(
         options: VideoSynthOptions = videoSpec, cache: URL, mirror: URL?,
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-        progress: (Int) -> Void = { _ in }
+        progress: @Sendable (Int) -> Void = { _ in }
     ) throws -> Prepared {
         let sources = try mirror.map { try SynthTextureLibrary.sources(mirror: $0) } ?? []
         let folder = cache.appendingPathComponent("video-\(cacheKey(video: options, textureSources: sources))")
