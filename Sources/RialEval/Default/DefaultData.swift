@@ -17,9 +17,10 @@ public enum DefaultData {
     /// 160 x 120 with ARKit's 256 x 192 depth, plus the tamper suites of 3 recordings of
     /// 160 frames (past the first checkpoint at frame 150, so the interrupted control and
     /// the wrong checkpoint occur): 70 samples (20 bona fide, 50 attacks; 30 tamper-suite
-    /// copies), 281 MB (frames 210, depth 70). Measured 2026-11-26, release build, 2 cores
-    /// shared with other builds (load average 3.3-4.0), 12 mirror textures: 60.4 s wall,
-    /// 69 s CPU (so about 35 s on idle cores), 298 MB peak memory; `run` on it 2.7 s.
+    /// copies), 281 MB (frames 210, depth 70). Measured 2026-11-26, release build, 2 cores,
+    /// 12 mirror textures: 36.3 s wall (69 s CPU, 360 MB peak memory) at load average 1.5;
+    /// 60-70 s (batch-at-a-time writer) at load 3-5. `run` on it: 1.4-2.7 s (the
+    /// i15-run branch's runner, before the temporal methods).
     public static let videoSpec = VideoSynthOptions(
         count: 40, seed: 20_261_126, seconds: 2.5, width: 160, height: 120, depthWidth: 256, depthHeight: 192,
         tamperRecordings: 3, tamperSeconds: 160 / VideoOptions.framesPerSecond)
