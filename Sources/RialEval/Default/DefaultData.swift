@@ -13,6 +13,18 @@ public enum DefaultData {
     public static let syntheticSpec = SynthDatasetSpec(
         count: 200, seed: 20_261_121, width: 1600, height: 1200, secondView: true)
 
+    /// The default video set: 40 recordings of 2.5 s (75 frames, 10 per class) at
+    /// 160 x 120 with ARKit's 256 x 192 depth, plus the tamper suites of 3 recordings of
+    /// 160 frames (past the first checkpoint at frame 150, so the interrupted control and
+    /// the wrong checkpoint occur): 70 samples (20 bona fide, 50 attacks; 30 tamper-suite
+    /// copies), 281 MB (frames 210, depth 70). Measured 2026-11-26, release build, 2 cores,
+    /// 12 mirror textures: 36.3 s wall (69 s CPU, 360 MB peak memory) at load average 1.5;
+    /// 60-70 s (batch-at-a-time writer) at load 3-5. `run` on it: 1.4-2.7 s (the
+    /// i15-run branch's runner, before the temporal methods).
+    public static let videoSpec = VideoSynthOptions(
+        count: 40, seed: 20_261_126, seconds: 2.5, width: 160, height: 120, depthWidth: 256, depthHeight: 192,
+        tamperRecordings: 3, tamperSeconds: 160 / VideoOptions.framesPerSecond)
+
     /// The real public manifest, relative to the package root.
     public static let realPublicManifest = "datasets/real-public/manifest.json"
 
@@ -32,6 +44,16 @@ public enum DefaultData {
         encoder.outputFormatting = [.sortedKeys]
         let specJSON = (try? encoder.encode(spec)).map { String(decoding: $0, as: UTF8.self) } ?? "\(spec)"
         let identity = [SynthGenerator.version, specJSON] + textureSources
+        return String(SHA256Digest.hash(Data(identity.joined(separator: "\n").utf8)).prefix(16))
+    }
+
+    /// The cache key of a video set: SHA-256 over the video and scene generator
+    /// versions, the options and the texture provenance.
+    public static func cacheKey(video options: VideoSynthOptions, textureSources: [String]) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json = (try? encoder.encode(options)).map { String(decoding: $0, as: UTF8.self) } ?? "\(options)"
+        let identity = [VideoGenerator.version, SynthGenerator.version, json] + textureSources
         return String(SHA256Digest.hash(Data(identity.joined(separator: "\n").utf8)).prefix(16))
     }
 
@@ -73,6 +95,35 @@ public enum DefaultData {
                 "texture files changed while the default set was being prepared; run again")
         }
         let summary = try SynthDatasetWriter(spec: spec, textures: textures, textureSources: sources)
+            .write(to: folder.path, jobs: jobs, progress: progress)
+        return Prepared(manifestPath: summary.manifestPath, generated: true, textureCount: textures.count)
+    }
+
+    /// Returns the default video set, generating it into the cache (`video-<key>`) when
+    /// missing; complete when its `manifest.json` exists, as for `prepareSynthetic`.
+    ///
+    /// Timings and size of the default: `videoSpec`.
+    /// - Parameter progress: called with the number of recordings written (worker threads).
+    /// - Throws: `MediaError` naming the file that could not be read or written.
+    public static func prepareVideo(
+        options: VideoSynthOptions = videoSpec, cache: URL, mirror: URL?,
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        progress: @Sendable (Int) -> Void = { _ in }
+    ) throws -> Prepared {
+        let sources = try mirror.map { try SynthTextureLibrary.sources(mirror: $0) } ?? []
+        let folder = cache.appendingPathComponent("video-\(cacheKey(video: options, textureSources: sources))")
+        let manifest = folder.appendingPathComponent("manifest.json")
+        if FileManager.default.fileExists(atPath: manifest.path) {
+            return Prepared(manifestPath: manifest.path, generated: false, textureCount: sources.count)
+        }
+        try? FileManager.default.removeItem(at: folder)
+        let (textures, loadedSources) = try mirror.map { try SynthTextureLibrary.load(mirror: $0) } ?? ([], [])
+        guard loadedSources == sources else {
+            throw MediaError(
+                .unreadable, source: mirror?.path ?? cache.path,
+                "texture files changed while the default video set was being prepared; run again")
+        }
+        let summary = try VideoSynthDatasetWriter(options: options, textures: textures, textureSources: sources)
             .write(to: folder.path, jobs: jobs, progress: progress)
         return Prepared(manifestPath: summary.manifestPath, generated: true, textureCount: textures.count)
     }

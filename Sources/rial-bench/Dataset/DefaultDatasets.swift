@@ -1,6 +1,17 @@
+import ArgumentParser
 import Foundation
 import RialEval
 import RialMedia
+
+/// Which built-in default data `run` and `dataset default` use.
+enum DefaultSet: String, CaseIterable, ExpressibleByArgument {
+    /// The default synthetic photo set and the real public set (the CI baseline).
+    case photo
+    /// The default video set (simulated recordings and tamper suites).
+    case video
+    /// Both.
+    case all
+}
 
 /// The built-in default data, made ready: used by `dataset default` and by `run`
 /// without `--dataset`.
@@ -8,8 +19,42 @@ enum DefaultDatasets {
     /// Generates (once, cached) the default synthetic set and links the real public set
     /// from the mirror when one is reachable. Prints one line per set.
     ///
-    /// - Returns: the manifest paths, synthetic first.
-    static func prepare(mirror: String?, jobs: Int) throws -> [String] {
+    /// - Returns: the manifest paths: synthetic photos, real public, video (those `set` names).
+    static func prepare(mirror: String?, jobs: Int, set: DefaultSet = .photo) throws -> [String] {
+        let photos = set == .video ? [] : try preparePhotos(mirror: mirror, jobs: jobs)
+        let video = set == .photo ? [] : [try prepareVideo(mirror: mirror, jobs: jobs)]
+        return photos + video
+    }
+
+    /// Generates (once, cached) the default video set; prints one line.
+    static func prepareVideo(mirror: String?, jobs: Int) throws -> String {
+        let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let mirrorLocation = try? DatasetFetcher.locateMirror(
+            explicit: mirror, environment: ProcessInfo.processInfo.environment,
+            currentDirectory: root, manifestDirectory: root
+        ).mirror
+        if mirror != nil && mirrorLocation == nil {
+            throw CLIError.badInput("\(mirror ?? ""): no such folder (the real data mirror)")
+        }
+        let spec = DefaultData.videoSpec
+        let progress = ProgressReporter(label: "default video set", total: spec.recordingCount)
+        let prepared: DefaultData.Prepared
+        do {
+            prepared = try DefaultData.prepareVideo(
+                cache: DefaultData.cacheDirectory(root: root), mirror: mirrorLocation?.url, jobs: jobs,
+                progress: { progress.update($0) })
+        } catch let error as MediaError {
+            throw CLIError.badInput(error.description)
+        }
+        Terminal.out(
+            "video: \(prepared.manifestPath) (\(prepared.generated ? "generated" : "cached"), "
+                + "\(spec.count) recordings and \(spec.tamperRecordings) tamper suites, "
+                + "\(prepared.textureCount) mirror textures)")
+        return prepared.manifestPath
+    }
+
+    /// The photo default: the synthetic set and the real public set when reachable.
+    static func preparePhotos(mirror: String?, jobs: Int) throws -> [String] {
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let realManifest = root.appendingPathComponent(DefaultData.realPublicManifest)
         let mirrorLocation = try? DatasetFetcher.locateMirror(

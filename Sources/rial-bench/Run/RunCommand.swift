@@ -11,7 +11,9 @@ struct Run: ParsableCommand {
             "Evaluate every method and the aggregator on labelled datasets and write results, per-sample logs and reports.",
         discussion: """
             Without --dataset, runs the built-in default data: the default synthetic set (generated once \
-            and cached) and the real public set when the data mirror is reachable. Samples are analysed \
+            and cached) and the real public set when the data mirror is reachable; --default-set video \
+            runs the default video set instead (simulated recordings and tamper suites, also cached), \
+            all runs both. Samples are analysed \
             in parallel (one sample per worker) and written in manifest order; a sample that cannot be \
             read is recorded as failed and the run goes on (exit 3 with --strict). The run folder gets \
             results.json, samples.jsonl, report.md, report.html, roc.csv, scores.csv, metrics.csv and SVG plots.
@@ -49,11 +51,17 @@ struct Run: ParsableCommand {
     @Option(help: "Folder of the real data mirror, for the default data.")
     var mirror: String?
 
+    @Option(help: "Default data without --dataset: photo (synthetic and real public), video, or all.")
+    var defaultSet: DefaultSet = .photo
+
     @Flag(help: "Exit 3 when any sample failed.")
     var strict = false
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
+        if !datasets.isEmpty && defaultSet != .photo {
+            throw ValidationError("--default-set chooses the data when no --dataset is given; give one or the other")
+        }
         try BootstrapOptionCheck.resamples(resamples)
     }
 
@@ -64,7 +72,10 @@ struct Run: ParsableCommand {
         }
         if let shard, let origin = shard.origin { Terminal.out("shard \(shard.index)/\(shard.count) from \(origin)") }
         let configuration = try pipeline.resolvedConfiguration()
-        let manifests = datasets.isEmpty ? try DefaultDatasets.prepare(mirror: mirror, jobs: jobs.count) : datasets
+        let manifests =
+            datasets.isEmpty
+            ? try DefaultDatasets.prepare(mirror: mirror, jobs: jobs.count, set: defaultSet)
+            : datasets
         var plan = RunPlan(
             manifests: manifests, configuration: configuration, jobs: jobs.count, limit: limit, split: split,
             seed: seed, resamples: resamples, shard: shard.map { ($0.index, $0.count) },
