@@ -9,7 +9,13 @@ import Testing
 /// every expectation is argued from the geometry in its comment, none is a number the
 /// code produced.
 @Suite struct TemporalV2Tests {
-    static let analyzer = TemporalAnalyzerV2()
+    /// The mechanism as designed: parallax weighs 1 (the default configuration measures
+    /// parallax but gives it weight 0; see `Configuration.parallaxWeight`).
+    static let analyzer: TemporalAnalyzerV2 = {
+        var c = TemporalAnalyzerV2.Configuration()
+        c.parallaxWeight = 1
+        return try! TemporalAnalyzerV2(configuration: c)
+    }()
     static let degree = Double.pi / 180
 
     /// A table-top scene: a floor 1.2 m below the camera (y down: the plane y = 1.2), a
