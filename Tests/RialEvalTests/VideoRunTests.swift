@@ -158,6 +158,15 @@ import Testing
         let methodology = MethodologyReport.markdown(results: results, datasets: [], folder: "run")
         #expect(methodology.contains("## Video recordings"))
         #expect(methodology.contains("recomputed from raw frames for 4, deployed structural check only for 1"))
+
+        // A photo run's methodology with this run as its video run (`methodology --video-from`):
+        // the section names the folder, the samples (4 evaluated, the MP4-only one failed: no
+        // still) and the reproduction command.
+        let withVideo = MethodologyReport.markdown(
+            results: results, datasets: [], folder: "photos", video: (folder: "video-run", results: results))
+        #expect(withVideo.contains("## Video run: `video-run`"))
+        #expect(withVideo.contains("4 samples evaluated, 1 failed"))
+        #expect(withVideo.contains("rial-bench run --default-set video --out video-run"))
     }
 
     /// The `video` block survives the round trips: the decoder, the rescore scanner

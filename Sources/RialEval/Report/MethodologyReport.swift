@@ -65,7 +65,8 @@ public enum MethodologyReport {
     /// The methodology as Markdown; `tunings` adds the held-out numbers of `rial-bench tune`
     /// runs (`methodology --tuning DIR`).
     public static func markdown(
-        results r: RunResults, datasets: [DatasetDescription], folder: String, tunings: [TuningSummary] = []
+        results r: RunResults, datasets: [DatasetDescription], folder: String, tunings: [TuningSummary] = [],
+        video: (folder: String, results: RunResults)? = nil
     ) -> String {
         var out: [String] = []
         func f(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "—" }
@@ -88,6 +89,9 @@ public enum MethodologyReport {
         out.append(
             "scripts/run                                         # = rial-bench run --out reports/latest (default data)"
         )
+        if let video {
+            out.append("rial-bench run --default-set video --out \(video.folder)   # the default video set")
+        }
         out.append("python3 scripts/check-auc-sklearn.py reports/latest  # AUC/AP/ROC against scikit-learn")
         out.append("python3 scripts/check-det-sklearn.py reports/latest  # DET points against scikit-learn")
         if tunings.isEmpty {
@@ -194,6 +198,7 @@ public enum MethodologyReport {
             out += parity.markdown()
         }
         out += VideoReport.methodology(r)
+        if let video { out += videoRunSection(video.folder, video.results) }
         out += fittedOn(r.configuration)
         for tuning in tunings { out += tuningSection(tuning, simulated: r.metricsByData["simulated"]) }
         out.append("## Latency")
@@ -268,6 +273,37 @@ public enum MethodologyReport {
     }
 
     /// One top-level section of the configuration as commented YAML.
+    /// The video run's section (`methodology --video-from DIR`): its data, every method's
+    /// AUC with its interval (the temporal methods beside the photo methods on each
+    /// recording's still) and the video section of `VideoReport`.
+    static func videoRunSection(_ folder: String, _ v: RunResults) -> [String] {
+        func f(_ x: Double) -> String { x.isFinite ? String(format: "%.3f", x) : "—" }
+        func ci(_ c: ConfidenceInterval?) -> String { c.map { "[\(f($0.lower)), \(f($0.upper))]" } ?? "" }
+        var out = ["## Video run: \(MarkdownText.code(folder))", ""]
+        let data = Set(v.datasets.map(\.data)).sorted().joined(separator: ", ")
+        let samples = v.datasets.reduce(0) { $0 + $1.evaluated }
+        out.append(
+            "A second run, on video recordings (data: \(MarkdownText.escape(data)); \(samples) samples evaluated, "
+                + "\(v.datasets.reduce(0) { $0 + $1.failed }) failed; configuration SHA-256 "
+                + "\(MarkdownText.code(v.configurationSHA256)), bootstrap seed \(v.seeds["bootstrap"] ?? 0) with "
+                + "\(v.bootstrapResamples) resamples). Tamper-suite copies share their source recording's `group`, so "
+                + "the cluster bootstrap resamples a recording and its copies together; the point estimates count each "
+                + "copy. `temporal/1` is the deployed backend check reproduced with its flaws, `temporal/2` the sound "
+                + "counterpart; the photo methods score each recording's still.")
+        out.append("")
+        out.append("| method | bona fide / attack | AUC [95% CI] | EER [95% CI] | APCER max | BPCER |")
+        out.append("|---|---:|---|---|---:|---:|")
+        for key in v.methods {
+            guard let m = v.metrics[key], m.bonaFideCount + m.attackCount > 0 else { continue }
+            out.append(
+                "| \(MarkdownText.code(key)) | \(m.bonaFideCount) / \(m.attackCount) | \(f(m.auc)) \(ci(m.aucCI)) | "
+                    + "\(f(m.eer)) \(ci(m.eerCI)) | \(f(m.apcer.max)) | \(f(m.bpcer)) |")
+        }
+        out.append("")
+        out += VideoReport.methodology(v)
+        return out
+    }
+
     static func configurationSection(_ configuration: PipelineConfiguration, key: String) -> String? {
         let yaml = ConfigurationPrinter.yaml(configuration)
         var lines: [String] = [], inside = false

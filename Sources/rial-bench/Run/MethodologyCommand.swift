@@ -21,6 +21,12 @@ struct Methodology: ParsableCommand {
         completion: .directory)
     var tuning: [String] = []
 
+    @Option(
+        help:
+            "A run folder of video recordings (e.g. `rial-bench run --default-set video`) whose per-method results, tamper detection and video levels the report adds.",
+        completion: .directory)
+    var videoFrom: String?
+
     func run() throws {
         let results: RunResults
         do {
@@ -30,6 +36,12 @@ struct Methodology: ParsableCommand {
         } catch {
             throw CLIError.badInput(error.description)
         }
+        var video: (folder: String, results: RunResults)?
+        if let videoFrom {
+            do { video = (videoFrom, try RunOutput.verifiedResults(folder: videoFrom)) } catch {
+                throw CLIError.badInput(error.description)
+            }
+        }
         var tunings: [MethodologyReport.TuningSummary] = []
         for folder in tuning {
             do { tunings.append(.init(folder: folder, report: try TuningReport.read(folder: folder))) } catch {
@@ -38,7 +50,7 @@ struct Methodology: ParsableCommand {
         }
         let markdown = MethodologyReport.markdown(
             results: results, datasets: MethodologyReport.describe(results.datasets),
-            folder: from, tunings: tunings)
+            folder: from, tunings: tunings, video: video)
         let body = MarkdownParser().html(from: markdown)
         let html = """
             <!DOCTYPE html>
