@@ -104,7 +104,8 @@ let package = Package(
         // `rial-bench` so that the binary the tests run is built first.
         // Help/ holds the pinned `--help` texts the tests read from the source tree.
         .testTarget(
-            name: "RialBenchCLITests", dependencies: ["rial-bench", "RialMedia", "RialTestSupport"], exclude: ["Help"]
+            name: "RialBenchCLITests", dependencies: ["rial-bench", "RialMedia", "RialCodecs", "RialTestSupport"],
+            exclude: ["Help"]
         ),
     ]
 )

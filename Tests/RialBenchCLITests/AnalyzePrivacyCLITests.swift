@@ -1,4 +1,5 @@
 import Foundation
+import RialCodecs
 import RialMedia
 import Testing
 
@@ -96,6 +97,56 @@ import Testing
             outcome.stdout.contains(
                 "temporal parity: fail (1 of 3 fields out of tolerance: temporal_coherence phone 0.5 vs reference 0.6"))
         #expect(outcome.stdout.contains("privacy.temporal_parity"))
+    }
+
+    /// The phone's privacy-mode temporal analysis recomputed from the recording's depth
+    /// keyframes (`--depth-keyframes`). Three keyframes of uniform 0.5 m (the flat video of
+    /// methods.md section 6), worked by hand from methods.md's depth/1: every std is 0, so
+    /// mean_variance 0 and variance_stability 0 ("0 when the mean is 0"); no pixel pair
+    /// differs, so no edges and coherence 1 - e^0 = 0; depth/1 says not real (variance 0),
+    /// so real_frame_count 0 and is_likely_real_scene false.
+    @Test func videoPayloadAgainstItsDepthKeyframes() throws {
+        let folder = try Fixtures.makeTemporaryFolder()
+        let blob = folder.appendingPathComponent("depth.rldp").path
+        let frames = try (0..<3).map { k in
+            DepthKeyframe(
+                timestamp: Double(k) / 10,
+                depth: try #require(DepthMap(width: 8, height: 6, metres: .init(repeating: 0.5, count: 48))))
+        }
+        try DepthKeyframeBlob.write(try DepthKeyframes(frames), to: blob)
+        func video(_ analysis: JSONValue) throws -> String {
+            try Self.payload { o in
+                o["media_type"] = "video"
+                o["hash_chain"] = [
+                    "final_hash": .string(String(repeating: "07", count: 32)), "chain_length": 9, "version": 1,
+                    "checkpoint_count": 0,
+                ]
+                o["temporal_depth_analysis"] = analysis
+                o["frame_count"] = 9
+                o["duration_ms"] = 300
+            }
+        }
+        let honest = try video([
+            "frame_count": 3, "real_frame_count": 0, "mean_variance": 0, "variance_stability": 0,
+            "temporal_coherence": 0, "is_likely_real_scene": false,
+        ])
+        let ok = try CLIRunner.run(["analyze", "--privacy-payload", honest, "--depth-keyframes", blob])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout.contains("temporal parity: pass"), "\(ok.stdout)")
+        let claimed = try video([
+            "frame_count": 3, "real_frame_count": 3, "mean_variance": 0.4, "variance_stability": 0.93,
+            "temporal_coherence": 0.5, "is_likely_real_scene": true,
+        ])
+        let lie = try CLIRunner.run(["analyze", "--privacy-payload", claimed, "--depth-keyframes", blob])
+        #expect(lie.stdout.contains("temporal parity: fail"), "\(lie.stdout)")
+        #expect(lie.stdout.contains("variance_stability phone 0.93 vs reference 0"), "\(lie.stdout)")
+        // Both references at once, or keyframes without a payload: refused.
+        let both = try CLIRunner.run([
+            "analyze", "--privacy-payload", honest, "--depth-keyframes", blob, "--temporal-reference", blob,
+        ])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--depth-keyframes and --temporal-reference both give the temporal reference"))
+        #expect(try CLIRunner.run(["analyze", Self.image, "--depth-keyframes", blob]).status == 64)
     }
 
     @Test func usageErrors() throws {

@@ -20,13 +20,19 @@ public enum PrivacyEvidenceLoader {
         public var chain: String?
         /// A reference temporal result (a JSON object, e.g. a temporal method's result on the recording).
         public var temporalReference: String?
+        /// A video's depth keyframe blob (`DepthKeyframeBlob`, either variant; a headerless
+        /// one takes `depthWidth` x `depthHeight`): the phone's privacy-mode temporal
+        /// analysis is recomputed on it (`TemporalAnalyzerV1.privacyAnalysis`) and becomes
+        /// the temporal reference. Not together with `temporalReference`.
+        public var depthKeyframes: String?
         public var attestation: AttestationEvidence
 
         public init(
             media: String? = nil, depth: String? = nil, depthFormat: DepthFormat? = nil, depthWidth: Int? = nil,
             depthHeight: Int? = nil, depthScale: Double? = nil, chain: String? = nil, temporalReference: String? = nil,
-            attestation: AttestationEvidence = .missing
+            depthKeyframes: String? = nil, attestation: AttestationEvidence = .missing
         ) {
+            self.depthKeyframes = depthKeyframes
             self.media = media
             self.depth = depth
             self.depthFormat = depthFormat
@@ -43,8 +49,17 @@ public enum PrivacyEvidenceLoader {
     /// the chain record and the temporal reference.
     ///
     /// - Throws: `CaptureLoadError` naming the first file that cannot be read or decoded.
-    public static func load(_ files: Files) throws(CaptureLoadError) -> PrivacyVerification.Evidence {
+    ///
+    /// - Parameter singleFrame: the single-frame depth analysis the phone's privacy-mode
+    ///   temporal variant runs on every keyframe (depth/1 as configured).
+    public static func load(_ files: Files, singleFrame: DepthAnalyzerV1 = DepthAnalyzerV1())
+        throws(CaptureLoadError) -> PrivacyVerification.Evidence
+    {
         var evidence = PrivacyVerification.Evidence(attestation: files.attestation)
+        if let path = files.depthKeyframes, files.temporalReference != nil {
+            throw CaptureLoadError(
+                path: path, "depth keyframes and a temporal reference both give the reference; give one")
+        }
         if let media = files.media {
             do { evidence.mediaSHA256 = try SHA256Digest.hash(fileAt: media) } catch {
                 throw CaptureLoader.failure(error, path: media)
@@ -82,6 +97,15 @@ public enum PrivacyEvidenceLoader {
                     path: path, "a temporal reference must be a JSON object, got \(value.typeDescription)")
             }
             evidence.temporalReference = object
+        }
+        if let path = files.depthKeyframes {
+            let keyframes: DepthKeyframes
+            do {
+                keyframes = try DepthKeyframeBlob.read(path: path, width: files.depthWidth, height: files.depthHeight)
+                    .keyframes
+            } catch { throw CaptureLoader.failure(error, path: path) }
+            let analysis = TemporalAnalyzerV1().privacyAnalysis(keyframes, singleFrame: singleFrame)
+            evidence.temporalReference = (try? JSONValue.encoded(analysis))?.objectValue
         }
         return evidence
     }

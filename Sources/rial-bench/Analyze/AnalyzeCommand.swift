@@ -88,6 +88,12 @@ struct Analyze: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var temporalReference: String?
 
+    @Option(
+        help:
+            "With --privacy-payload of a video: the recording's depth keyframe blob (RLDP, or headerless with --depth-width/--depth-height); the phone's privacy-mode temporal analysis is recomputed on it and compared with temporal_depth_analysis.",
+        completion: .file())
+    var depthKeyframes: String?
+
     @OptionGroup var pipeline: PipelineOptions
 
     @Option(
@@ -100,10 +106,17 @@ struct Analyze: ParsableCommand {
     func validate() throws {
         if privacyPayload == nil {
             if image == nil { throw ValidationError("Missing expected argument '<image>'") }
-            for (name, value) in [("--chain", chain), ("--temporal-reference", temporalReference)] where value != nil {
+            for (name, value) in [
+                ("--chain", chain), ("--temporal-reference", temporalReference), ("--depth-keyframes", depthKeyframes),
+            ]
+            where value != nil {
                 throw ValidationError("\(name) needs --privacy-payload")
             }
         } else {
+            if depthKeyframes != nil, temporalReference != nil {
+                throw ValidationError(
+                    "--depth-keyframes and --temporal-reference both give the temporal reference; give one")
+            }
             let conflicting: [(String, Bool)] = [
                 ("--right", right != nil), ("--payload", payload != nil), ("--heatmap", heatmap != nil),
                 ("--opt-out", !optOut.isEmpty),
@@ -177,6 +190,10 @@ struct Analyze: ParsableCommand {
         do { payload = try PrivacyPayload.read(path) } catch { throw CLIError.badInput(lines: error.lines) }
         let attestationEvidence = AttestationEvidence(
             status: attestationFailed ? .fail : (attestation == .none ? .unavailable : .pass), method: attestation)
+        let singleFrame: DepthAnalyzerV1
+        do { singleFrame = try DepthAnalyzerV1(configuration: configuration[DepthAnalyzerV1.self]) } catch {
+            throw CLIError.badInput(CLIError.configurationMessage(error))
+        }
         let evidence: PrivacyVerification.Evidence
         do {
             evidence = try PrivacyEvidenceLoader.load(
@@ -184,7 +201,8 @@ struct Analyze: ParsableCommand {
                     media: image, depth: depth, depthFormat: depthOptions.depthFormat,
                     depthWidth: depthOptions.depthWidth, depthHeight: depthOptions.depthHeight,
                     depthScale: depthOptions.depthScale, chain: chain, temporalReference: temporalReference,
-                    attestation: attestationEvidence))
+                    depthKeyframes: depthKeyframes, attestation: attestationEvidence),
+                singleFrame: singleFrame)
         } catch { throw CLIError.badInput(error.description) }
         let verification = PrivacyVerification.verify(payload, evidence: evidence, configuration: configuration)
         if json {
