@@ -79,24 +79,13 @@ public enum DefaultData {
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: @Sendable (Int) -> Void = { _ in }
     ) throws -> Prepared {
-        // The cache key needs only the textures' hashes; decoding them (about a second)
-        // is paid only when the set has to be generated.
-        let sources = try mirror.map { try SynthTextureLibrary.sources(mirror: $0) } ?? []
-        let folder = cache.appendingPathComponent("synth-\(cacheKey(spec: spec, textureSources: sources))")
-        let manifest = folder.appendingPathComponent("manifest.json")
-        if FileManager.default.fileExists(atPath: manifest.path) {
-            return Prepared(manifestPath: manifest.path, generated: false, textureCount: sources.count)
+        try prepare(
+            cache: cache, mirror: mirror, what: "default set",
+            folder: { "synth-\(cacheKey(spec: spec, textureSources: $0))" }
+        ) {
+            try SynthDatasetWriter(spec: spec, textures: $0, textureSources: $1)
+                .write(to: $2, jobs: jobs, progress: progress).manifestPath
         }
-        try? FileManager.default.removeItem(at: folder)
-        let (textures, loadedSources) = try mirror.map { try SynthTextureLibrary.load(mirror: $0) } ?? ([], [])
-        guard loadedSources == sources else {
-            throw MediaError(
-                .unreadable, source: mirror?.path ?? cache.path,
-                "texture files changed while the default set was being prepared; run again")
-        }
-        let summary = try SynthDatasetWriter(spec: spec, textures: textures, textureSources: sources)
-            .write(to: folder.path, jobs: jobs, progress: progress)
-        return Prepared(manifestPath: summary.manifestPath, generated: true, textureCount: textures.count)
     }
 
     /// Returns the default video set, generating it into the cache (`video-<key>`) when
@@ -110,8 +99,25 @@ public enum DefaultData {
         jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
         progress: @Sendable (Int) -> Void = { _ in }
     ) throws -> Prepared {
+        try prepare(
+            cache: cache, mirror: mirror, what: "default video set",
+            folder: { "video-\(cacheKey(video: options, textureSources: $0))" }
+        ) {
+            try VideoSynthDatasetWriter(options: options, textures: $0, textureSources: $1)
+                .write(to: $2, jobs: jobs, progress: progress).manifestPath
+        }
+    }
+
+    /// The cache step both sets share: the folder named from the textures' hashes (decoding
+    /// the textures, about a second, is paid only when the set has to be generated); a
+    /// folder with its `manifest.json` is complete and reused, any other is replaced by
+    /// what `generate(textures, sources, folder)` writes (it returns the manifest's path).
+    static func prepare(
+        cache: URL, mirror: URL?, what: String, folder name: ([String]) -> String,
+        generate: ([PlanarImage], [String], String) throws -> String
+    ) throws -> Prepared {
         let sources = try mirror.map { try SynthTextureLibrary.sources(mirror: $0) } ?? []
-        let folder = cache.appendingPathComponent("video-\(cacheKey(video: options, textureSources: sources))")
+        let folder = cache.appendingPathComponent(name(sources))
         let manifest = folder.appendingPathComponent("manifest.json")
         if FileManager.default.fileExists(atPath: manifest.path) {
             return Prepared(manifestPath: manifest.path, generated: false, textureCount: sources.count)
@@ -121,10 +127,9 @@ public enum DefaultData {
         guard loadedSources == sources else {
             throw MediaError(
                 .unreadable, source: mirror?.path ?? cache.path,
-                "texture files changed while the default video set was being prepared; run again")
+                "texture files changed while the \(what) was being prepared; run again")
         }
-        let summary = try VideoSynthDatasetWriter(options: options, textures: textures, textureSources: sources)
-            .write(to: folder.path, jobs: jobs, progress: progress)
-        return Prepared(manifestPath: summary.manifestPath, generated: true, textureCount: textures.count)
+        let path = try generate(textures, loadedSources, folder.path)
+        return Prepared(manifestPath: path, generated: true, textureCount: textures.count)
     }
 }
