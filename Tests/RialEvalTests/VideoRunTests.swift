@@ -68,7 +68,13 @@ import Testing
         mp4.video?.frames = nil
         mp4.video?.video = "intact/clip.mp4"
         mp4.sha256?.frames = nil
-        try Data("not decoded".utf8).write(to: folder.appendingPathComponent("intact/clip.mp4"))
+        // The intact recording's frames as H.264 (x264 at CRF 0: lossless, the decoder's
+        // round-trip test shows the NV12 bytes come back equal).
+        let intact = try recording()
+        try VideoEncoder.write(
+            intact.frames.map(\.pixels), width: 32, height: 24,
+            to: folder.appendingPathComponent("intact/clip.mp4").path,
+            options: VideoEncodeOptions(rate: .constantRateFactor(0)))
         samples.append(mp4)
         let manifest = folder.appendingPathComponent("manifest.json").path
         try DatasetManifest(name: "video-suite", samples: samples).serializedData()
@@ -123,11 +129,12 @@ import Testing
             #expect(record.aggregate != nil && record.decision != nil)
         }
 
-        // The MP4-only copy: structural check only, said in the record; no still, so it
-        // fails with its reason while its chain block stays.
+        // The MP4-only copy: structural check only, said in the record; its still is the
+        // MP4's middle frame (30 frames -> frame 15 at 0.5 s, depth keyframe 5 at 0.5 s).
         let mp4 = try #require(byID["intact-mp4-only"])
-        #expect(mp4.status == .failed && mp4.failure?.stage == .load)
-        #expect(mp4.failure?.reason.contains("no raw 'frames'") == true)
+        #expect(mp4.status == .evaluated, "\(mp4.failure?.reason ?? "")")
+        #expect(mp4.video?.still == "MP4 frame 15 (decoded by FFmpeg, NV12 bt601 video range)")
+        #expect(mp4.video?.stillDepthKeyframe == 5)
         let structural = try #require(mp4.video?.chain)
         #expect(structural.check == .structural && structural.status == .intact)
         #expect(structural.detail.hasPrefix("structural check only (no raw frames, only an MP4"))
@@ -145,7 +152,7 @@ import Testing
         #expect(video.samples == 5 && video.recomputed == 4 && video.structuralOnly == 1 && video.noChain == 0)
         #expect(video.chainStatus == ["intact": 2, "broken": 3])
         #expect(video.deployedLevels["real_scene"]?[ConfidenceLevel.suspicious.rawValue] ?? 0 >= 3)
-        #expect(results.counts.evaluated == 4 && results.counts.failed == 1)
+        #expect(results.counts.evaluated == 5 && results.counts.failed == 0)
 
         // The reports carry the sections.
         let markdown = MarkdownReport.render(results)
@@ -160,12 +167,11 @@ import Testing
         #expect(methodology.contains("recomputed from raw frames for 4, deployed structural check only for 1"))
 
         // A photo run's methodology with this run as its video run (`methodology --video-from`):
-        // the section names the folder, the samples (4 evaluated, the MP4-only one failed: no
-        // still) and the reproduction command.
+        // the section names the folder, the samples and the reproduction command.
         let withVideo = MethodologyReport.markdown(
             results: results, datasets: [], folder: "photos", video: (folder: "video-run", results: results))
         #expect(withVideo.contains("## Video run: `video-run`"))
-        #expect(withVideo.contains("4 samples evaluated, 1 failed"))
+        #expect(withVideo.contains("5 samples evaluated, 0 failed"))
         #expect(withVideo.contains("rial-bench run --default-set video --out video-run"))
     }
 
@@ -218,6 +224,31 @@ import Testing
     }
 
     /// `rescore` takes the deployed level again under the new `aggregation.video_rule`.
+    /// An MP4 that FFmpeg cannot read fails its sample with a reason naming the file; the
+    /// chain block (structural check) stays.
+    @Test func unreadableMP4FailsItsSampleNamingTheFile() throws {
+        let folder = try EvalFixtures.makeTemporaryFolder()
+        defer { EvalFixtures.removeTemporary(folder) }
+        var sample = try VideoRecordingFiles.write(
+            try Self.recording(), id: "broken", label: .realScene, to: folder.appendingPathComponent("broken"),
+            manifestDirectory: folder, tamper: nil)
+        sample.video?.frames = nil
+        sample.video?.video = "broken/clip.mp4"
+        sample.sha256?.frames = nil
+        let clip = folder.appendingPathComponent("broken/clip.mp4")
+        try Data("not a movie".utf8).write(to: clip)
+        let manifest = folder.appendingPathComponent("manifest.json").path
+        try DatasetManifest(name: "broken", samples: [sample]).serializedData().write(
+            to: URL(fileURLWithPath: manifest))
+        let runner = try DatasetRunner(plan: RunPlan(manifests: [manifest], jobs: 1, resamples: 0))
+        let samplesPath = folder.appendingPathComponent("samples.jsonl").path
+        _ = try runner.run(samplesPath: samplesPath)
+        let record = try #require(try SampleRecord.readLines(path: samplesPath).first)
+        #expect(record.status == .failed && record.failure?.stage == .load)
+        #expect(record.failure?.reason.contains(clip.path) == true, "\(record.failure?.reason ?? "")")
+        #expect(record.video?.chain?.check == .structural)
+    }
+
     @Test func rescoreAppliesTheVideoRule() throws {
         let folder = try EvalFixtures.makeTemporaryFolder()
         defer { EvalFixtures.removeTemporary(folder) }

@@ -10,6 +10,25 @@ extension DatasetRunner {
     static let stillMatrix = NV12Conversion.Matrix.bt601
     static let stillRange = NV12Conversion.Range.video
 
+    /// The middle frame of an MP4/MOV (`frame_count / 2`, or frame 0 when the container
+    /// does not list a count) as RGB with the still's matrix and range, its index and
+    /// timestamp; decoding streams (one frame buffer) and stops there.
+    /// - Throws: `MediaError` naming the file (FFmpeg's problem, or a frame size NV12 cannot hold).
+    static func middleFrame(ofMP4 path: String) throws -> (image: Image8, index: Int, timestamp: Double) {
+        let decoder = try VideoDecoder(path: path)
+        let target = (decoder.info.frameCount ?? 1) / 2
+        var nv12: [UInt8] = []
+        var index = -1, timestamp = 0.0
+        while index < target, let t = try decoder.nextFrame(into: &nv12) {
+            index += 1
+            timestamp = t
+        }
+        guard index >= 0 else { throw MediaError(.corrupt, source: path, "the video has no decodable frame") }
+        let image = try NV12Conversion.rgb(
+            nv12, width: decoder.info.width, height: decoder.info.height, matrix: stillMatrix, range: stillRange)
+        return (image, index, timestamp)
+    }
+
     /// The record of a resolved `kind: video` sample; never throws.
     ///
     /// 1. Loads the keyframes, the recorded chain and the frame header
@@ -20,8 +39,9 @@ extension DatasetRunner {
     /// 3. The still for the photo methods: the sample's `image` when it has one, else the
     ///    middle raw frame (index frames / 2) converted NV12 -> RGB (BT.601 video range);
     ///    its depth is the keyframe nearest in time to that frame (the middle of the
-    ///    recording for an `image`). With neither image nor raw frames (an MP4 alone) the
-    ///    sample fails with that reason, its chain block still recorded.
+    ///    recording for an `image`). With an MP4 alone, its middle frame decoded by FFmpeg
+    ///    (`VideoDecoder`) and converted the same way. With none of them, or an MP4 FFmpeg
+    ///    cannot read, the sample fails with that reason, its chain block still recorded.
     /// 4. Analyses the still with the keyframes (`CaptureInput.depthKeyframes`), so the
     ///    video methods run, and aggregates as for a photo.
     /// 5. The deployed video rule (`aggregation.video_rule`) from the attestation, the
@@ -122,13 +142,30 @@ extension DatasetRunner {
             video.still = "frame \(index) (NV12 \(Self.stillMatrix.rawValue) \(Self.stillRange.rawValue) range)"
             stillTime = header.timestamps[index]
             latency["still"] = (clock.now - stillStart).milliseconds
+        } else if let path = resolved.videoPath {
+            // An MP4 alone: FFmpeg decodes up to the middle frame (frame count from the
+            // container; the stream's timestamps say when it was taken).
+            let still: (image: Image8, index: Int, timestamp: Double)
+            do { still = try Self.middleFrame(ofMP4: path) } catch {
+                record.status = .failed
+                record.failure = .init(stage: .load, reason: (error as? MediaError)?.description ?? "\(path): \(error)")
+                finish(&record)
+                return record
+            }
+            input = CaptureInput(
+                image: still.image, attestation: files.attestation, platform: files.platform,
+                referenceTime: files.referenceTime, deviceModel: files.deviceModel)
+            video.still =
+                "MP4 frame \(still.index) (decoded by FFmpeg, NV12 \(Self.stillMatrix.rawValue) \(Self.stillRange.rawValue) range)"
+            stillTime = still.timestamp
+            latency["still"] = (clock.now - stillStart).milliseconds
         } else {
             record.status = .failed
             record.failure = .init(
                 stage: .load,
                 reason:
-                    "\(sample.id): no still for the photo methods: no 'image' and no raw 'frames' (decoding the MP4 "
-                    + "'video' is not available yet); the hash chain was checked structurally only")
+                    "\(sample.id): no still for the photo methods: no 'image', no raw 'frames' and no MP4 'video'; "
+                    + "the hash chain was checked structurally only")
             finish(&record)
             return record
         }
