@@ -1,3 +1,5 @@
+import Foundation
+import RialMedia
 import Testing
 
 @testable import RialEval
@@ -19,5 +21,15 @@ import Testing
         #expect(frames.allSatisfy { $0.depth.isEmpty || $0.depth.count == 256 * 192 * 4 })
         #expect(frames.allSatisfy { $0.pixels.count == 16 * 8 * 3 / 2 })
         #expect(frames[1].timestamp == 1.0 / 30)
+    }
+
+    /// A raw frame sequence holds NV12 (docs/dataset-format-video.md), so the file source
+    /// refuses RGBA frames before writing anything.
+    @Test func fileSourceIsNV12Only() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("chain-\(UUID().uuidString).rlfs").path
+        #expect(throws: MediaError.self) {
+            try ChainBenchmark.run(format: .rgba, iterations: 1, warmup: 0, build: "debug", source: .file, file: path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 }

@@ -69,6 +69,10 @@ public enum ChainBenchmark {
         public var verdict: String
         /// The verifier's status on the benchmark recording (must be `intact`).
         public var chainStatus: String
+        /// Where the verifier read the frames: `memory`, or `file` (a raw frame sequence,
+        /// `.rlfs`, streamed with one frame in memory; the page cache is warm, so the disk
+        /// is not measured).
+        public var source: String = Source.memory.rawValue
 
         enum CodingKeys: String, CodingKey {
             case schema, build, environment, frames, width, height
@@ -85,6 +89,7 @@ public enum ChainBenchmark {
             case targetRatio = "target_ratio"
             case verdict
             case chainStatus = "chain_status"
+            case source
         }
 
         public var passed: Bool { verdict != "FAIL" && chainStatus == HashChainVerification.Status.intact.rawValue }
@@ -103,10 +108,37 @@ public enum ChainBenchmark {
         }
     }
 
+    /// Where the verifier reads the recording's frames.
+    public enum Source: String, Sendable, CaseIterable {
+        /// `InMemoryFrameSource`: hashing alone.
+        case memory
+        /// A raw frame sequence file (`RawFrameSequenceReader`, NV12 only): what `run` does
+        /// for a video sample's `frames`, reading included.
+        case file
+    }
+
     /// Runs `iterations` measured (and `warmup` unmeasured) rounds of baseline then chain.
-    public static func run(format: FrameFormat, iterations: Int, warmup: Int, build: String) -> Report {
+    ///
+    /// - Parameter file: with `source` `.file`, where to write the recording's `.rlfs`
+    ///   (removed at the end).
+    /// - Throws: only for `.file`, what writing or opening the sequence throws (`.file`
+    ///   with the `rgba` format is refused: the sequence holds NV12).
+    public static func run(
+        format: FrameFormat, iterations: Int, warmup: Int, build: String, source: Source = .memory,
+        file: String? = nil
+    ) throws -> Report {
         let frames = recording(format: format)
         let record = HashChainRecord.chain(frames)
+        var depthByFrame: [Int: [UInt8]] = [:]
+        if source == .file {
+            guard format == .nv12, let file else {
+                throw MediaError(
+                    .invalidArgument, source: file ?? inMemorySource, "a raw frame sequence holds NV12 frames only")
+            }
+            try RawFrameSequence.write(frames, width: 1920, height: 1080, to: file)
+            for (i, frame) in frames.enumerated() where !frame.depth.isEmpty { depthByFrame[i] = frame.depth }
+        }
+        defer { if source == .file, let file { try? FileManager.default.removeItem(atPath: file) } }
         let baseline = [UInt8](repeating: 0xa5, count: baselineByteCount)
         let clock = ContinuousClock()
         var chainTimes: [Double] = [], baselineTimes: [Double] = []
@@ -118,8 +150,15 @@ public enum ChainBenchmark {
             _ = hasher.finalize()
             let baselineMs = (clock.now - start).milliseconds
             start = clock.now
-            var source = InMemoryFrameSource(frames)
-            let result = try? HashChainVerifier.verify(&source, against: record)
+            let result: HashChainVerification?
+            switch source {
+            case .memory:
+                var frameSource = InMemoryFrameSource(frames)
+                result = try? HashChainVerifier.verify(&frameSource, against: record)
+            case .file:
+                var frameSource = try RawFrameSequenceReader(path: file!, depth: depthByFrame)
+                result = try? HashChainVerifier.verify(&frameSource, against: record)
+            }
             let chainMs = (clock.now - start).milliseconds
             status = result?.status.rawValue ?? "error"
             if round >= warmup {
@@ -140,6 +179,7 @@ public enum ChainBenchmark {
             depthBytes: depthFrames.first?.depth.count ?? 0, bytesHashed: bytes, verify: verify,
             openSSLBaseline: openSSL, chainMBps: chainMBps, openSSLMBps: openSSLMBps, ratio: ratio,
             targetRatio: targetRatio,
-            verdict: build != "release" ? "n/a" : (ratio >= targetRatio ? "PASS" : "FAIL"), chainStatus: status)
+            verdict: build != "release" ? "n/a" : (ratio >= targetRatio ? "PASS" : "FAIL"), chainStatus: status,
+            source: source.rawValue)
     }
 }

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import RialEval
+import RialMedia
 
 extension ChainBenchmark.FrameFormat: ExpressibleByArgument {}
+extension ChainBenchmark.Source: ExpressibleByArgument {}
 
 /// `rial-bench bench-chain`: hash chain verification throughput against OpenSSL's SHA-256.
 struct BenchChainCommand: ParsableCommand {
@@ -22,6 +24,15 @@ struct BenchChainCommand: ParsableCommand {
 
     @Option(help: "Frame byte layout (nv12: the phone's capture buffer; rgba: 4 bytes per pixel).")
     var frameFormat: ChainBenchmark.FrameFormat = .nv12
+
+    @Option(
+        help:
+            "Where the verifier reads the frames: memory (hashing alone) or file (a raw frame sequence written to --file and streamed as `run` reads a video sample's frames; nv12 only)."
+    )
+    var source: ChainBenchmark.Source = .memory
+
+    @Option(help: "With --source file: the .rlfs to write (1.4 GB for nv12; removed afterwards).")
+    var file: String = ".cache/rial-bench/bench/chain.rlfs"
 
     @Option(help: "Measured iterations.")
     var iterations: Int = 7
@@ -45,15 +56,21 @@ struct BenchChainCommand: ParsableCommand {
 
     func run() throws {
         if !json { FileHandle.standardError.write(Data("bench-chain: building the recording...\n".utf8)) }
-        let report = ChainBenchmark.run(
-            format: frameFormat, iterations: iterations, warmup: warmup, build: BuildInfo.configuration)
+        let report: ChainBenchmark.Report
+        do {
+            report = try ChainBenchmark.run(
+                format: frameFormat, iterations: iterations, warmup: warmup, build: BuildInfo.configuration,
+                source: source, file: file)
+        } catch let error as MediaError {
+            throw CLIError.badInput(error.description)
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             Terminal.out(
-                "recording: \(report.frames) frames \(report.width)x\(report.height) \(report.frameFormat.rawValue) (\(report.frameBytes) bytes each), \(report.depthKeyframes) depth keyframes of \(report.depthBytes) bytes; \(report.bytesHashed) bytes hashed per verification"
+                "recording: \(report.frames) frames \(report.width)x\(report.height) \(report.frameFormat.rawValue) (\(report.frameBytes) bytes each), \(report.depthKeyframes) depth keyframes of \(report.depthBytes) bytes; \(report.bytesHashed) bytes hashed per verification; frames read from \(report.source)"
             )
             Terminal.out(
                 "machine: \(report.environment.cpu), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles"
