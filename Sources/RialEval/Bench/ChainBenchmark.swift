@@ -127,14 +127,14 @@ public enum ChainBenchmark {
         format: FrameFormat, iterations: Int, warmup: Int, build: String, source: Source = .memory,
         file: String? = nil
     ) throws -> Report {
+        if source == .file, format != .nv12 || file == nil {
+            throw MediaError(
+                .invalidArgument, source: file ?? inMemorySource, "a raw frame sequence holds NV12 frames only")
+        }
         let frames = recording(format: format)
         let record = HashChainRecord.chain(frames)
         var depthByFrame: [Int: [UInt8]] = [:]
-        if source == .file {
-            guard format == .nv12, let file else {
-                throw MediaError(
-                    .invalidArgument, source: file ?? inMemorySource, "a raw frame sequence holds NV12 frames only")
-            }
+        if source == .file, let file {
             try RawFrameSequence.write(frames, width: 1920, height: 1080, to: file)
             for (i, frame) in frames.enumerated() where !frame.depth.isEmpty { depthByFrame[i] = frame.depth }
         }
