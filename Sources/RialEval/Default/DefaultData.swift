@@ -81,11 +81,11 @@ public enum DefaultData {
     ) throws -> Prepared {
         try prepare(
             cache: cache, mirror: mirror, what: "default set",
-            folder: { "synth-\(cacheKey(spec: spec, textureSources: $0))" }
-        ) {
-            try SynthDatasetWriter(spec: spec, textures: $0, textureSources: $1)
-                .write(to: $2, jobs: jobs, progress: progress).manifestPath
-        }
+            folder: { "synth-\(cacheKey(spec: spec, textureSources: $0))" },
+            generate: {
+                try SynthDatasetWriter(spec: spec, textures: $0, textureSources: $1)
+                    .write(to: $2, jobs: jobs, progress: progress).manifestPath
+            })
     }
 
     /// Returns the default video set, generating it into the cache (`video-<key>`) when
@@ -101,11 +101,11 @@ public enum DefaultData {
     ) throws -> Prepared {
         try prepare(
             cache: cache, mirror: mirror, what: "default video set",
-            folder: { "video-\(cacheKey(video: options, textureSources: $0))" }
-        ) {
-            try VideoSynthDatasetWriter(options: options, textures: $0, textureSources: $1)
-                .write(to: $2, jobs: jobs, progress: progress).manifestPath
-        }
+            folder: { "video-\(cacheKey(video: options, textureSources: $0))" },
+            generate: {
+                try VideoSynthDatasetWriter(options: options, textures: $0, textureSources: $1)
+                    .write(to: $2, jobs: jobs, progress: progress).manifestPath
+            })
     }
 
     /// The cache step both sets share: the folder named from the textures' hashes (decoding
