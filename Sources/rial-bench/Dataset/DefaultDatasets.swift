@@ -29,13 +29,7 @@ enum DefaultDatasets {
     /// Generates (once, cached) the default video set; prints one line.
     static func prepareVideo(mirror: String?, jobs: Int) throws -> String {
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let mirrorLocation = try? DatasetFetcher.locateMirror(
-            explicit: mirror, environment: ProcessInfo.processInfo.environment,
-            currentDirectory: root, manifestDirectory: root
-        ).mirror
-        if mirror != nil && mirrorLocation == nil {
-            throw CLIError.badInput("\(mirror ?? ""): no such folder (the real data mirror)")
-        }
+        let mirrorLocation = try locateMirror(mirror, root: root, manifestDirectory: root)
         let spec = DefaultData.videoSpec
         let progress = ProgressReporter(label: "default video set", total: spec.recordingCount)
         let prepared: DefaultData.Prepared
@@ -53,17 +47,28 @@ enum DefaultDatasets {
         return prepared.manifestPath
     }
 
+    /// The real data mirror (`--mirror`, else the environment or the usual places), nil
+    /// when none is reachable.
+    /// - Throws: `CLIError.badInput` when an explicit `--mirror` is not a folder.
+    private static func locateMirror(_ mirror: String?, root: URL, manifestDirectory: URL) throws
+        -> DatasetFetcher.MirrorLocation?
+    {
+        let location = try? DatasetFetcher.locateMirror(
+            explicit: mirror, environment: ProcessInfo.processInfo.environment,
+            currentDirectory: root, manifestDirectory: manifestDirectory
+        ).mirror
+        if mirror != nil && location == nil {
+            throw CLIError.badInput("\(mirror ?? ""): no such folder (the real data mirror)")
+        }
+        return location
+    }
+
     /// The photo default: the synthetic set and the real public set when reachable.
     static func preparePhotos(mirror: String?, jobs: Int) throws -> [String] {
         let root = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let realManifest = root.appendingPathComponent(DefaultData.realPublicManifest)
-        let mirrorLocation = try? DatasetFetcher.locateMirror(
-            explicit: mirror, environment: ProcessInfo.processInfo.environment,
-            currentDirectory: root, manifestDirectory: realManifest.deletingLastPathComponent()
-        ).mirror
-        if mirror != nil && mirrorLocation == nil {
-            throw CLIError.badInput("\(mirror ?? ""): no such folder (the real data mirror)")
-        }
+        let mirrorLocation = try locateMirror(
+            mirror, root: root, manifestDirectory: realManifest.deletingLastPathComponent())
 
         let spec = DefaultData.syntheticSpec
         let progress = ProgressReporter(label: "default synthetic set", total: spec.count)
