@@ -132,7 +132,7 @@ enum ImageSignalProcessor {
         let midOut = min(max(isp.midtoneOutput * key, 0.1), 0.45)
         return ToneCurve(
             midIn: midIn, midOut: isp.keyAdaptation > 0 ? midOut : min(max(isp.midtoneOutput, 0.05), 0.5),
-            contrast: min(max(isp.toneContrast, 0.8), 2), shoulder: min(max(isp.toneShoulder, 0.8), 1))
+            contrast: min(max(isp.toneContrast, 0.8), 3), shoulder: min(max(isp.toneShoulder, 0.8), 1))
     }
 
     /// Mean and `percentile` of the green plane (plus detail), every 4th px in x and y,

@@ -72,7 +72,7 @@ public enum SynthGenerator {
         var p = ParameterSampler.sample(
             index: index, seed: seed, synthClass: synthClass, width: width, height: height,
             contentTextures: contentTextures)
-        if camera == .phone { PhoneCamera.apply(to: &p) }
+        PhoneCamera.apply(camera, to: &p)
         return p
     }
 

@@ -93,7 +93,8 @@ public struct ISPParameters: Codable, Sendable, Equatable {
     public var maxHighlightReductionEv: Float
     /// Global tone curve (Lottes 2016 form) y = x^a / (x^(a d) b + c), b and c such
     /// that the metered mean maps to `midtone_output` (linear, 0.18-0.26) and full
-    /// scale to 1: contrast a (1.1-1.4), shoulder d (0.92-0.98).
+    /// scale to 1: contrast a (1.1-1.4; phone/1 1.4-2, phone/2 1.8-2.6; used clamped to
+    /// 0.8...3), shoulder d (0.92-0.98).
     public var toneContrast: Float
     public var toneShoulder: Float
     public var midtoneOutput: Float

@@ -153,7 +153,7 @@ public enum VideoGenerator {
         var options = options
         options.width = output.width
         options.height = output.height
-        options.camera = output.phone == nil ? .standard : .phone
+        options.camera = SynthCameraProfile.profile(ofPhoneVersion: output.phone?.profile)
         precondition(options.problem == nil, options.problem ?? "")
         let p = PhoneCamera.sensorParameters(output)
         let scene = SynthGenerator.buildScene(p, textures: textures)

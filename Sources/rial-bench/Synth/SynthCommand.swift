@@ -53,7 +53,10 @@ struct Synth: ParsableCommand {
     @Flag(help: "Also render the second (rectified, 10-20 mm baseline) camera view.")
     var secondView = false
 
-    @Option(help: "Camera: standard (rial-synth/5) or phone (phone/1, calibrated on real phone photos).")
+    @Option(
+        help:
+            "Camera: standard (rial-synth/5), phone (phone/1, calibrated on real phone photos) or phone2 (phone/2, recalibrated on phone/1's remaining gap)."
+    )
     var camera: SynthCameraProfile = .standard
 
     @Option(help: "Video: length of each recording in seconds at 30 fps (default: 2.5).")
