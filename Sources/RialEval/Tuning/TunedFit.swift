@@ -67,6 +67,29 @@ public struct TunedFit: Sendable, Equatable, Codable {
     public var evaluations: Int
     /// Samples fitted on.
     public var samples: Int
+    /// The nested choice between the tuned fit and the base configuration
+    /// (`Tuner.selectAgainstBase`); nil when it was not made (turned off, too few groups)
+    /// and in reports written before it.
+    public var selection: Selection? = nil
+
+    /// Which configuration a fit kept, and why.
+    public struct Selection: Sendable, Equatable, Codable {
+        /// `tuned` or `base`.
+        public var chosen: String
+        /// The objective of the tuned configuration on the inner held-out folds (each
+        /// scored by a fit on the other inner folds), and of the base configuration on the
+        /// same samples.
+        public var tunedObjective: Double
+        public var baseObjective: Double
+        public var innerFolds: Int
+
+        enum CodingKeys: String, CodingKey {
+            case chosen
+            case tunedObjective = "tuned_objective"
+            case baseObjective = "base_objective"
+            case innerFolds = "inner_folds"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case calibration
@@ -77,6 +100,7 @@ public struct TunedFit: Sendable, Equatable, Codable {
         case objectiveAtStart = "objective_at_start"
         case evaluations
         case samples
+        case selection
     }
 
     /// `base` with this fit: the profile's weights, calibration, decision threshold and

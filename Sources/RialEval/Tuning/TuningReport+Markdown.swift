@@ -63,6 +63,13 @@ extension TuningReport {
             out += "fits on different folds would park weight there in different amounts, putting their held-out "
             out += "scores on different scales"
         }
+        if let selection = final.selection {
+            out += String(
+                format:
+                    "; the fit is then checked against the base configuration on %d inner group folds of its data "
+                    + "(objective held out there: tuned %.4f, base %.4f) and kept only when better (here: %@)",
+                selection.innerFolds, selection.tunedObjective, selection.baseObjective, selection.chosen)
+        }
         out += "; level boundaries come from the "
         out += "fitting data's uncapped scores (medium at the operating target, low where BPCER reaches 1%, "
         out += "high at APCER 1% or the bona fide median, very_high at APCER 0.1% or the top fifth of the "
@@ -108,6 +115,15 @@ extension TuningReport {
         out += "\nThe operating point uses each configuration's own decision threshold (before: the base "
         out += "threshold; after: the threshold each fold fitted for \(self.target)); "
         out += "\"APCER at BPCER \(target)\" takes the threshold on the held-out scores themselves.\n\n"
+        let selections = perFold.compactMap(\.fit.selection)
+        if !selections.isEmpty {
+            let kept = selections.filter { $0.chosen == "tuned" }.count
+            out += "Nested check against the base configuration: each fold's tuned fit was measured on "
+            out += "\(selections[0].innerFolds) inner group folds of that fold's training data (each scored by a "
+            out += "fit on the other inner folds) against the base configuration on the same samples, and kept "
+            out += "only when better there; tuned kept in \(kept) of \(perFold.count) folds"
+            out += kept < perFold.count ? " (the others use the base configuration).\n\n" : ".\n\n"
+        }
         if let detImage { out += "![DET curves](\(detImage))\n\n" }
         out += "\(heading) Per held-out \(foldScheme == .source ? "source" : "fold")\n\n"
         out += "A held-out part with a single group has no interval: resampling one group gives back "

@@ -22,6 +22,8 @@ struct Tune: ParsableCommand {
             and the level boundaries. Every searched weight is 0 or at least --min-weight-share of the searched \
             weight, and a method whose calibrated score does not beat a constant on the inner held-out folds \
             gets weight 0 (it neither moves the mean nor votes in the agreement boost or disagreement cap). \
+            With --select-against-base each fit is measured on inner group folds of its own data against the \
+            base configuration and replaced by it when not better there. \
             Every reported number is measured on held-out folds (group K-fold: no \
             group in two folds; or --by source: leave one source out, the source being the tag \
             source:OWNER/NAME, else the dataset name); each fold's fit saw only the other folds. The final \
@@ -72,6 +74,12 @@ struct Tune: ParsableCommand {
             "Keep weighting methods whose calibrated score does not beat a constant on inner held-out folds (by default they get weight 0)."
     )
     var keepUninformative = false
+
+    @Flag(
+        help:
+            "Check each fit against the base configuration on inner group folds of its data and keep the base configuration where the fit is not better there."
+    )
+    var selectAgainstBase = false
 
     @Option(help: "Output folder for tuned.yaml, tune.json, tune.md, tune.html and det.svg.", completion: .directory)
     var out: String
@@ -151,6 +159,7 @@ struct Tune: ParsableCommand {
         options.seed = seed
         options.minimumWeightShare = minWeightShare
         options.dropUninformative = !keepUninformative
+        options.selectAgainstBase = selectAgainstBase
         let tuner: Tuner
         do { tuner = try Tuner(problem: problem, options: options) } catch {
             throw CLIError.badInput(CLIError.configurationMessage(error, file: config))
