@@ -17,12 +17,38 @@ public struct TunedFit: Sendable, Equatable, Codable {
         /// what `scripts/check-tune-sklearn.py` compares with scikit-learn.
         public var platt: ScoreCalibration?
         public var isotonic: ScoreCalibration?
+        /// Mean log loss of a constant (Platt with slope 0 on each inner training part: the
+        /// mean of its smoothed targets) on the
+        /// same inner held-out samples; nil as above, and in reports written before it.
+        public var constantLogLoss: Double?
+        /// Whether the chosen calibration's inner held-out log loss beats the constant's by
+        /// more than `TuningOptions.uninformativeStandardErrors` standard errors of the mean
+        /// per-sample gain (true without inner folds to measure on). A method that is not gets weight 0
+        /// unless `--keep-uninformative` (`TuningOptions.dropUninformative`); nil in
+        /// reports written before it.
+        public var informative: Bool?
+
+        public init(
+            kind: String, plattLogLoss: Double?, isotonicLogLoss: Double?, samples: Int, platt: ScoreCalibration?,
+            isotonic: ScoreCalibration?, constantLogLoss: Double? = nil, informative: Bool? = nil
+        ) {
+            self.kind = kind
+            self.plattLogLoss = plattLogLoss
+            self.isotonicLogLoss = isotonicLogLoss
+            self.samples = samples
+            self.platt = platt
+            self.isotonic = isotonic
+            self.constantLogLoss = constantLogLoss
+            self.informative = informative
+        }
 
         enum CodingKeys: String, CodingKey {
             case kind
             case plattLogLoss = "platt_log_loss"
             case isotonicLogLoss = "isotonic_log_loss"
             case samples, platt, isotonic
+            case constantLogLoss = "constant_log_loss"
+            case informative
         }
     }
 
@@ -41,6 +67,29 @@ public struct TunedFit: Sendable, Equatable, Codable {
     public var evaluations: Int
     /// Samples fitted on.
     public var samples: Int
+    /// The nested choice between the tuned fit and the base configuration
+    /// (`Tuner.selectAgainstBase`); nil when it was not made (turned off, too few groups)
+    /// and in reports written before it.
+    public var selection: Selection? = nil
+
+    /// Which configuration a fit kept, and why.
+    public struct Selection: Sendable, Equatable, Codable {
+        /// `tuned` or `base`.
+        public var chosen: String
+        /// The objective of the tuned configuration on the inner held-out folds (each
+        /// scored by a fit on the other inner folds), and of the base configuration on the
+        /// same samples.
+        public var tunedObjective: Double
+        public var baseObjective: Double
+        public var innerFolds: Int
+
+        enum CodingKeys: String, CodingKey {
+            case chosen
+            case tunedObjective = "tuned_objective"
+            case baseObjective = "base_objective"
+            case innerFolds = "inner_folds"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case calibration
@@ -51,6 +100,7 @@ public struct TunedFit: Sendable, Equatable, Codable {
         case objectiveAtStart = "objective_at_start"
         case evaluations
         case samples
+        case selection
     }
 
     /// `base` with this fit: the profile's weights, calibration, decision threshold and

@@ -35,14 +35,42 @@ extension TuningReport {
         out += "\nWeights: "
         out += final.weights.keys.sorted().map { String(format: "%@ %.4f", $0.rawValue, final.weights[$0]!) }.joined(
             separator: ", ")
-        out += ".\n\n| method | calibration | Platt log loss | isotonic log loss | samples |\n|---|---|---|---|---|\n"
+        out +=
+            ".\n\n| method | calibration | Platt log loss | isotonic log loss | constant log loss | informative | samples |\n"
+        out += "|---|---|---|---|---|---|---|\n"
         for key in final.calibrationChoice.keys.sorted() {
             let c = final.calibrationChoice[key]!
+            out += "| \(key) | \(c.kind) | \(c.plattLogLoss.map(n) ?? "n/a") | \(c.isotonicLogLoss.map(n) ?? "n/a") | "
             out +=
-                "| \(key) | \(c.kind) | \(c.plattLogLoss.map(n) ?? "n/a") | \(c.isotonicLogLoss.map(n) ?? "n/a") | \(c.samples) |\n"
+                "\(c.constantLogLoss.map(n) ?? "n/a") | \(c.informative.map { $0 ? "yes" : "no" } ?? "n/a") | \(c.samples) |\n"
         }
         out += "\nHow: weights are non-negative and sum to 1 (grid with step 1/4 plus a pattern search from "
-        out += "the base weights, on the ranking score of the fitting data); level boundaries come from the "
+        out += "the base weights, on the ranking score of the fitting data)"
+        if let share = minimumWeightShare, share > 0 {
+            out += String(
+                format:
+                    "; every searched weight is 0 or at least %g%% of the searched weight, because a method with any "
+                    + "weight votes in the agreement boost and the disagreement cap: a near-zero weight would keep "
+                    + "its vote while no longer moving the mean", 100 * share)
+        }
+        if dropUninformative == true {
+            out += "; a method whose calibrated score does not beat a constant (Platt with slope 0) in log loss "
+            out += String(
+                format: "on the inner held-out folds by more than %g standard errors of the mean per-sample gain ",
+                uninformativeStandardErrors ?? 2)
+            out += "(\"informative: no\") gets weight 0: its calibrated score is "
+            out += "nearly constant, so the AUC the search maximises cannot tell how much weight it takes, and "
+            out += "fits on different folds would park weight there in different amounts, putting their held-out "
+            out += "scores on different scales"
+        }
+        if let selection = final.selection {
+            out += String(
+                format:
+                    "; the fit is then checked against the base configuration on %d inner group folds of its data "
+                    + "(objective held out there: tuned %.4f, base %.4f) and kept only when better (here: %@)",
+                selection.innerFolds, selection.tunedObjective, selection.baseObjective, selection.chosen)
+        }
+        out += "; level boundaries come from the "
         out += "fitting data's uncapped scores (medium at the operating target, low where BPCER reaches 1%, "
         out += "high at APCER 1% or the bona fide median, very_high at APCER 0.1% or the top fifth of the "
         out += "bona fide, whichever is higher, kept at least 2 x capped_score_margin apart); the decision "
@@ -87,6 +115,15 @@ extension TuningReport {
         out += "\nThe operating point uses each configuration's own decision threshold (before: the base "
         out += "threshold; after: the threshold each fold fitted for \(self.target)); "
         out += "\"APCER at BPCER \(target)\" takes the threshold on the held-out scores themselves.\n\n"
+        let selections = perFold.compactMap(\.fit.selection)
+        if !selections.isEmpty {
+            let kept = selections.filter { $0.chosen == "tuned" }.count
+            out += "Nested check against the base configuration: each fold's tuned fit was measured on "
+            out += "\(selections[0].innerFolds) inner group folds of that fold's training data (each scored by a "
+            out += "fit on the other inner folds) against the base configuration on the same samples, and kept "
+            out += "only when better there; tuned kept in \(kept) of \(perFold.count) folds"
+            out += kept < perFold.count ? " (the others use the base configuration).\n\n" : ".\n\n"
+        }
         if let detImage { out += "![DET curves](\(detImage))\n\n" }
         out += "\(heading) Per held-out \(foldScheme == .source ? "source" : "fold")\n\n"
         out += "A held-out part with a single group has no interval: resampling one group gives back "

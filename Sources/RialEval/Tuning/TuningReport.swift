@@ -57,6 +57,12 @@ public struct TuningReport: Sendable, Equatable, Codable {
     public var innerFolds: Int
     public var seed: UInt64
     public var partialAUCMaxAPCER: Double
+    /// `TuningOptions.minimumWeightShare`, `.dropUninformative` and
+    /// `.uninformativeStandardErrors`; nil in reports written
+    /// before they existed.
+    public var minimumWeightShare: Double? = nil
+    public var dropUninformative: Bool? = nil
+    public var uninformativeStandardErrors: Double? = nil
     public var bootstrap: BootstrapSettings
     public var samples: Int
     public var samplesPerSpecies: [String: Int]
@@ -83,6 +89,9 @@ public struct TuningReport: Sendable, Equatable, Codable {
         case innerFolds = "inner_folds"
         case seed
         case partialAUCMaxAPCER = "pauc_max_apcer"
+        case minimumWeightShare = "min_weight_share"
+        case dropUninformative = "drop_uninformative"
+        case uninformativeStandardErrors = "uninformative_standard_errors"
         case bootstrap, samples
         case samplesPerSpecies = "samples_per_species"
         case perFold = "per_fold"
@@ -153,6 +162,9 @@ public struct TuningReport: Sendable, Equatable, Codable {
             bootstrap: bootstrap, samples: problem.count, samplesPerSpecies: perSpecies, perFold: perFold,
             heldOutBefore: metrics(base, acceptedBefore, all), heldOutAfter: metrics(after, acceptedAfter, all),
             final: final, finalInSample: inSample.operatingPoint)
+        report.minimumWeightShare = options.minimumWeightShare
+        report.dropUninformative = options.dropUninformative
+        report.uninformativeStandardErrors = options.uninformativeStandardErrors
         report.detSVG = detPlot(before: problem.summary(base), after: problem.summary(after), report: report)
         return report
     }

@@ -19,7 +19,12 @@ struct Tune: ParsableCommand {
             ranking score exactly as run/rescore compute it: per method Platt or isotonic calibration (chosen \
             by inner group-fold log loss), the profile's weights (non-negative, summing to 1; grid plus \
             pattern search from the current weights), the decision threshold for the target operating point \
-            and the level boundaries. Every reported number is measured on held-out folds (group K-fold: no \
+            and the level boundaries. Every searched weight is 0 or at least --min-weight-share of the searched \
+            weight, and a method whose calibrated score does not beat a constant on the inner held-out folds \
+            gets weight 0 (it neither moves the mean nor votes in the agreement boost or disagreement cap). \
+            With --select-against-base each fit is measured on inner group folds of its own data against the \
+            base configuration and replaced by it when not better there. \
+            Every reported number is measured on held-out folds (group K-fold: no \
             group in two folds; or --by source: leave one source out, the source being the tag \
             source:OWNER/NAME, else the dataset name); each fold's fit saw only the other folds. The final \
             configuration is fitted on all data. Writes DIR/tuned.yaml (for run/rescore/analyze --config), \
@@ -58,6 +63,24 @@ struct Tune: ParsableCommand {
     @Option(help: "Bootstrap resamples for the intervals (0 = none).")
     var resamples: Int = 1000
 
+    @Option(
+        help:
+            "Every searched weight is 0 or at least this share of the searched weight (0...0.5; 0 = no minimum): a weighted method votes in the agreement boost and disagreement cap."
+    )
+    var minWeightShare: Double = 0.1
+
+    @Flag(
+        help:
+            "Keep weighting methods whose calibrated score does not beat a constant on inner held-out folds (by default they get weight 0)."
+    )
+    var keepUninformative = false
+
+    @Flag(
+        help:
+            "Check each fit against the base configuration on inner group folds of its data and keep the base configuration where the fit is not better there."
+    )
+    var selectAgainstBase = false
+
     @Option(help: "Output folder for tuned.yaml, tune.json, tune.md, tune.html and det.svg.", completion: .directory)
     var out: String
 
@@ -72,6 +95,9 @@ struct Tune: ParsableCommand {
             }
         }
         if !(2...100).contains(folds) { throw ValidationError("--folds must be in 2...100, got \(folds)") }
+        if !(minWeightShare.isFinite && (0...0.5).contains(minWeightShare)) {
+            throw ValidationError("--min-weight-share must be in 0...0.5, got \(minWeightShare)")
+        }
         try BootstrapOptionCheck.resamples(resamples)
     }
 
@@ -131,6 +157,9 @@ struct Tune: ParsableCommand {
         options.folds = folds
         options.scheme = by
         options.seed = seed
+        options.minimumWeightShare = minWeightShare
+        options.dropUninformative = !keepUninformative
+        options.selectAgainstBase = selectAgainstBase
         let tuner: Tuner
         do { tuner = try Tuner(problem: problem, options: options) } catch {
             throw CLIError.badInput(CLIError.configurationMessage(error, file: config))
