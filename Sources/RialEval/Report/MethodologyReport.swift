@@ -62,11 +62,25 @@ public enum MethodologyReport {
         }
     }
 
+    /// A `rial-bench dataset gap` output folder shown in the methodology: how far the
+    /// simulator's photos are from real ones (`methodology --gap DIR`).
+    public struct GapSummary: Sendable {
+        /// The folder as the user named it.
+        public var folder: String
+        public var report: DomainGapReport
+
+        public init(folder: String, report: DomainGapReport) {
+            self.folder = folder
+            self.report = report
+        }
+    }
+
     /// The methodology as Markdown; `tunings` adds the held-out numbers of `rial-bench tune`
-    /// runs (`methodology --tuning DIR`).
+    /// runs (`methodology --tuning DIR`), `gaps` the domain-gap reports of the simulator's
+    /// cameras (`methodology --gap DIR`).
     public static func markdown(
         results r: RunResults, datasets: [DatasetDescription], folder: String, tunings: [TuningSummary] = [],
-        video: (folder: String, results: RunResults)? = nil
+        video: (folder: String, results: RunResults)? = nil, gaps: [GapSummary] = []
     ) -> String {
         var out: [String] = []
         func f(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "—" }
@@ -94,15 +108,19 @@ public enum MethodologyReport {
         }
         out.append("python3 scripts/check-auc-sklearn.py reports/latest  # AUC/AP/ROC against scikit-learn")
         out.append("python3 scripts/check-det-sklearn.py reports/latest  # DET points against scikit-learn")
-        if tunings.isEmpty {
-            out.append("rial-bench methodology --from reports/latest --out reports/methodology.md")
-        } else {
+        if !tunings.isEmpty {
             out.append(
                 "scripts/tune-real-dev --clones DIR                  # real-dev: fetch, run, tune leave-one-source-out")
-            out.append(
-                "rial-bench methodology --from reports/latest "
-                    + tunings.map { "--tuning \($0.folder)" }.joined(separator: " ") + " --out reports/methodology.md")
         }
+        for gap in gaps {
+            out.append(
+                "rial-bench dataset gap --real REAL_MANIFEST --synthetic SYNTHETIC_MANIFEST --out \(gap.folder)"
+                    + "   # see \(gap.folder)/report.md for both manifests")
+        }
+        let extra =
+            tunings.map { " --tuning \($0.folder)" }.joined() + (video.map { " --video-from \($0.folder)" } ?? "")
+            + gaps.map { " --gap \($0.folder)" }.joined()
+        out.append("rial-bench methodology --from reports/latest\(extra) --out reports/methodology.md")
         out.append("```")
         out.append("")
         out.append(
@@ -201,6 +219,7 @@ public enum MethodologyReport {
         if let video { out += videoRunSection(video.folder, video.results) }
         out += fittedOn(r.configuration)
         for tuning in tunings { out += tuningSection(tuning, simulated: r.metricsByData["simulated"]) }
+        if !gaps.isEmpty { out += gapSection(gaps) }
         out.append("## Latency")
         out.append("")
         out.append(
@@ -270,6 +289,62 @@ public enum MethodologyReport {
         )
         out.append("")
         return out.joined(separator: "\n")
+    }
+
+    /// The simulator against real photos (`methodology --gap DIR`): each report's domain-gap
+    /// figure per section with its interval and sample counts, and its largest differences.
+    static func gapSection(_ gaps: [GapSummary]) -> [String] {
+        func f(_ x: Double) -> String { x.isFinite ? String(format: "%.3f", x) : "—" }
+        func sign(_ x: Double) -> String { x.isFinite ? String(format: "%+.2f", x) : "—" }
+        var out = ["## The simulator against real photos", ""]
+        out.append(
+            "_Data: real photos (each report's reference set) against simulated captures (its compared set). The domain-gap figure is the out-of-fold AUC of a standardised logistic regression telling the two apart on pixel statistics only (noise and its spectrum, chroma noise, halos, spectral slope, exposure, white balance, moire bands; never JPEG tables, size or EXIF), with group K-fold so that no real source trains and tests together, and a 95% cluster-bootstrap interval over groups: 1.0 = the simulator is trivially recognisable, 0.5 = indistinguishable. How each camera parameter was set, and from which of these measurements, is in `docs/phone-camera.md`._"
+        )
+        out.append("")
+        var header = "| section | real n |", rule = "|---|---|"
+        for gap in gaps {
+            let name = gap.report.compared.name ?? gap.folder
+            header += " \(MarkdownText.code(gap.folder)) (\(MarkdownText.escape(name))) |"
+            rule += "---|"
+        }
+        out.append(header)
+        out.append(rule)
+        for section in DomainGapReport.sectionNames {
+            let reference = gaps.compactMap {
+                $0.report.sections.first { $0.name == section }?.classifier?.referenceCount
+            }
+            var row =
+                "| \(section.replacingOccurrences(of: "_", with: " ")) | \(reference.first.map(String.init) ?? "—") |"
+            for gap in gaps {
+                guard let c = gap.report.sections.first(where: { $0.name == section })?.classifier else {
+                    row += " — |"
+                    continue
+                }
+                let interval = c.interval.map { " [\(f($0.lower)), \(f($0.upper))]" } ?? ""
+                row += " \(f(c.auc))\(interval) (n = \(c.comparedCount), \(c.groupCount) groups) |"
+            }
+            out.append(row)
+        }
+        out.append("")
+        out.append(
+            "Largest differences per report (Cliff's delta, real vs simulated; 0 = same distribution, |δ| > 0.47 large; pixel statistics only):"
+        )
+        out.append("")
+        for gap in gaps {
+            var parts: [String] = []
+            for section in gap.report.sections {
+                let largest = section.comparisons.filter { $0.statistic.isPixelStatistic && $0.cliffsDelta != nil }
+                    .sorted { abs($0.cliffsDelta!) > abs($1.cliffsDelta!) }.prefix(3)
+                    .map { "\(MarkdownText.code($0.statistic.rawValue)) \(sign($0.cliffsDelta!))" }
+                if !largest.isEmpty {
+                    parts.append(
+                        "\(section.name.replacingOccurrences(of: "_", with: " ")): \(largest.joined(separator: ", "))")
+                }
+            }
+            out.append("- \(MarkdownText.code(gap.folder)): \(parts.joined(separator: "; "))")
+        }
+        out.append("")
+        return out
     }
 
     /// One top-level section of the configuration as commented YAML.

@@ -27,6 +27,12 @@ struct Methodology: ParsableCommand {
         completion: .directory)
     var videoFrom: String?
 
+    @Option(
+        help:
+            "A `rial-bench dataset gap` output folder (its gap.json) whose domain-gap figures, real against simulated photos, the report shows; repeatable.",
+        completion: .directory)
+    var gap: [String] = []
+
     func run() throws {
         let results: RunResults
         do {
@@ -48,9 +54,15 @@ struct Methodology: ParsableCommand {
                 throw CLIError.badInput(error.description)
             }
         }
+        var gaps: [MethodologyReport.GapSummary] = []
+        for folder in gap {
+            do { gaps.append(.init(folder: folder, report: try DomainGapReport.read(folder: folder))) } catch {
+                throw CLIError.badInput(error.description)
+            }
+        }
         let markdown = MethodologyReport.markdown(
             results: results, datasets: MethodologyReport.describe(results.datasets),
-            folder: from, tunings: tunings, video: video)
+            folder: from, tunings: tunings, video: video, gaps: gaps)
         let body = MarkdownParser().html(from: markdown)
         let html = """
             <!DOCTYPE html>
