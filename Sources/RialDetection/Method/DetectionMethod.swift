@@ -43,6 +43,11 @@ public protocol DetectionMethod: Sendable {
     /// video (keyframes nil), so a photo's results, evidence and reports never list it.
     /// Default: the family's (`MethodFamily.needsVideo`).
     static var needsVideo: Bool { get }
+    /// False for a version that is registered for evaluation but is not its family's
+    /// default: `MethodRegistry.newestByFamily` (the default `aggregate_with`, and the
+    /// version a phone payload without `algorithm_version` is read as) passes over it.
+    /// Default: true.
+    static var aggregatesByDefault: Bool { get }
 
     /// Checks the configuration and prepares whatever the analysis reuses.
     ///
@@ -80,6 +85,8 @@ extension DetectionMethod {
     }
 
     public static var needsVideo: Bool { family.needsVideo }
+
+    public static var aggregatesByDefault: Bool { true }
 
     /// `evaluate(_:)` timed with the monotonic clock (`analysis_time_ms`).
     public func analyze(_ input: Input) -> Result {

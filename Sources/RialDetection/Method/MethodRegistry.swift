@@ -34,6 +34,7 @@ public struct MethodRegistry: Sendable, Equatable {
         TextureAnalyzer.self,
         Texture2Analyzer.self,
         ArtifactAnalyzer.self,
+        ArtifactAnalyzerV2.self,
         TemporalAnalyzerV1.self,
         TemporalAnalyzerV2.self,
     ])
@@ -56,14 +57,24 @@ public struct MethodRegistry: Sendable, Equatable {
         methods.first { $0.identifier.description == text }
     }
 
-    /// The newest registered version of each family: what feeds aggregation by default.
+    /// The newest registered version of each family among those that aggregate by
+    /// default (`DetectionMethod.aggregatesByDefault`; the newest of all when none of a
+    /// family does): what feeds aggregation by default, and what a phone payload without
+    /// `algorithm_version` is read as.
     public var newestByFamily: [MethodFamily: MethodIdentifier] {
-        var result: [MethodFamily: MethodIdentifier] = [:]
+        var result: [MethodFamily: (identifier: MethodIdentifier, isDefault: Bool)] = [:]
         for method in methods {
-            if let current = result[method.family], current.version >= method.identifier.version { continue }
-            result[method.family] = method.identifier
+            let candidate = (identifier: method.identifier, isDefault: method.aggregatesByDefault)
+            if let current = result[method.family],
+                current.isDefault && !candidate.isDefault
+                    || current.isDefault == candidate.isDefault
+                        && current.identifier.version >= candidate.identifier.version
+            {
+                continue
+            }
+            result[method.family] = candidate
         }
-        return result
+        return result.mapValues(\.identifier)
     }
 
     /// The newest registered method of `family`.
