@@ -6,7 +6,8 @@ import Testing
 @testable import RialDetection
 
 /// The row methods read a photo while it decodes, some in parts that run beside each
-/// other (moire/2: moire/1's tiles and the band tiles). Issue 13, Performance: the speed-up may not move any score, so on
+/// other (moire/2: moire/1's tiles and the band tiles; depth/2: the depth analysis and
+/// its luma guide). Issue 13, Performance: the speed-up may not move any score, so on
 /// rows that arrive band by band each result must equal the whole-frame result exactly.
 ///
 /// The rows arrive in a buffer that starts as the complement of the photo: a method
@@ -103,5 +104,56 @@ import Testing
             rows.withReaderSlot { method.evaluate($0) }
         }
         #expect(streamed == whole)
+    }
+
+    /// depth/2 with its luma guide built from streamed rows equals depth/2 with the guide
+    /// from the finished image, edge-alignment fields included.
+    @Test(arguments: [SynthClass.realScene, .lcdScreen])
+    func depthV2StreamedEqualsWholeFrame(_ synthClass: SynthClass) throws {
+        let capture = Self.capture(synthClass)
+        let method = DepthAnalyzerV2()
+        let depth = capture.depth
+        let whole = MethodCapture.with(CaptureInput(image: capture.image, depth: depth)) { view in
+            method.outcome(on: view)
+        }
+        #expect(whole.summary.status == .completed)
+        #expect(whole.fields["edge_alignment"] != nil || whole.fields["luma_edge_density"] != nil)
+        for (band, slots) in [(5, 1), (48, 3)] {
+            let streamed = Self.streamed(capture.image, band: band, readerSlots: slots) { rows in
+                rows.withReaderSlot(priority: 4) { reader in
+                    method.outcome(
+                        on: MethodCapture(rows: reader, image: nil, depth: depth, depthIntrinsics: nil))
+                }
+            }
+            #expect(Self.timeless(streamed) == Self.timeless(whole), "\(synthClass), band \(band)")
+        }
+    }
+
+    /// The analyzer's row analysis (every row method of the standard configuration, each
+    /// a reader with its priority) on streamed rows equals `analyze` on the finished
+    /// photo, method by method.
+    @Test(arguments: [SynthClass.realScene, .lcdScreen])
+    func rowAnalysisOnStreamedRowsEqualsAnalyze(_ synthClass: SynthClass) throws {
+        let capture = Self.capture(synthClass)
+        let analyzer = try CaptureAnalyzer()
+        let input = CaptureInput(image: capture.image, depth: capture.depth)
+        let expected = try analyzer.analyze(input, concurrent: false)
+        let depth = capture.depth
+        let rows = Self.streamed(capture.image, band: 24, readerSlots: 1) { rows in
+            analyzer.analyzeRows(rows, depth: depth, concurrent: true)
+        }
+        #expect(rows.outcomes.keys.contains(.moireV2) && rows.outcomes.keys.contains(.depthV2))
+        for (method, outcome) in rows.outcomes {
+            let reference = try #require(expected.outcomes.first { $0.key == method.description })
+            #expect(Self.timeless(outcome) == Self.timeless(reference), "\(synthClass): \(method)")
+        }
+    }
+
+    /// An outcome without its times (the only fields streaming may change).
+    static func timeless(_ outcome: MethodOutcome) -> MethodOutcome {
+        var copy = outcome
+        copy.summary.analysisTimeMs = 0
+        copy.fields["analysis_time_ms"] = nil
+        return copy
     }
 }
