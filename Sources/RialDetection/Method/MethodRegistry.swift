@@ -7,12 +7,16 @@
 public struct MethodRegistry: Sendable, Equatable {
     /// Every registered method type, in pipeline order.
     public let methods: [any DetectionMethod.Type]
+    /// Registered versions that run (for comparison) but never feed aggregation by
+    /// default, even when newest in their family (`aggregate_with` can still pick them).
+    public let comparisonOnly: Set<MethodIdentifier>
 
-    /// Registers `methods` in this order.
+    /// Registers `methods` in this order; `comparisonOnly` as the property.
     ///
     /// - Precondition: no identifier appears twice, and every identifier's name is a
     ///   `MethodFamily` (programming errors in the list, caught when it is built).
-    public init(_ methods: [any DetectionMethod.Type]) {
+    public init(_ methods: [any DetectionMethod.Type], comparisonOnly: Set<MethodIdentifier> = []) {
+        self.comparisonOnly = comparisonOnly
         var seen = Set<MethodIdentifier>()
         for method in methods {
             precondition(seen.insert(method.identifier).inserted, "\(method.identifier) is registered twice")
@@ -24,23 +28,25 @@ public struct MethodRegistry: Sendable, Equatable {
     }
 
     /// Every method this build implements.
-    public static let standard = MethodRegistry([
-        DepthAnalyzerV1.self,
-        DepthAnalyzerV2.self,
-        ParallaxAnalyzer.self,
-        ParallaxAnalyzerV2.self,
-        MoireAnalyzer.self,
-        MoireAnalyzerV2.self,
-        TextureAnalyzer.self,
-        Texture2Analyzer.self,
-        ArtifactAnalyzer.self,
-        TemporalAnalyzerV1.self,
-        TemporalAnalyzerV2.self,
-    ])
+    public static let standard = MethodRegistry(
+        [
+            DepthAnalyzerV1.self,
+            DepthAnalyzerV2.self,
+            ParallaxAnalyzer.self,
+            ParallaxAnalyzerV2.self,
+            MoireAnalyzer.self,
+            MoireAnalyzerV2.self,
+            TextureAnalyzer.self,
+            Texture2Analyzer.self,
+            Texture3Analyzer.self,
+            ArtifactAnalyzer.self,
+            TemporalAnalyzerV1.self,
+            TemporalAnalyzerV2.self,
+        ], comparisonOnly: [.textureV3])
 
     /// This registry with `method` appended.
     public func adding(_ method: any DetectionMethod.Type) -> MethodRegistry {
-        MethodRegistry(methods + [method])
+        MethodRegistry(methods + [method], comparisonOnly: comparisonOnly)
     }
 
     /// Every registered `NAME/VERSION`, in pipeline order.
@@ -56,10 +62,11 @@ public struct MethodRegistry: Sendable, Equatable {
         methods.first { $0.identifier.description == text }
     }
 
-    /// The newest registered version of each family: what feeds aggregation by default.
+    /// The newest registered version of each family that is not `comparisonOnly`: what
+    /// feeds aggregation by default.
     public var newestByFamily: [MethodFamily: MethodIdentifier] {
         var result: [MethodFamily: MethodIdentifier] = [:]
-        for method in methods {
+        for method in methods where !comparisonOnly.contains(method.identifier) {
             if let current = result[method.family], current.version >= method.identifier.version { continue }
             result[method.family] = method.identifier
         }
