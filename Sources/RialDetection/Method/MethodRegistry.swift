@@ -33,6 +33,7 @@ public struct MethodRegistry: Sendable, Equatable {
         MoireAnalyzerV2.self,
         TextureAnalyzer.self,
         Texture2Analyzer.self,
+        Texture3Analyzer.self,
         ArtifactAnalyzer.self,
         ArtifactAnalyzerV2.self,
         TemporalAnalyzerV1.self,

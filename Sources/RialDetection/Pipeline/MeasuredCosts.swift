@@ -16,6 +16,7 @@ enum MeasuredCosts {
         "moire/2": 16.46,
         "texture/1": 1.90,
         "texture/2": 8.34,
+        "texture/3": 8.34,
         "artifacts/1": 6.11,
         "temporal/1": 2.90,
         "temporal/2": 25.60,

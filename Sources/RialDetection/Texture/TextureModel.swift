@@ -122,8 +122,8 @@ public struct TextureModel: Sendable, Equatable, Codable {
         guard let expected = Self.featureNames(ofVersion: featureSetVersion) else {
             throw .featureSetMismatch(
                 "model was trained on feature set version \(featureSetVersion); "
-                    + "this build computes versions \(TextureFeatures.version) (texture/1) and "
-                    + "\(Texture2Features.version) (texture/2)")
+                    + "this build computes versions \(TextureFeatures.version) (texture/1), "
+                    + "\(Texture2Features.version) (texture/2) and \(Texture3Features.version) (texture/3)")
         }
         guard featureNames.count == expected.count else {
             throw .featureSetMismatch(
@@ -170,6 +170,7 @@ public struct TextureModel: Sendable, Equatable, Codable {
         switch version {
         case TextureFeatures.version: TextureFeatures.names
         case Texture2Features.version: Texture2Features.names
+        case Texture3Features.version: Texture3Features.names
         default: nil
         }
     }

@@ -162,7 +162,7 @@ extension TextureTrainer {
     }
 
     /// Reads one image and describes it with feature set `featureSet` (1: `TextureFeatures`,
-    /// 2: `Texture2Features`).
+    /// 2: `Texture2Features`, 3: `Texture3Features`).
     static func describe(_ job: ExtractionJob, featureSet: Int) -> Result<[Double], ExtractionFailure> {
         do {
             let data = try MediaFile.read(job.imagePath)
@@ -179,6 +179,9 @@ extension TextureTrainer {
             let image = try ImageReader.read(data: data, source: job.imagePath).image
             if featureSet == Texture2Features.version {
                 return .success(try Texture2Features.extract(image).values)
+            }
+            if featureSet == Texture3Features.version {
+                return .success(try Texture3Features.extract(image).values)
             }
             return .success(try TextureFeatures.extract(image).values)
         } catch let error as TextureFeatureError {

@@ -93,7 +93,8 @@ public struct TextureTrainer: Sendable {
         /// Must be a screen class.
         public var screenClass: TextureClass? = nil
         /// The feature set to describe and fit: 1 (`TextureFeatures`, a `texture/1`
-        /// model) or 2 (`Texture2Features`, a `texture/2` model).
+        /// model), 2 (`Texture2Features`, a `texture/2` model) or 3 (`Texture3Features`, a
+        /// `texture/3` model).
         public var featureSetVersion: Int = TextureFeatures.version
 
         public init() {}
@@ -258,8 +259,9 @@ public struct TextureTrainer: Sendable {
     func checkOptions() throws(TextureTrainingError) {
         guard TextureModel.featureNames(ofVersion: options.featureSetVersion) != nil else {
             throw .invalidOptions(
-                "feature set version must be \(TextureFeatures.version) (texture/1) or "
-                    + "\(Texture2Features.version) (texture/2), got \(options.featureSetVersion)")
+                "feature set version must be \(TextureFeatures.version) (texture/1), "
+                    + "\(Texture2Features.version) (texture/2) or \(Texture3Features.version) (texture/3), "
+                    + "got \(options.featureSetVersion)")
         }
         guard options.jobs >= 1 else { throw .invalidOptions("jobs must be >= 1, got \(options.jobs)") }
         guard options.l2.isFinite, options.l2 >= 0 else {

@@ -10,7 +10,7 @@ extension TextureHoldOut: ExpressibleByArgument {}
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
-        abstract: "Train the learned detection methods (texture/1, texture/2) on labelled datasets.",
+        abstract: "Train the learned detection methods (texture/1, texture/2, texture/3) on labelled datasets.",
         subcommands: [Texture.self]
     )
 }
@@ -19,7 +19,7 @@ extension TrainCommand {
     /// `rial-bench train texture --dataset MANIFEST ... --out FILE`.
     struct Texture: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Train the texture/1 or texture/2 classifier and write its model file.",
+            abstract: "Train the texture/1, texture/2 or texture/3 classifier and write its model file.",
             discussion: """
                 Describes every image of the training and validation splits with the texture/1 \
                 features (16 full-resolution patches and a strided luma sample per image, in \
@@ -52,13 +52,15 @@ extension TrainCommand {
                 summary also gives per held-out fold the AUC and the APCER at BPCER 5% with \
                 cluster-bootstrap intervals over groups; --fold-models-out DIR writes each fold's \
                 model as DIR/<held-out>.json ('/' in a source name becomes '+') and --scores-out \
-                FILE the out-of-fold scores as CSV (fold, manifest, id, group, label, score).
+                FILE the out-of-fold scores as CSV (fold, manifest, id, group, label, score). \
+                --method texture/3 likewise (Texture3Features: texture/2's plus a layout feature; \
+                feature_set_version 3; Sources/RialDetection/Texture3/Texture3Model+Default.swift).
                 """)
 
         @Option(help: "A dataset manifest (repeatable).")
         var dataset: [String] = []
 
-        @Option(help: "The method to train: texture/1 or texture/2.")
+        @Option(help: "The method to train: texture/1, texture/2 or texture/3.")
         var method: String = "texture/1"
 
         @Option(help: "With --hold-out: write each fold's model to this folder as <held-out>.json.")
@@ -122,7 +124,7 @@ extension TrainCommand {
             if !(l2.isFinite && l2 >= 0) { throw ValidationError("--l2 must be a finite number >= 0, got \(l2)") }
             if modelId.isEmpty { throw ValidationError("--model-id must not be empty") }
             if featureSetVersion == nil {
-                throw ValidationError("--method must be texture/1 or texture/2, got '\(method)'")
+                throw ValidationError("--method must be texture/1, texture/2 or texture/3, got '\(method)'")
             }
             if holdOut == .split && (foldModelsOut != nil || scoresOut != nil) {
                 throw ValidationError("--fold-models-out and --scores-out need --hold-out source or group")
@@ -142,6 +144,7 @@ extension TrainCommand {
             switch method {
             case MethodIdentifier.textureV1.description: TextureFeatures.version
             case MethodIdentifier.textureV2.description: Texture2Features.version
+            case MethodIdentifier.textureV3.description: Texture3Features.version
             default: nil
             }
         }
@@ -397,7 +400,9 @@ extension TrainCommand {
         static func csv(_ examples: [TextureExample]) -> String {
             let names =
                 examples.first.flatMap { e in
-                    [TextureFeatures.names, Texture2Features.names].first { $0.count == e.features.count }
+                    [TextureFeatures.names, Texture2Features.names, Texture3Features.names].first {
+                        $0.count == e.features.count
+                    }
                 } ?? TextureFeatures.names
             var lines = [(["manifest", "id", "split", "label", "group", "source"] + names).joined(separator: ",")]
             for e in examples {
