@@ -80,32 +80,88 @@ public enum PhoneCamera {
         }
     }
 
-    /// Replaces the camera parameters of `p` (drawn by the standard sampler, so the
-    /// scene is the same as the standard camera's) with phone/1 draws from
-    /// `SynthRandom(seed: p.noiseSeed, stream: 5)`.
-    static func apply(to p: inout SynthParameters) {
-        var rng = SynthRandom(seed: p.noiseSeed, stream: 5)
-        let frames = 1 + Int(rng.next() % 4) // 1-4 merged frames
-        let fullWell = exp(rng.uniform(log(1500)...log(10000))) * Float(frames)
-        let readNoise = rng.uniform(1.5...5) / Float(frames).squareRoot()
+    /// The ranges one phone camera version draws from (`PhoneCamera.draw`); each range's
+    /// origin is in docs/phone-camera.md.
+    struct Ranges {
+        var stream: UInt64
+        /// Merged frames are 1...maxFrames.
+        var maxFrames: UInt64
+        var fullWellE: ClosedRange<Float>
+        var readNoiseE: ClosedRange<Float>
+        var sharpenAmount: ClosedRange<Float>
+        var lumaDenoise: ClosedRange<Float>
+        var lumaDenoiseThreshold: ClosedRange<Float>
+        var chromaDenoiseRadiusPx: ClosedRange<Float>
+        var localToneStrength: ClosedRange<Float>
+        var toneContrast: ClosedRange<Float>
+        var highlightPercentile: ClosedRange<Float>
+        /// nil: the highlight target is 1 (no draw).
+        var highlightTarget: ClosedRange<Float>?
+        var maxHighlightReductionEv: ClosedRange<Float>
+        /// nil: the standard sampler's halftone period is kept (no draw).
+        var printPeriodPx: ClosedRange<Float>?
+    }
+
+    /// phone/1's ranges, set from the standard camera's gap report (`reports/gap/rial-synth-5`).
+    static let version1Ranges = Ranges(
+        stream: 5, maxFrames: 4, fullWellE: 1500...10000, readNoiseE: 1.5...5, sharpenAmount: 0.2...0.8,
+        lumaDenoise: 0.5...0.9, lumaDenoiseThreshold: 0.02...0.05, chromaDenoiseRadiusPx: 3...8,
+        localToneStrength: 0...0.15, toneContrast: 1.4...2, highlightPercentile: 0.99...0.999,
+        highlightTarget: 0.95...1, maxHighlightReductionEv: 0.3...1, printPeriodPx: nil)
+
+    /// phone/2's ranges, moved from phone/1's on what phone/1's own gap report
+    /// (`reports/gap/phone-1`) still showed against real-dev:
+    /// - flat-block luma noise 0.054 simulated vs 0.10 real (screens 0.058 vs 0.21): 1-2
+    ///   merged frames, a smaller full well, more read noise, weaker luma denoising;
+    /// - chroma noise in flat blocks 0.000 vs 0.003: a chroma noise-reduction radius of 1-3 px;
+    /// - std of Y 35 vs 53: a steeper tone curve (its contrast clamp is 3) and almost no
+    ///   local flattening of the tones;
+    /// - real photos clip small highlights, phone/1 never did: highlights metered lower, a
+    ///   target of 1 and at most 0.5 EV of protection;
+    /// - halos 0.036 vs 0.068: stronger sharpening;
+    /// - prints: high-frequency energy -0.48 vs -1.97, spectral slope -1.4 vs -3.9: an
+    ///   85-175 lpi print at 0.25-1.5 m has 0.12-1.5 px per cell at the 1600 px output
+    ///   (focal ~1200 px), finer than the standard sampler's 2-8; drawn 0.4-1.5 (finer cells
+    ///   are far below the sensor pitch and come out as flat tone).
+    static let version2Ranges = Ranges(
+        stream: 7, maxFrames: 2, fullWellE: 1000...6000, readNoiseE: 2...6, sharpenAmount: 0.6...1.4,
+        lumaDenoise: 0.3...0.7, lumaDenoiseThreshold: 0.015...0.04, chromaDenoiseRadiusPx: 1...3,
+        localToneStrength: 0...0.08, toneContrast: 1.8...2.6, highlightPercentile: 0.97...0.995,
+        highlightTarget: nil, maxHighlightReductionEv: 0...0.5, printPeriodPx: 0.4...1.5)
+
+    /// phone/1 (`version1Ranges`).
+    static func apply(to p: inout SynthParameters) { draw(version1Ranges, profile: version, to: &p) }
+
+    /// phone/2 (`version2Ranges`).
+    static func applyVersion2(to p: inout SynthParameters) { draw(version2Ranges, profile: version2, to: &p) }
+
+    /// Replaces the camera parameters of `p` (drawn by the standard sampler, so the scene
+    /// is the same as the standard camera's) with draws from `r` on
+    /// `SynthRandom(seed: p.noiseSeed, stream: r.stream)`, in a fixed order (a version's
+    /// captures depend on it).
+    static func draw(_ r: Ranges, profile: String, to p: inout SynthParameters) {
+        var rng = SynthRandom(seed: p.noiseSeed, stream: r.stream)
+        let frames = 1 + Int(rng.next() % r.maxFrames)
+        let fullWell = exp(rng.uniform(log(r.fullWellE.lowerBound)...log(r.fullWellE.upperBound))) * Float(frames)
+        let readNoise = rng.uniform(r.readNoiseE) / Float(frames).squareRoot()
         p.sensor.fullWellE = fullWell
         p.sensor.readNoiseE = readNoise
         // Lens blur and sharpening at the sensor's scale (twice the output's).
         p.sensor.lensBlurSigmaPx = rng.uniform(0.5...0.9)
-        p.sensor.sharpenAmount = rng.uniform(0.2...0.8)
+        p.sensor.sharpenAmount = rng.uniform(r.sharpenAmount)
         p.sensor.exposureTarget = rng.uniform(0.12...0.2)
         p.sensor.whiteBalanceStrength = rng.uniform(0.85...1)
         p.sensor.demosaic = .malvarHeCutler
         if var isp = p.sensor.isp {
-            isp.lumaDenoise = rng.uniform(0.5...0.9)
-            isp.lumaDenoiseThreshold = rng.uniform(0.02...0.05)
-            isp.chromaDenoiseRadiusPx = rng.uniform(3...8)
-            isp.localToneStrength = rng.uniform(0...0.15)
-            isp.toneContrast = rng.uniform(1.4...2)
+            isp.lumaDenoise = rng.uniform(r.lumaDenoise)
+            isp.lumaDenoiseThreshold = rng.uniform(r.lumaDenoiseThreshold)
+            isp.chromaDenoiseRadiusPx = rng.uniform(r.chromaDenoiseRadiusPx)
+            isp.localToneStrength = rng.uniform(r.localToneStrength)
+            isp.toneContrast = rng.uniform(r.toneContrast)
             isp.midtoneOutput = rng.uniform(0.16...0.22)
-            isp.highlightPercentile = rng.uniform(0.99...0.999)
-            isp.highlightTarget = rng.uniform(0.95...1)
-            isp.maxHighlightReductionEv = rng.uniform(0.3...1)
+            isp.highlightPercentile = rng.uniform(r.highlightPercentile)
+            isp.highlightTarget = r.highlightTarget.map { rng.uniform($0) } ?? 1
+            isp.maxHighlightReductionEv = rng.uniform(r.maxHighlightReductionEv)
             isp.awbErrorR = rng.uniform(-0.1...0)
             isp.awbErrorB = rng.uniform(-0.02...0.1)
             p.sensor.isp = isp
@@ -124,73 +180,14 @@ public enum PhoneCamera {
             ]
             p.display = display
         }
-        p.phone = PhoneCameraParameters(supersampling: 2, mergedFrames: frames)
-    }
-
-    /// phone/2: the scene of the standard draw, camera draws from
-    /// `SynthRandom(seed: p.noiseSeed, stream: 7)`. Each range moved from phone/1's on
-    /// what phone/1's gap report (`reports/gap/phone-1`) still showed against real-dev;
-    /// the reasons are in docs/phone-camera.md ("phone/2").
-    static func applyVersion2(to p: inout SynthParameters) {
-        var rng = SynthRandom(seed: p.noiseSeed, stream: 7)
-        // Flat-block luma noise 0.054 simulated vs 0.10 real (screens 0.058 vs 0.21):
-        // fewer merged frames and a smaller full well.
-        let frames = 1 + Int(rng.next() % 2) // 1-2 merged frames
-        let fullWell = exp(rng.uniform(log(1000)...log(6000))) * Float(frames)
-        let readNoise = rng.uniform(2...6) / Float(frames).squareRoot()
-        p.sensor.fullWellE = fullWell
-        p.sensor.readNoiseE = readNoise
-        // Halos 0.036 simulated vs 0.068 real (bona fide): stronger sharpening.
-        p.sensor.lensBlurSigmaPx = rng.uniform(0.5...0.9)
-        p.sensor.sharpenAmount = rng.uniform(0.6...1.4)
-        p.sensor.exposureTarget = rng.uniform(0.12...0.2)
-        p.sensor.whiteBalanceStrength = rng.uniform(0.85...1)
-        p.sensor.demosaic = .malvarHeCutler
-        if var isp = p.sensor.isp {
-            isp.lumaDenoise = rng.uniform(0.3...0.7)
-            isp.lumaDenoiseThreshold = rng.uniform(0.015...0.04)
-            // Chroma noise in flat blocks 0.000 simulated vs 0.003 real: a smaller
-            // chroma noise-reduction radius.
-            isp.chromaDenoiseRadiusPx = rng.uniform(1...3)
-            // Std of Y 35 simulated vs 53 real: a steeper tone curve (the curve's
-            // contrast clamp is 3) and no local flattening of the tones.
-            isp.localToneStrength = rng.uniform(0...0.08)
-            isp.toneContrast = rng.uniform(1.8...2.6)
-            isp.midtoneOutput = rng.uniform(0.16...0.22)
-            // Real photos clip small highlights (over half clip some pixels); phone/1 never
-            // did: meter the highlights lower in the histogram and allow at most 0.5 EV of
-            // highlight protection.
-            isp.highlightPercentile = rng.uniform(0.97...0.995)
-            isp.highlightTarget = 1
-            isp.maxHighlightReductionEv = rng.uniform(0...0.5)
-            isp.awbErrorR = rng.uniform(-0.1...0)
-            isp.awbErrorB = rng.uniform(-0.02...0.1)
-            p.sensor.isp = isp
-        }
-        p.jpegQuality = 72 + Int(rng.next() % 9) // 72-80
-        if var display = p.display, display.panelSizeM.count == 2 {
-            let pitchPx = exp(rng.uniform(log(0.5)...log(3)))
-            let pitchM = pitchPx * p.subject.distanceM / p.focalPx
-            display.pixelPitchPx = pitchPx
-            display.pixelPitchMm = pitchM * 1000
-            display.resolution = [
-                max(1, Int((display.panelSizeM[0] / pitchM).rounded())),
-                max(1, Int((display.panelSizeM[1] / pitchM).rounded())),
-            ]
-            p.display = display
-        }
-        if var print = p.print, print.process == .cmykHalftone {
-            // Prints: high-frequency energy -0.48 simulated vs -1.97 real, spectral slope
-            // -1.4 vs -3.9: an 85-175 lpi print at 0.25-1.5 m has a period of 0.12-1.5 px at
-            // the 1600 px output (focal ~1200 px), finer than phone/1's 2-8; drawn 0.4-1.5
-            // (finer cells are far below the sensor pitch and come out as flat tone).
-            let periodPx = exp(rng.uniform(log(0.4)...log(1.5)))
+        if let range = r.printPeriodPx, var print = p.print, print.process == .cmykHalftone {
+            let periodPx = exp(rng.uniform(log(range.lowerBound)...log(range.upperBound)))
             let periodMm = periodPx * p.subject.distanceM / p.focalPx * 1000
             print.periodPx = periodPx
             print.lpi = 25.4 / periodMm
             p.print = print
         }
-        p.phone = PhoneCameraParameters(profile: version2, supersampling: 2, mergedFrames: frames)
+        p.phone = PhoneCameraParameters(profile: profile, supersampling: 2, mergedFrames: frames)
     }
 
     /// The parameters at the sensor's resolution: every length in px multiplied by the
