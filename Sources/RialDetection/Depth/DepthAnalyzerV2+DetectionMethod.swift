@@ -18,9 +18,6 @@ extension DepthAnalyzerV2: DetectionMethod {
         public var depth: DepthMap
         public var intrinsics: CameraIntrinsics?
         public var luma: () -> PlanarImage?
-        /// The photo's rows when they may still be decoding: the guide is then built from
-        /// them as they arrive, beside the depth analysis (`evaluate(_:)`).
-        var streamedRows: ImageRows?
 
         public init(depth: DepthMap, intrinsics: CameraIntrinsics? = nil, luma: @escaping () -> PlanarImage? = { nil })
         {
@@ -33,52 +30,16 @@ extension DepthAnalyzerV2: DetectionMethod {
     public func input(from capture: MethodCapture) -> InputCheck<Input, Result> {
         guard let depth = capture.depth else { return .missing("no depth map") }
         let rows = capture.rows
-        var input = Input(
-            depth: depth, intrinsics: capture.depthIntrinsics,
-            luma: {
-                rows.flatMap { Self.lumaGuide($0, depthWidth: depth.width, depthHeight: depth.height) }
-            })
-        input.streamedRows = rows?.isStreamed == true ? rows : nil
-        return .ready(input)
+        return .ready(
+            Input(
+                depth: depth, intrinsics: capture.depthIntrinsics,
+                luma: {
+                    rows.flatMap { Self.lumaGuide($0, depthWidth: depth.width, depthHeight: depth.height) }
+                }))
     }
 
-    /// On rows still decoding, the depth analysis (which reads no rows) and the luma guide
-    /// are two readers with this one's priority: the guide is built as its rows arrive
-    /// rather than after the analysis, and the edge step runs on it once both are done.
-    /// The guide is then made even when the analysis ends early without the edge step
-    /// (unused). The same computations as on a finished image, so the same result.
     public func evaluate(_ input: Input) -> Result {
-        guard let rows = input.streamedRows else {
-            return evaluate(input.depth, lumaWhenNeeded: input.luma, intrinsics: input.intrinsics)
-        }
-        let depth = input.depth, intrinsics = input.intrinsics
-        let parts = Locked<(result: Result?, needsLuma: Bool, guide: PlanarImage?)>((nil, false, nil))
-        let priority = rows.readerPriority
-        rows.concurrently(
-            2, priority: { _ in priority },
-            { task, reader in
-                if task == 0 {
-                    var needsLuma = false
-                    let result = evaluate(
-                        depth,
-                        lumaWhenNeeded: {
-                            needsLuma = true
-                            return nil
-                        }, intrinsics: intrinsics)
-                    parts.withLock {
-                        $0.result = result
-                        $0.needsLuma = needsLuma
-                    }
-                } else {
-                    let guide = Self.lumaGuide(reader, depthWidth: depth.width, depthHeight: depth.height)
-                    parts.withLock { $0.guide = guide }
-                }
-            })
-        let (analysed, needsLuma, guide) = parts.withLock { ($0.result, $0.needsLuma, $0.guide) }
-        // Both tasks always run; the fallback only keeps this total.
-        guard var result = analysed else { return evaluate(depth, lumaWhenNeeded: { guide }, intrinsics: intrinsics) }
-        if needsLuma, let guide { addEdgeAlignment(to: &result, depth, luma: guide) }
-        return result
+        evaluate(input.depth, lumaWhenNeeded: input.luma, intrinsics: input.intrinsics)
     }
 
     /// depth/2 detects nothing: planarity is scored, and a planar subject may be real.

@@ -243,16 +243,12 @@ public struct DepthAnalyzerV2: Sendable, Equatable {
         result.logOdds = logOdds
         result.isPlanarSubject = surface.share >= c.planarSubjectMinShare && surface.occluderShare < c.occluderFloor
         result.isLikelyRealScene = score > 0.5
-        if let luma = lumaWhenNeeded() { addEdgeAlignment(to: &result, map, luma: luma) }
+        if let luma = lumaWhenNeeded(), let edges = Self.edgeAlignment(map, luma: luma, configuration: c) {
+            result.depthEdgeCount = edges.depthEdges
+            result.edgeAlignment = edges.depthEdges > 0 ? Double(edges.aligned) / Double(edges.depthEdges) : nil
+            result.lumaEdgeDensity = edges.lumaDensity
+        }
         return result
-    }
-
-    /// The edge step (step 6): the alignment fields of `result` from `luma`.
-    func addEdgeAlignment(to result: inout Result, _ map: DepthMap, luma: PlanarImage) {
-        guard let edges = Self.edgeAlignment(map, luma: luma, configuration: configuration) else { return }
-        result.depthEdgeCount = edges.depthEdges
-        result.edgeAlignment = edges.depthEdges > 0 ? Double(edges.aligned) / Double(edges.depthEdges) : nil
-        result.lumaEdgeDensity = edges.lumaDensity
     }
 
     /// The score's log-odds `z = scoreIntercept + scoreFreeEdgeWeight freeEdge

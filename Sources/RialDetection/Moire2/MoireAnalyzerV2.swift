@@ -32,10 +32,6 @@ import RialMedia
 /// blue against green (bands shifted between channels), and the orientation coherence of
 /// the banded tiles (1 = one straight family, lower = curved bands).
 ///
-/// On rows still decoding, steps 1-3 and `moire/1` are two readers that each compute as
-/// their rows arrive (the band tiles pair by pair, as the rows under them are reduced), so
-/// little is left once the last row is there; the result is the whole-frame result.
-///
 /// Input: `Image8` with 1 to 4 channels in the stored orientation. Never throws: an image
 /// whose reduced smaller side is below 32 px, or whose every tile is flat, gives
 /// `.unavailable` (a gray image is analysed and has no chroma: prominence 0).
@@ -77,8 +73,11 @@ public struct MoireAnalyzerV2: Sendable {
                 reason: "image \(image.width) x \(image.height) is \(reducedWidth) x \(reducedHeight) at the "
                     + "analysis scale (1/\(k)), smaller than the minimum tile \(c.minTileSize) x \(c.minTileSize) px")
         }
+        let peakResult = c.usePeaks ? peaks.evaluate(image) : nil
+
         let origins = Self.tileOrigins(
             width: reducedWidth, height: reducedHeight, tile: n, columns: c.tileColumns, rows: c.tileRows)
+        let reduced = MoireBandImage(image: image, factor: k, origins: origins, tileSize: n)
         let lattice = c.jpegLatticeRadius >= 0 ? Double(Self.gcd(k, 16)) / 16 : nil
         let spectrum = MoireBandSpectrum(
             n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, latticeSpacing: lattice,
@@ -86,38 +85,7 @@ public struct MoireAnalyzerV2: Sendable {
         guard spectrum.bandBinCount > 0 else {
             return .unavailable(reason: "no frequency bin of a \(n) x \(n) tile lies in the band")
         }
-        let flatLumaStd = c.flatLumaStd
-        // The band tiles, each pair measured as soon as the rows under it are reduced.
-        @Sendable func bandTiles(_ rows: ImageRows) -> [MoireBandTile] {
-            var reduced = MoireBandImage(reducing: rows, factor: k, origins: origins, tileSize: n)
-            return spectrum.measure(&reduced, origins: origins, flatLumaStd: flatLumaStd)
-        }
-        let peakResult: MoireAnalyzer.Result?
-        let tiles: [MoireBandTile]
-        if c.usePeaks && image.isStreamed {
-            // Rows still decoding: the peaks (moire/1's tiles) and the band tiles are two
-            // readers with this one's priority, each computing as its rows arrive, so
-            // neither waits for the other to reach the last row (the same computations
-            // as below, so the same result).
-            let peaks = self.peaks
-            let parts = Locked<(peaks: MoireAnalyzer.Result?, tiles: [MoireBandTile])>((nil, []))
-            let priority = image.readerPriority
-            image.concurrently(
-                2, priority: { _ in priority },
-                { task, rows in
-                    if task == 0 {
-                        let result = peaks.evaluate(rows)
-                        parts.withLock { $0.peaks = result }
-                    } else {
-                        let measured = bandTiles(rows)
-                        parts.withLock { $0.tiles = measured }
-                    }
-                })
-            (peakResult, tiles) = parts.withLock { ($0.peaks, $0.tiles) }
-        } else {
-            peakResult = c.usePeaks ? peaks.evaluate(image) : nil
-            tiles = bandTiles(image)
-        }
+        let tiles = spectrum.measure(reduced, origins: origins, flatLumaStd: c.flatLumaStd)
         let textured = tiles.filter(\.textured)
         guard !textured.isEmpty else {
             return .unavailable(

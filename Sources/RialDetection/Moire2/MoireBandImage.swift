@@ -13,11 +13,6 @@ import RialMedia
 /// then carry no chroma). Rows are read top to bottom, each block row once its rows are
 /// written (`ImageRows.waitForRows`).
 ///
-/// Streaming (`init(reducing:factor:origins:tileSize:)` then `reduce(blockRows:)`): block
-/// rows are reduced only as far as asked, so a caller can analyse the top tiles while the
-/// rows under the bottom ones are still decoding. A block row's values do not depend on
-/// when it is reduced.
-///
 /// - Complexity: O(pixels under the tiles) reads, memory `3 (width / k) (height / k)` floats.
 struct MoireBandImage {
     /// Reduction factor k >= 1.
@@ -27,17 +22,7 @@ struct MoireBandImage {
     let width: Int
     let height: Int
     /// Planar red, green, blue: `planes[c * width * height + y * width + x]`, 0...255.
-    /// Block rows at or after `reducedBlockRows` are 0.
-    private(set) var planes: [Float]
-    /// Block rows `0..<reducedBlockRows` are reduced (those under a tile; the others stay 0).
-    private(set) var reducedBlockRows = 0
-
-    private let image: ImageRows
-    private let rowNeeded: [Bool]
-    /// Column spans [start, end) under some tile.
-    private let spans: [(start: Int, end: Int)]
-    /// Per-block-row scratch: the k source rows summed sample by sample.
-    private var columns: [UInt32] = []
+    let planes: [Float]
 
     /// The reduction factor for an image of `width x height` and a target long side.
     static func factor(width: Int, height: Int, analysisLongSide: Int) -> Int {
@@ -46,24 +31,18 @@ struct MoireBandImage {
 
     /// Reduces the blocks under the `n x n` tiles at `origins` (analysis-scale corners).
     init(image: ImageRows, factor k: Int, origins: [(x: Int, y: Int)], tileSize n: Int) {
-        self.init(reducing: image, factor: k, origins: origins, tileSize: n)
-        reduce(blockRows: height)
-    }
-
-    /// Nothing reduced yet: `reduce(blockRows:)` reads the rows as far as asked. The view
-    /// `image` must stay valid while this value reduces.
-    init(reducing image: ImageRows, factor k: Int, origins: [(x: Int, y: Int)], tileSize n: Int) {
         let w = image.width / k, h = image.height / k
         factor = k
         width = w
         height = h
-        self.image = image
+        let plane = w * h
         var rowNeeded = [Bool](repeating: false, count: h)
         var columnNeeded = [Bool](repeating: false, count: w + 1)
         for o in origins {
             for y in o.y..<Swift.min(h, o.y + n) { rowNeeded[y] = true }
             for x in o.x..<Swift.min(w, o.x + n) { columnNeeded[x] = true }
         }
+        // Column spans [start, end) under some tile.
         var spans: [(start: Int, end: Int)] = []
         var x = 0
         while x < w {
@@ -75,37 +54,24 @@ struct MoireBandImage {
                 x += 1
             }
         }
-        self.rowNeeded = rowNeeded
-        self.spans = spans
-        planes = [Float](repeating: 0, count: 3 * w * h)
-    }
-
-    /// Reduces the needed block rows below `count` not reduced yet (waiting for their
-    /// source rows).
-    mutating func reduce(blockRows count: Int) {
-        let end = Swift.min(count, height)
-        guard end > reducedBlockRows else { return }
-        let range = reducedBlockRows..<end
-        reducedBlockRows = end
+        var planes = [Float](repeating: 0, count: 3 * plane)
+        let channels = image.channels, stride = image.rowStride
+        let scale = 1 / Float(k * k)
+        let s = image.samples
+        // Per block row: the k source rows are summed sample by sample into `columns`
+        // (contiguous, so the compiler vectorises it), then each block adds its k pixels.
         // All sums are integers; a block's sum is at most k² x 255, exact in Float for
         // k <= 256, so converting it once equals summing the rows in Float as `exactReduce`
         // does (the same values to the last bit). Larger factors take that path.
-        guard factor <= 256 else {
-            Self.exactReduce(
-                image, into: &planes, factor: factor, width: width, height: height, rowNeeded: rowNeeded,
-                spans: spans, blockRows: range)
+        guard k <= 256 else {
+            Self.exactReduce(image, into: &planes, factor: k, width: w, height: h, rowNeeded: rowNeeded, spans: spans)
+            self.planes = planes
             return
         }
-        if columns.isEmpty { columns = [UInt32](repeating: 0, count: width * factor * image.channels) }
-        let k = factor, w = width, plane = w * height, spans = spans, rowNeeded = rowNeeded
-        let channels = image.channels, stride = image.rowStride
-        let scale = 1 / Float(k * k)
-        let s = image.samples, image = image
-        // Per block row: the k source rows are summed sample by sample into `columns`
-        // (contiguous, so the compiler vectorises it), then each block adds its k pixels.
+        var columns = [UInt32](repeating: 0, count: w * k * channels)
         planes.withUnsafeMutableBufferPointer { out in
             columns.withUnsafeMutableBufferPointer { sum in
-                for by in range where rowNeeded[by] {
+                for by in 0..<h where rowNeeded[by] {
                     image.waitForRows((by + 1) * k)
                     for span in spans {
                         let first = span.start * k * channels, count = (span.end - span.start) * k * channels
@@ -147,14 +113,15 @@ struct MoireBandImage {
                 }
             }
         }
+        self.planes = planes
     }
 
-    /// The same reduction, each block's row sums added in `Float`: `reduce` takes it for
+    /// The same reduction, each block's row sums added in `Float`: `init` takes it for
     /// k > 256, where a block's sum may exceed the integers `Float` holds exactly (below,
-    /// both give the same values to the last bit). `blockRows`: those to reduce (nil: all).
+    /// both give the same values to the last bit).
     static func exactReduce(
         _ image: ImageRows, into planes: inout [Float], factor k: Int, width w: Int, height h: Int,
-        rowNeeded: [Bool], spans: [(start: Int, end: Int)], blockRows: Range<Int>? = nil
+        rowNeeded: [Bool], spans: [(start: Int, end: Int)]
     ) {
         let plane = w * h
         let channels = image.channels, stride = image.rowStride
@@ -163,7 +130,7 @@ struct MoireBandImage {
         var sums = [Float](repeating: 0, count: 3 * w)
         planes.withUnsafeMutableBufferPointer { out in
             sums.withUnsafeMutableBufferPointer { acc in
-                for by in blockRows ?? 0..<h where rowNeeded[by] {
+                for by in 0..<h where rowNeeded[by] {
                     image.waitForRows((by + 1) * k)
                     acc.update(repeating: 0)
                     for dy in 0..<k {

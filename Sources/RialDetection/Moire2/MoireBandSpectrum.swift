@@ -55,7 +55,7 @@ struct MoireBandTile: Sendable, Equatable {
 /// amplitude `a` on a bin gives `P = (a n² / 8)²` there and 2.25 x that in the box sum.
 ///
 /// - Complexity: O(tiles x n² log n); memory 6 n² doubles of scratch.
-struct MoireBandSpectrum: Sendable {
+struct MoireBandSpectrum {
     let n: Int
     private let fft: FFT
     private let window: [Double]
@@ -117,11 +117,8 @@ struct MoireBandSpectrum: Sendable {
     /// The number of band bins (0 when the band holds none at this tile size).
     var bandBinCount: Int { bins.count }
 
-    /// Measures the tiles at `origins` (each inside `image`; the caller places them), in
-    /// order, two at a time; before each pair the image is reduced as far as the pair's
-    /// lower tile (`MoireBandImage.reduce(blockRows:)`), so on rows still decoding the
-    /// top tiles are measured while the bottom rows arrive.
-    func measure(_ image: inout MoireBandImage, origins: [(x: Int, y: Int)], flatLumaStd: Double) -> [MoireBandTile] {
+    /// Measures the tiles at `origins` (each inside `image`; the caller places them).
+    func measure(_ image: MoireBandImage, origins: [(x: Int, y: Int)], flatLumaStd: Double) -> [MoireBandTile] {
         let nn = n * n
         var lumaRe = [Double](repeating: 0, count: nn), lumaIm = lumaRe
         var chromaRe = lumaRe, chromaIm = lumaRe
@@ -133,7 +130,6 @@ struct MoireBandSpectrum: Sendable {
         var pair = 0
         while pair < origins.count {
             let second = pair + 1 < origins.count ? pair + 1 : -1
-            image.reduce(blockRows: Swift.max(origins[pair].y, second >= 0 ? origins[second].y : 0) + n)
             let texturedA = loadLuma(image, origins[pair], into: &lumaRe, flatLumaStd: flatLumaStd)
             var texturedB = false
             if second >= 0 {

@@ -122,10 +122,8 @@ public struct CaptureAnalyzer: Sendable {
     /// Concurrent on streamed rows, every method gets its own thread and a reader slot
     /// (`ImageRows.withReaderSlot`): while the image decodes they take turns on the cores
     /// the decoder leaves free, each computing whenever its rows are there; the depth
-    /// methods start first and keep the highest slot priority, as they read no rows but
-    /// depth/2's small luma guide (built beside its analysis as the rows arrive). A
-    /// method may split into readers of its own (moire/2, depth/2: `ImageRows.concurrently`).
-    /// On rows already in memory they run as `analyze` runs them.
+    /// methods start first, as they need no rows until depth/2's last step. On rows
+    /// already in memory they run as `analyze` runs them.
     ///
     /// Outcomes equal those of `analyze` on the finished image, except `analysis_time_ms`,
     /// which includes the time a method waited for rows or for a slot.
@@ -144,13 +142,14 @@ public struct CaptureAnalyzer: Sendable {
         if !rows.isStreamed {
             outcomes = run(methods, on: capture, concurrent: concurrent)
         } else if concurrent && methods.count > 1 {
-            // Depth first: it needs no rows to begin with. Slot priority: depth first too
-            // (its rows are only depth/2's small luma guide, so it keeps up with the decode
-            // for little and is not left for the end), then the longest method first (its
-            // last tiles are the last work).
-            let isDepth = methods.map { configuration.registry.method($0)?.family == .depth }
-            let order = methods.indices.sorted { a, b in isDepth[a] != isDepth[b] ? isDepth[a] : a < b }
-            let priorities = order.map { isDepth[$0] ? Int.max : Int(10 * expectedCost(of: methods[$0], on: capture)) }
+            // Depth first: it needs no rows to begin with. Slot priority: the longest
+            // method first (its last tiles are the last work).
+            let order = methods.indices.sorted { a, b in
+                let da = configuration.registry.method(methods[a])?.family == .depth
+                let db = configuration.registry.method(methods[b])?.family == .depth
+                return da != db ? da : a < b
+            }
+            let priorities = order.map { Int(10 * expectedCost(of: methods[$0], on: capture)) }
             let slots = Locked([MethodOutcome?](repeating: nil, count: methods.count))
             rows.concurrently(
                 order.count, priority: { priorities[$0] },

@@ -43,10 +43,6 @@ public struct ImageRows: @unchecked Sendable {
         self.progress = progress
     }
 
-    /// The priority of the reader slot this view holds (`withReaderSlot`), 0 outside one:
-    /// a reader that splits its work (`concurrently`) gives its parts its own priority.
-    public var readerPriority: Int { slotPriority ?? 0 }
-
     /// Number of samples in one row.
     @inlinable public var rowStride: Int { width * channels }
 
