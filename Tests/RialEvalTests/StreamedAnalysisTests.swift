@@ -38,7 +38,9 @@ import Testing
         #expect(plain.rows == nil)
         let rows = try #require(streamed.rows)
         #expect(
-            Set(rows.outcomes.keys) == [.depthV1, .depthV2, .moireV1, .moireV2, .textureV1, .textureV2, .artifactsV1])
+            Set(rows.outcomes.keys) == [
+                .depthV1, .depthV2, .moireV1, .moireV2, .textureV1, .textureV2, .textureV3, .artifactsV1, .artifactsV2,
+            ])
         #expect(streamed.input.image == plain.input.image)
         #expect(streamed.sha256 == plain.sha256)
         #expect(streamed.latencyMs["decode_and_row_methods"] != nil && streamed.latencyMs["decode"] == nil)

@@ -8,17 +8,18 @@
 /// matters; a method missing here is scheduled last.
 enum MeasuredCosts {
     static let milliseconds: [String: Double] = [
-        "depth/1": 0.39,
-        "depth/2": 4.54,
-        "parallax/1": 15.43,
-        "parallax/2": 14.26,
-        "moire/1": 7.21,
-        "moire/2": 16.46,
-        "texture/1": 1.90,
-        "texture/2": 8.34,
-        "texture/3": 8.34,
-        "artifacts/1": 6.11,
-        "temporal/1": 2.90,
-        "temporal/2": 25.60,
+        "depth/1": 0.37,
+        "depth/2": 4.03,
+        "parallax/1": 14.26,
+        "parallax/2": 13.34,
+        "moire/1": 6.89,
+        "moire/2": 13.61,
+        "texture/1": 1.79,
+        "texture/2": 7.44,
+        "texture/3": 7.63,
+        "artifacts/1": 5.80,
+        "artifacts/2": 10.72,
+        "temporal/1": 2.84,
+        "temporal/2": 17.83,
     ]
 }
