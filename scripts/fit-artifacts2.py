@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Fits artifacts/2's five constants (docs/artifacts-2.md, section 2) from a run's measured cues.
+
+    python3 scripts/fit-artifacts2.py RUN MANIFEST OUTDIR
+
+RUN is a `rial-bench run --dataset MANIFEST` folder whose records hold artifacts/2's cues
+(`banding_rows`, `banding_columns`, `surround_ratio`, `fine_detail_share`); the labels and the
+`source:` tags come from MANIFEST. The score is a logistic regression (scikit-learn, L2, C = 1)
+on the standardised natural logarithms of the four cues, attacks = 1, then written back in the
+unstandardised form artifacts/2 evaluates:
+z = intercept + sum(weight_i ln cue_i).
+
+Writes OUTDIR/all.yaml (fitted on every sample: the compiled-in constants) and, for each
+source, OUTDIR/OWNER+NAME.yaml fitted without that source (for
+`rial-bench run --tag source:OWNER/NAME --config OUTDIR/OWNER+NAME.yaml`, a held-out score).
+Prints the constants and the held-out pooled AUC of the refits (attacks high).
+"""
+import json
+import os
+import sys
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.preprocessing import StandardScaler
+
+FLOOR = 1e-6
+NAMES = ["banding_rows_weight", "banding_columns_weight", "surround_weight", "fine_detail_weight"]
+
+
+def main(run, manifest, outdir):
+    os.makedirs(outdir, exist_ok=True)
+    samples = {s["id"]: s for s in json.load(open(manifest))["samples"]}
+    x, y, sources, unavailable = [], [], [], 0
+    with open(os.path.join(run, "samples.jsonl")) as lines:
+        for line in lines:
+            record = json.loads(line)
+            cues = record.get("methods", {}).get("artifacts/2", {})
+            if cues.get("status") != "completed":
+                unavailable += 1
+                continue
+            sample = samples[record["id"]]
+            x.append([
+                np.log(max(cues["banding_rows"], FLOOR)),
+                np.log(max(cues["banding_columns"], FLOOR)),
+                np.log(cues["surround_ratio"]),
+                np.log(max(cues["fine_detail_share"], FLOOR)),
+            ])
+            y.append(0 if sample["label"] == "real_scene" else 1)
+            sources.append(next(t[7:] for t in sample["tags"] if t.startswith("source:")))
+    x, y, sources = np.array(x), np.array(y), np.array(sources)
+    print(f"{len(y)} samples with cues, {unavailable} without")
+
+    def fit(mask):
+        scaler = StandardScaler().fit(x[mask])
+        model = LogisticRegression(C=1.0, max_iter=2000).fit(scaler.transform(x[mask]), y[mask])
+        weights = model.coef_[0] / scaler.scale_
+        return model.intercept_[0] - np.sum(model.coef_[0] * scaler.mean_ / scaler.scale_), weights
+
+    def write(path, intercept, weights):
+        text = "format: rial-bench-config/1\nartifacts/2:\n  intercept: %.6f\n" % intercept
+        text += "".join("  %s: %.6f\n" % (n, w) for n, w in zip(NAMES, weights))
+        open(path, "w").write(text)
+
+    intercept, weights = fit(np.ones(len(y), bool))
+    write(os.path.join(outdir, "all.yaml"), intercept, weights)
+    print("all:", "intercept %.6f" % intercept, " ".join("%s %.6f" % p for p in zip(NAMES, weights)))
+    held = np.zeros(len(y))
+    for source in sorted(set(sources)):
+        b, w = fit(sources != source)
+        write(os.path.join(outdir, source.replace("/", "+") + ".yaml"), b, w)
+        held[sources == source] = 1 / (1 + np.exp(-(b + x[sources == source] @ w)))
+    print("held-out pooled AUC (attacks high): %.3f" % roc_auc_score(y, held))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 4:
+        sys.exit("usage: fit-artifacts2.py RUN MANIFEST OUTDIR")
+    main(*sys.argv[1:])
