@@ -102,19 +102,16 @@ extension DomainGapReport {
 extension DomainGapReport {
     /// The report in `folder/gap.json` (written by `rial-bench dataset gap`).
     ///
-    /// - Throws: `RunError` naming the file when it is missing, unreadable, not a gap report
-    ///   or of another format version.
+    /// - Throws: `RunError` naming the file when it is missing or unreadable (as for
+    ///   `results.json` and `tune.json`), not a gap report or of another format version.
     public static func read(folder: String) throws(RunError) -> DomainGapReport {
         let path = URL(fileURLWithPath: folder).appendingPathComponent("gap.json").path
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw RunError("\(path): no such file (a `rial-bench dataset gap --out` folder has one)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else { throw RunError("\(path): cannot be read") }
-        let decoder = JSONDecoder()
-        decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        let data = try RunResults.contents(of: path)
         let report: DomainGapReport
-        do { report = try decoder.decode(DomainGapReport.self, from: data) } catch let error as DecodingError {
+        // RunResults.decoder reads the "inf"/"-inf"/"nan" strings json() writes.
+        do { report = try RunResults.decoder.decode(DomainGapReport.self, from: data) } catch let error
+            as DecodingError
+        {
             throw RunError("\(path): not a domain-gap report: \(ConfigurationFile.describe(error))")
         } catch { throw RunError("\(path): not a domain-gap report") }
         guard report.reportFormat == format else {
