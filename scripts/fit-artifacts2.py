@@ -4,8 +4,10 @@
     python3 scripts/fit-artifacts2.py RUN MANIFEST OUTDIR
 
 RUN is a `rial-bench run --dataset MANIFEST` folder whose records hold artifacts/2's cues
-(`banding_rows`, `banding_columns`, `surround_ratio`, `fine_detail_share`); the labels and the
-`source:` tags come from MANIFEST. The score is a logistic regression (scikit-learn, L2, C = 1)
+(`banding_rows`, `banding_columns`, `surround_ratio`, `fine_detail_share`), or a folder of such
+run folders (every subfolder with a samples.jsonl is read, in name order: the per-source runs of
+`scripts/tune-real-dev`); the labels and the `source:` tags come from MANIFEST. The cues do not
+depend on the constants, so any run of the current artifacts/2 serves. The score is a logistic regression (scikit-learn, L2, C = 1)
 on the standardised natural logarithms of the four cues, attacks = 1, then written back in the
 unstandardised form artifacts/2 evaluates:
 z = intercept + sum(weight_i ln cue_i).
@@ -32,22 +34,29 @@ def main(run, manifest, outdir):
     os.makedirs(outdir, exist_ok=True)
     samples = {s["id"]: s for s in json.load(open(manifest))["samples"]}
     x, y, sources, unavailable = [], [], [], 0
-    with open(os.path.join(run, "samples.jsonl")) as lines:
-        for line in lines:
-            record = json.loads(line)
-            cues = record.get("methods", {}).get("artifacts/2", {})
-            if cues.get("status") != "completed":
-                unavailable += 1
-                continue
-            sample = samples[record["id"]]
-            x.append([
-                np.log(max(cues["banding_rows"], FLOOR)),
-                np.log(max(cues["banding_columns"], FLOOR)),
-                np.log(cues["surround_ratio"]),
-                np.log(max(cues["fine_detail_share"], FLOOR)),
-            ])
-            y.append(0 if sample["label"] == "real_scene" else 1)
-            sources.append(next(t[7:] for t in sample["tags"] if t.startswith("source:")))
+    files = [os.path.join(run, "samples.jsonl")]
+    if not os.path.isfile(files[0]):
+        files = [os.path.join(run, d, "samples.jsonl") for d in sorted(os.listdir(run))
+                 if os.path.isfile(os.path.join(run, d, "samples.jsonl"))]
+        if not files:
+            sys.exit(f"fit-artifacts2.py: {run}: no samples.jsonl in it or in any subfolder")
+    for path in files:
+        with open(path) as lines:
+            for line in lines:
+                record = json.loads(line)
+                cues = record.get("methods", {}).get("artifacts/2", {})
+                if cues.get("status") != "completed":
+                    unavailable += 1
+                    continue
+                sample = samples[record["id"]]
+                x.append([
+                    np.log(max(cues["banding_rows"], FLOOR)),
+                    np.log(max(cues["banding_columns"], FLOOR)),
+                    np.log(cues["surround_ratio"]),
+                    np.log(max(cues["fine_detail_share"], FLOOR)),
+                ])
+                y.append(0 if sample["label"] == "real_scene" else 1)
+                sources.append(next(t[7:] for t in sample["tags"] if t.startswith("source:")))
     x, y, sources = np.array(x), np.array(y), np.array(sources)
     print(f"{len(y)} samples with cues, {unavailable} without")
 
