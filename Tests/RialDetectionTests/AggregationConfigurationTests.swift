@@ -147,7 +147,8 @@ import Testing
         #expect(
             try keys(custom) == [
                 "profiles", "agreement_boost", "real_threshold", "min_methods_for_agreement", "level_boundaries",
-                "ambiguity_band", "capped_score_margin", "level_caps", "attestation_caps", "rule", "medium_high",
+                "ambiguity_band", "capped_score_margin", "level_caps", "ranking", "ranking_penalty",
+                "attestation_caps", "rule", "medium_high",
                 "attestation_requirements", "cross_validation", "video_rule",
             ])
         #expect(try keys(custom.levelBoundaries) == ["very_high", "high", "medium", "low", "medium_high"])

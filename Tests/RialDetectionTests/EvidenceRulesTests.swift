@@ -53,8 +53,11 @@ import Testing
         #expect(failed.flags.contains(.metadataCheckFailed))
         #expect(failed.failedChecks == ["metadata.device_has_lidar"])
         #expect(failed.capsApplied.contains("metadata.device_has_lidar: level capped at SUSPICIOUS"))
-        // The score agrees with the level: below the LOW boundary 0.25.
-        #expect(failed.confidenceScore < 0.25 && failed.rankingScore < 0.25)
+        // The score agrees with the level: below the LOW boundary 0.25. The ranking score
+        // follows the evidence under the default `aggregation.ranking: evidence`
+        // (RankingModeTests covers `capped` and `bounded`).
+        #expect(failed.confidenceScore < 0.25)
+        #expect(failed.rankingScore == failed.uncappedScore)
         // The MVP level beside it is SUSPICIOUS too (`any_check_failed`).
         #expect(failed.mvp?.level == .suspicious)
     }

@@ -3,15 +3,20 @@ import Testing
 
 @testable import RialDetection
 
-/// `AggregationResult.rankingScore`, by hand with the spec defaults: boundaries 0.90 /
-/// 0.75 / 0.50 / 0.25, `capped_score_margin` m = 0.01, `agreement_boost` 0.05,
-/// `ios_pro` weights lidar 0.55, moire 0.15, texture 0.15, supporting 0.15.
+/// `AggregationResult.rankingScore` under `aggregation.ranking: capped` (the band score;
+/// `RankingModeTests` covers the other choices), by hand with the spec defaults:
+/// boundaries 0.90 / 0.75 / 0.50 / 0.25, `capped_score_margin` m = 0.01,
+/// `agreement_boost` 0.05, `ios_pro` weights lidar 0.55, moire 0.15, texture 0.15,
+/// supporting 0.15.
 @Suite struct RankingScoreTests {
     static let secureEnclave = AttestationEvidence(status: .pass, method: .secureEnclave)
 
     func aggregate(_ score: Double, attestation: AttestationEvidence) throws -> AggregationResult {
         let inputs: [AggregationInput] = [.lidar, .moire, .texture, .supporting].map { .scored($0, score) }
-        return try ConfidenceAggregator().aggregate(inputs: inputs, attestation: attestation, profile: .iosPro)
+        var configuration = AggregationConfiguration()
+        configuration.ranking = .capped
+        return try ConfidenceAggregator(configuration: configuration).aggregate(
+            inputs: inputs, attestation: attestation, profile: .iosPro)
     }
 
     /// All four score 0.8 with Secure Enclave: mean 0.8 + boost 0.05 = 0.85, HIGH, and
@@ -60,7 +65,7 @@ import Testing
     /// capped, and it gets hi - m = 0.98.
     @Test func formulaByHand() {
         func r(_ e: Double, _ hi: Double, _ b: Double) -> Double {
-            ConfidenceAggregator.rankingScore(evidence: e, cappedBelow: hi, margin: 0.02, agreementBoost: b)
+            ConfidenceAggregator.bandScore(evidence: e, cappedBelow: hi, margin: 0.02, agreementBoost: b)
         }
         #expect(abs(r(0.9, 0.5, 0.05) - (0.48 + 0.004 / 0.55)) < 1e-12)
         #expect(abs(r(0.5, 0.5, 0.05) - 0.48) < 1e-12)
@@ -79,7 +84,7 @@ import Testing
         let b = AggregationConfiguration.reference.agreementBoost
         for step in 0...100 {
             let evidence = hi + (1 + b - hi) * Double(step) / 100
-            let ranking = ConfidenceAggregator.rankingScore(
+            let ranking = ConfidenceAggregator.bandScore(
                 evidence: evidence, cappedBelow: hi, margin: m, agreementBoost: b)
             #expect(ranking > previous)
             #expect(ranking >= hi - m - 1e-15 && ranking <= hi - m / 2 + 1e-15)

@@ -18,7 +18,7 @@ import Testing
         .init(key: "attestation", role: .attestation, calibratable: false),
     ]
 
-    /// Also under each `medium_high` choice and `attestation_requirements.satisfied_by`, on
+    /// Also under each `medium_high`, `ranking` and `attestation_requirements.satisfied_by`, on
     /// all three default profiles (their `max_level` and the attestations' requirements).
     @Test(arguments: [UInt64(1), 2, 3, 4], AggregationConfiguration.MediumHigh.allCases)
     func equalsConfidenceAggregator(seed: UInt64, mediumHigh: AggregationConfiguration.MediumHigh) throws {
@@ -29,6 +29,9 @@ import Testing
         configuration.levelBoundaries.mediumHigh = 0.56
         configuration.mediumHigh = mediumHigh
         configuration.attestationRequirements.satisfiedBy = seed.isMultiple(of: 2) ? .passed : .scored
+        // Each `ranking` choice over the seeds (1 capped, 2 bounded, 3 evidence, 4 capped).
+        configuration.ranking = AggregationConfiguration.Ranking.allCases[Int(seed) % 3]
+        configuration.rankingPenalty = 0.07
         // Scores on a coarse grid so that ties with real_threshold and the boundaries happen.
         func score() -> Double { (uniform() * 20).rounded() / 20 }
         let attestations: [AttestationEvidence] = [

@@ -40,6 +40,22 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     public var cappedScoreMargin: Double = 0.01
     /// The highest level allowed when a condition holds.
     public var levelCaps = LevelCaps()
+    /// Which score ranks (`ranking_score`: what ROC, AUC, DET, the threshold tables,
+    /// tuning and the decision use) when a cap lowered the level; levels, caps and
+    /// `confidence_score` are the same under every choice (`Ranking`). `evidence`: the
+    /// uncapped score (weighted mean + boost, clamped to 0...1), whatever the caps.
+    /// `capped`: a band inside the capped level, ordered by evidence (level first,
+    /// evidence second). `bounded`: the larger of that band and the uncapped score minus
+    /// `ranking_penalty`. Default `evidence`: issue 12 asks that the ranking score keep the
+    /// order of the evidence ("a cap may lower it, not flatten it"); on real photos, caps
+    /// that differ between samples reordered whole sources (docs/ranking.md). A
+    /// configuration recorded before this key existed decodes as `capped`, what it used.
+    public var ranking: Ranking = .evidence
+    /// Under `ranking: bounded`, the most a cap lowers the ranking score below
+    /// `uncapped_score` (never below the `capped` ranking score). 0.1; finite, in 0...1
+    /// (0 ranks as `evidence`, 1 as `capped`: `uncapped - 1 <= 0` lies below every band).
+    /// Read only under `bounded`.
+    public var rankingPenalty: Double = 0.1
     /// The highest level each attestation allows.
     public var attestationCaps = AttestationCaps()
     /// Which rule gives `confidence_level`: `weighted` (the default) or `mvp`. Both are
@@ -244,6 +260,28 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         }
     }
 
+    /// Which score ranks. With `e = weighted_mean + boost` (minus the cross-validation
+    /// impact under `cross_validation.mode: full`), `uncapped = clamp(e, 0, 1)` and, when a
+    /// cap lowered the level to a level with upper bound `hi`, the band score
+    /// `band(e) = (hi - m) + (m / 2) * (e - hi) / (1 + b - hi)` (`ConfidenceAggregator
+    /// .bandScore`; `m` = `capped_score_margin`, `b` = `agreement_boost`):
+    public enum Ranking: String, Sendable, Hashable, Codable, CaseIterable {
+        /// `uncapped`, whatever the caps: the order of the evidence, exactly. Ties only
+        /// where the evidence ties or is clamped (`e >= 1`, as `uncapped_score`).
+        case evidence
+        /// `band(e)` when a cap lowered the level, else `uncapped`: the level after caps
+        /// first, the evidence second (what runs used before `ranking` existed). A cap
+        /// that differs between samples (a failed metadata check, a detection boolean)
+        /// reorders them whatever their evidence, and a capped sample ranks below an
+        /// uncapped one of its level whose evidence is within `m` under the boundary.
+        case capped
+        /// `max(band(e), uncapped - ranking_penalty)` when a cap lowered the level, else
+        /// `uncapped`: a cap lowers the ranking score by at most `ranking_penalty`.
+        /// Increasing in `e` for a given set of caps; two samples keep their order unless
+        /// their evidence differs by less than the penalty and only one is capped.
+        case bounded
+    }
+
     /// Which rule gives `confidence_level`.
     public enum Rule: String, Sendable, Hashable, Codable, CaseIterable {
         /// The weighted aggregator (`ConfidenceAggregator`): PRD 2.0 "Confidence
@@ -318,6 +356,8 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         case ambiguityBand = "ambiguity_band"
         case cappedScoreMargin = "capped_score_margin"
         case levelCaps = "level_caps"
+        case ranking
+        case rankingPenalty = "ranking_penalty"
         case attestationCaps = "attestation_caps"
         case rule
         case mediumHigh = "medium_high"
@@ -326,8 +366,9 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         case videoRule = "video_rule"
     }
 
-    /// Synthesized decoding, except that `rule` may be absent (configurations recorded in
-    /// `results.json` before it existed): then it is `weighted`.
+    /// Synthesized decoding, except that keys added later may be absent (configurations
+    /// recorded in `results.json` before they existed): `rule` is then `weighted`,
+    /// `ranking` `capped`, `ranking_penalty` 0.1, and the others as noted below.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         profiles = try c.decode([String: AggregationProfile].self, forKey: .profiles)
@@ -338,6 +379,9 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         ambiguityBand = try c.decode(Double.self, forKey: .ambiguityBand)
         cappedScoreMargin = try c.decode(Double.self, forKey: .cappedScoreMargin)
         levelCaps = try c.decode(LevelCaps.self, forKey: .levelCaps)
+        // Absent in configurations recorded before it existed: they ranked by `capped`.
+        ranking = try c.decodeIfPresent(Ranking.self, forKey: .ranking) ?? .capped
+        rankingPenalty = try c.decodeIfPresent(Double.self, forKey: .rankingPenalty) ?? 0.1
         attestationCaps = try c.decode(AttestationCaps.self, forKey: .attestationCaps)
         rule = try c.decodeIfPresent(Rule.self, forKey: .rule) ?? .weighted
         // Absent in configurations recorded before they existed: HIGH was then the
@@ -372,6 +416,7 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     /// - `level_boundaries` finite, in (0, 1] and strictly decreasing
     ///   (`very_high > high > medium > low > 0`);
     /// - `ambiguity_band` finite and >= 0;
+    /// - `ranking_penalty` finite and in 0...1;
     /// - `capped_score_margin` finite, > 0 and smaller than the narrowest band
     ///   (`low - 0`, `medium - low`, `high - medium`, `very_high - high`).
     ///
@@ -435,6 +480,10 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
         }
         guard ambiguityBand.isFinite, ambiguityBand >= 0 else {
             throw ConfigurationError(key: CodingKeys.ambiguityBand, "must be finite and >= 0, got \(ambiguityBand)")
+        }
+        guard rankingPenalty.isFinite, (0...1).contains(rankingPenalty) else {
+            throw ConfigurationError(
+                key: CodingKeys.rankingPenalty, "must be a finite number in 0...1, got \(rankingPenalty)")
         }
         if mediumHigh == .level {
             guard b.mediumHigh.isFinite, b.mediumHigh > b.medium, b.mediumHigh < b.high else {

@@ -11,14 +11,15 @@ public struct AggregationResult: Sendable, Equatable, Codable {
     public var uncappedScore: Double
     /// The score that ranks: what ROC, AUC, DET, EER, threshold tables, tuning and the
     /// decision (`ranking_score >= decision.threshold`) use. Equal to `confidence_score`
-    /// when no cap lowered the level. When a cap lowered it to level L, whose upper bound
-    /// is `hi` (so the evidence `e = weighted_mean + agreement_boost`, unclamped, is `>= hi`),
-    /// with `m = capped_score_margin` and `b` the configured `agreement_boost`:
-    /// `ranking = (hi - m) + (m / 2) * (e - hi) / (1 + b - hi)` (the fraction is 0 when
-    /// `hi >= 1 + b`). It lies in `[hi - m, hi - m / 2]`, inside L and at or above the
-    /// flattened `confidence_score = hi - m`, and keeps the order of the evidence among
-    /// the samples capped to the same level, including those whose `uncapped_score`
-    /// clamps to 1: a cap lowers the score but does not tie it.
+    /// when no cap lowered the level. When a cap lowered it, by `aggregation.ranking`
+    /// (`AggregationConfiguration.Ranking`, `ConfidenceAggregator` step 10): `evidence`
+    /// (default) `uncapped_score`, the order of the evidence whatever the caps; `capped`
+    /// the band score inside the capped level L (upper bound `hi`, so the evidence
+    /// `e = weighted_mean + agreement_boost`, unclamped, is `>= hi`; `m =
+    /// capped_score_margin`, `b` = `agreement_boost`): `(hi - m) + (m / 2) * (e - hi) /
+    /// (1 + b - hi)` in `[hi - m, hi - m / 2]`, ordered by evidence among the samples
+    /// capped to the same level; `bounded` the larger of that band score and
+    /// `uncapped_score - ranking_penalty`.
     public var rankingScore: Double
     /// `sum(w_i * s_i) / sum(w_i)` over the scored methods with weight > 0; 0 when none
     /// scored.

@@ -42,13 +42,22 @@
 ///    the `>=` boundaries, every cap). If a cap lowered it, score =
 ///    `min(uncapped, upperBound(level) - capped_score_margin)`.
 /// 9. `ambiguous_results` when `|score - level_boundaries.medium| < ambiguity_band`.
-/// 10. Ranking score (`AggregationResult.rankingScore`): the score itself when no cap
-///     lowered the level; when one lowered it to a level with upper bound `hi`,
-///     `(hi - m) + (m / 2) * (e - hi) / (1 + agreement_boost - hi)` with
-///     `m = capped_score_margin` and `e = weighted_mean + boost` before the clamp to 1, so
-///     it stays inside the capped level but keeps the order of the evidence (two captures
-///     whose `uncapped` both clamp to 1 stay apart). ROC, AUC, DET, tuning and the
-///     evaluation decision use it; level and score are as above.
+/// 10. Ranking score (`AggregationResult.rankingScore`), the score ROC, AUC, DET, tuning
+///     and the evaluation decision use, by `ranking` (`AggregationConfiguration.Ranking`);
+///     level and score are as above under every choice. When no cap lowered the level it
+///     is the score itself. When one lowered it to a level with upper bound `hi`, with
+///     `e` the evidence of step 8 before the clamp to 1 and the band score
+///     `band(e) = (hi - m) + (m / 2) * (e - hi) / (1 + agreement_boost - hi)`
+///     (`m = capped_score_margin`; `bandScore`):
+///     - `evidence` (default): `uncapped`. The ranking follows the evidence alone; caps
+///       change the level, `confidence_score` and the flags, never the order. Chosen
+///       because caps that differ between samples reorder them whatever their evidence:
+///       on the real development set, a failed metadata check (level SUSPICIOUS) put 48
+///       of one source's 50 bona fide photos below its attacks (docs/ranking.md);
+///     - `capped`: `band(e)`, inside the capped level: the level after caps first, the
+///       evidence second;
+///     - `bounded`: `max(band(e), uncapped - ranking_penalty)`: a cap lowers the ranking
+///       by at most `ranking_penalty`.
 public struct ConfidenceAggregator: Sendable {
     public let configuration: AggregationConfiguration
 
@@ -166,13 +175,13 @@ public struct ConfidenceAggregator: Sendable {
         let uncappedLevel = boundaries.level(for: uncapped)
         let binding = caps.filter { $0.level < uncappedLevel }
         let level = binding.map(\.level).min() ?? uncappedLevel
-        var score = uncapped, ranking = uncapped
+        var score = uncapped, cappedBelow: Double?
         if level < uncappedLevel, let upper = boundaries.upperBound(of: level) {
             score = Swift.min(score, upper - c.cappedScoreMargin)
-            ranking = Self.rankingScore(
-                evidence: evidence, cappedBelow: upper, margin: c.cappedScoreMargin,
-                agreementBoost: c.agreementBoost)
+            cappedBelow = upper
         }
+        let ranking = Self.rankingScore(
+            evidence: evidence, uncapped: uncapped, cappedBelow: cappedBelow, configuration: c)
         if abs(score - boundaries.medium) < c.ambiguityBand { flags.insert(.ambiguousResults) }
 
         var result = AggregationResult(
@@ -202,14 +211,36 @@ public struct ConfidenceAggregator: Sendable {
         return satisfied
     }
 
-    /// The ranking score of a capture whose level a cap lowered to the level with upper
-    /// bound `hi` (exclusive): `(hi - m) + (m / 2) * (e - hi) / (1 + b - hi)`, where
+    /// The ranking score (step 10) under `configuration.ranking`, for evidence `e` (before
+    /// the clamp to 1), `uncapped = clamp(e, 0, 1)` and `cappedBelow`, the upper bound of
+    /// the level a cap lowered the capture to (nil when no cap lowered it: then `uncapped`
+    /// under every choice).
+    public static func rankingScore(
+        evidence e: Double, uncapped: Double, cappedBelow hi: Double?, configuration c: AggregationConfiguration
+    ) -> Double {
+        guard let hi else { return uncapped }
+        switch c.ranking {
+        case .evidence:
+            return uncapped
+        case .capped:
+            return bandScore(
+                evidence: e, cappedBelow: hi, margin: c.cappedScoreMargin, agreementBoost: c.agreementBoost)
+        case .bounded:
+            let band = bandScore(
+                evidence: e, cappedBelow: hi, margin: c.cappedScoreMargin, agreementBoost: c.agreementBoost)
+            return Swift.max(band, uncapped - c.rankingPenalty)
+        }
+    }
+
+    /// The band score of a capture whose level a cap lowered to the level with upper
+    /// bound `hi` (exclusive), the ranking score under `ranking: capped`:
+    /// `(hi - m) + (m / 2) * (e - hi) / (1 + b - hi)`, where
     /// `e = weighted_mean + boost` is the evidence before the clamp to 1 (in `0...1 + b`,
     /// `b` the configuration's `agreement_boost`) and `e >= hi` (else the cap would not have
     /// lowered the level). Increasing in `e`, from `hi - m` (at `e = hi`) to `hi - m / 2`
     /// (at `1 + b`): the clamp of `uncapped` to 1 would tie every capture with `e >= 1`.
     /// With `hi >= 1 + b` no evidence lies above `hi` and the result is `hi - m`.
-    public static func rankingScore(
+    public static func bandScore(
         evidence e: Double, cappedBelow hi: Double, margin m: Double, agreementBoost b: Double
     ) -> Double {
         let span = 1 + b - hi

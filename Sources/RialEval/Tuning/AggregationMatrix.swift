@@ -158,8 +158,8 @@ public struct AggregationMatrix: Sendable {
     /// scored (the record's aggregate is then not a score: `SampleRecord.score`).
     ///
     /// Steps are `ConfidenceAggregator.aggregate`'s, in its order and with its arithmetic
-    /// (so the results are identical, not just close), then the ranking score
-    /// (`ConfidenceAggregator.rankingScore` when a cap lowered the level, else the score).
+    /// (so the results are identical, not just close), then the ranking score under
+    /// `aggregation.ranking` (`ConfidenceAggregator.rankingScore`).
     /// With `uncapped`, the uncapped score instead (`AggregationResult.uncappedScore`).
     public func rankingScores(
         weights: [Double], expectedWeighted: Int, primary: AggregationMethod?,
@@ -169,7 +169,7 @@ public struct AggregationMatrix: Sendable {
         let primaryColumn = columns.firstIndex { $0.role == primary } ?? -1
         var out = [Double](repeating: .nan, count: rows)
         let boundaries = c.effectiveBoundaries
-        let margin = c.cappedScoreMargin, realThreshold = c.realThreshold
+        let realThreshold = c.realThreshold
         let minMethods = c.minMethodsForAgreement, agreementBoost = c.agreementBoost
         // Levels as ranks (0 SUSPICIOUS ... 5 VERY_HIGH); a cap lowers the level to its rank.
         let disagreementCap = c.resolved(c.levelCaps.disagreement).rank
@@ -231,13 +231,9 @@ public struct AggregationMatrix: Sendable {
                                         let ok = r.match == .any ? met > 0 : met == r.count
                                         if !ok { level = Swift.min(level, c.resolved(r.cap).rank) }
                                     }
-                                    if level < uncappedLevel, let hi = boundaries.upperBound(of: levels[level]) {
-                                        out[i] = ConfidenceAggregator.rankingScore(
-                                            evidence: mean + boost, cappedBelow: hi, margin: margin,
-                                            agreementBoost: c.agreementBoost)
-                                    } else {
-                                        out[i] = uncapped
-                                    }
+                                    let hi = level < uncappedLevel ? boundaries.upperBound(of: levels[level]) : nil
+                                    out[i] = ConfidenceAggregator.rankingScore(
+                                        evidence: mean + boost, uncapped: uncapped, cappedBelow: hi, configuration: c)
                                 }
                             }
                         }
