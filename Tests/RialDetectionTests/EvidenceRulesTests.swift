@@ -55,9 +55,9 @@ import Testing
         #expect(failed.capsApplied.contains("metadata.device_has_lidar: level capped at SUSPICIOUS"))
         // The score agrees with the level: below the LOW boundary 0.25. The ranking score
         // follows the evidence under the default `aggregation.ranking: evidence`
-        // (RankingModeTests covers `capped` and `bounded`).
+        // (RankingModeTests covers `capped` and `bounded`): the cap does not move it.
         #expect(failed.confidenceScore < 0.25)
-        #expect(failed.rankingScore == failed.uncappedScore)
+        #expect(failed.rankingScore == clean.rankingScore)
         // The MVP level beside it is SUSPICIOUS too (`any_check_failed`).
         #expect(failed.mvp?.level == .suspicious)
     }

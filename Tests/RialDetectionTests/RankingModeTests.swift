@@ -122,16 +122,40 @@ import Testing
     }
 
     /// Over a grid of scores, with and without a failed check and a screen detection, under
-    /// `evidence` the ranking score is the uncapped score, so it never orders two captures
-    /// against their evidence.
-    @Test func evidenceRankingIsTheUncappedScore() throws {
+    /// `evidence` the ranking score is the uncapped score up to 0.95 (= 1 - boost) and
+    /// strictly increasing in the evidence everywhere, so it never orders two captures
+    /// against their evidence and evidence above 1 does not tie at 1.
+    @Test func evidenceRankingFollowsTheEvidence() throws {
+        var previous = -Double.infinity
         for step in 0...40 {
             let s = Double(step) / 40
+            var ranks: [Double] = []
             for (screen, checks) in [(false, [String]()), (true, []), (false, ["metadata.resolution"])] {
                 let r = try aggregate(s, screen: screen, failedChecks: checks, ranking: .evidence)
-                #expect(r.rankingScore == r.uncappedScore)
+                let evidence = r.weightedMean + r.agreementBoost
+                if evidence <= 0.95 { #expect(r.rankingScore == r.uncappedScore) }
+                ranks.append(r.rankingScore)
             }
+            #expect(Set(ranks).count == 1, "caps moved the ranking at s = \(s)")
+            #expect(ranks[0] > previous, "not increasing at s = \(s)")
+            previous = ranks[0]
         }
+    }
+
+    /// Above the knee: all four 0.97 -> evidence 1.02 and all four 1.0 -> evidence 1.05 both
+    /// have `uncapped_score` 1; their ranking scores are 0.95 + (1.02 - 0.95) / 2 = 0.985
+    /// and 0.95 + (1.05 - 0.95) / 2 = 1.0 (k = 1 - 0.05, slope (1 - k) / (1 + 0.05 - k) =
+    /// 0.05 / 0.10). All four 0.9 -> evidence 0.95, at the knee: 0.95.
+    @Test func evidenceAboveOneStaysApart() throws {
+        let a = try aggregate(0.97, ranking: .evidence)
+        let b = try aggregate(1.0, ranking: .evidence)
+        let c = try aggregate(0.9, ranking: .evidence)
+        #expect(a.uncappedScore == 1 && b.uncappedScore == 1)
+        #expect(abs(a.rankingScore - 0.985) < Self.tolerance)
+        #expect(abs(b.rankingScore - 1.0) < Self.tolerance)
+        #expect(abs(c.rankingScore - 0.95) < Self.tolerance)
+        #expect(ConfidenceAggregator.evidenceScore(-0.2, agreementBoost: 0.05) == 0)
+        #expect(ConfidenceAggregator.evidenceScore(1.2, agreementBoost: 0) == 1)
     }
 
     /// Decoding: a partial configuration lays `ranking` / `ranking_penalty` over the

@@ -266,8 +266,10 @@ public struct AggregationConfiguration: Sendable, Equatable, Codable {
     /// `band(e) = (hi - m) + (m / 2) * (e - hi) / (1 + b - hi)` (`ConfidenceAggregator
     /// .bandScore`; `m` = `capped_score_margin`, `b` = `agreement_boost`):
     public enum Ranking: String, Sendable, Hashable, Codable, CaseIterable {
-        /// `uncapped`, whatever the caps: the order of the evidence, exactly. Ties only
-        /// where the evidence ties or is clamped (`e >= 1`, as `uncapped_score`).
+        /// The evidence whatever the caps (`ConfidenceAggregator.evidenceScore`: `uncapped`
+        /// up to `1 - agreement_boost`, the evidence above it mapped onto the rest of 0...1
+        /// so it does not tie at 1): the order of the evidence, exactly. Ties only where
+        /// the evidence ties or is below 0.
         case evidence
         /// `band(e)` when a cap lowered the level, else `uncapped`: the level after caps
         /// first, the evidence second (what runs used before `ranking` existed). A cap

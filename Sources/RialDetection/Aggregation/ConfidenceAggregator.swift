@@ -44,20 +44,23 @@
 /// 9. `ambiguous_results` when `|score - level_boundaries.medium| < ambiguity_band`.
 /// 10. Ranking score (`AggregationResult.rankingScore`), the score ROC, AUC, DET, tuning
 ///     and the evaluation decision use, by `ranking` (`AggregationConfiguration.Ranking`);
-///     level and score are as above under every choice. When no cap lowered the level it
-///     is the score itself. When one lowered it to a level with upper bound `hi`, with
-///     `e` the evidence of step 8 before the clamp to 1 and the band score
+///     level and score are as above under every choice. With `e` the evidence of step 8
+///     before the clamp to 1 and the band score
 ///     `band(e) = (hi - m) + (m / 2) * (e - hi) / (1 + agreement_boost - hi)`
-///     (`m = capped_score_margin`; `bandScore`):
-///     - `evidence` (default): `uncapped`. The ranking follows the evidence alone; caps
+///     (`m = capped_score_margin`, `hi` the upper bound of the level a cap lowered it to;
+///     `bandScore`):
+///     - `evidence` (default): `evidenceScore(e)`, capped or not: `uncapped` up to
+///       `1 - agreement_boost`, above it the evidence up to `1 + agreement_boost` mapped
+///       onto the rest of 0...1, so captures whose `uncapped` clamps to 1 stay apart.
+///       The ranking follows the evidence alone; caps
 ///       change the level, `confidence_score` and the flags, never the order. Chosen
 ///       because caps that differ between samples reorder them whatever their evidence:
 ///       on the real development set, a failed metadata check (level SUSPICIOUS) put 48
 ///       of one source's 50 bona fide photos below its attacks (docs/ranking.md);
-///     - `capped`: `band(e)`, inside the capped level: the level after caps first, the
-///       evidence second;
-///     - `bounded`: `max(band(e), uncapped - ranking_penalty)`: a cap lowers the ranking
-///       by at most `ranking_penalty`.
+///     - `capped`: `band(e)` when a cap lowered the level, else `uncapped`: the level
+///       after caps first, the evidence second;
+///     - `bounded`: `max(band(e), uncapped - ranking_penalty)` when a cap lowered the
+///       level, else `uncapped`: a cap lowers the ranking by at most `ranking_penalty`.
 public struct ConfidenceAggregator: Sendable {
     public let configuration: AggregationConfiguration
 
@@ -214,22 +217,36 @@ public struct ConfidenceAggregator: Sendable {
     /// The ranking score (step 10) under `configuration.ranking`, for evidence `e` (before
     /// the clamp to 1), `uncapped = clamp(e, 0, 1)` and `cappedBelow`, the upper bound of
     /// the level a cap lowered the capture to (nil when no cap lowered it: then `uncapped`
-    /// under every choice).
+    /// under `capped` and `bounded`).
     public static func rankingScore(
         evidence e: Double, uncapped: Double, cappedBelow hi: Double?, configuration c: AggregationConfiguration
     ) -> Double {
-        guard let hi else { return uncapped }
         switch c.ranking {
         case .evidence:
-            return uncapped
+            return evidenceScore(e, agreementBoost: c.agreementBoost)
         case .capped:
+            guard let hi else { return uncapped }
             return bandScore(
                 evidence: e, cappedBelow: hi, margin: c.cappedScoreMargin, agreementBoost: c.agreementBoost)
         case .bounded:
+            guard let hi else { return uncapped }
             let band = bandScore(
                 evidence: e, cappedBelow: hi, margin: c.cappedScoreMargin, agreementBoost: c.agreementBoost)
             return Swift.max(band, uncapped - c.rankingPenalty)
         }
+    }
+
+    /// The ranking score under `ranking: evidence`, capped or not: `clamp(e, 0, 1)` up to
+    /// the knee `k = max(1 - b, 0)` (`b` the agreement boost), and above it the evidence
+    /// `k...1 + b` mapped linearly onto `k...1`:
+    /// `k + (e - k) * (1 - k) / (1 + b - k)`. Strictly increasing in `e` from 0 on, so
+    /// evidence above 1 (every method says real and the boost is added) does not tie at 1
+    /// as `uncapped_score` does. With the default `b = 0.05`: `e` up to 0.95 as it is,
+    /// `0.95 + (e - 0.95) / 2` above (1.05 -> 1.0, 1.0 -> 0.975).
+    public static func evidenceScore(_ e: Double, agreementBoost b: Double) -> Double {
+        let k = Swift.max(1 - b, 0)
+        guard b > 0, e > k else { return Swift.min(Swift.max(e, 0), 1) }
+        return Swift.min(k + (e - k) * (1 - k) / (1 + b - k), 1)
     }
 
     /// The band score of a capture whose level a cap lowered to the level with upper
