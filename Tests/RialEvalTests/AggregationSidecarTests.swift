@@ -79,6 +79,11 @@ import Testing
             Result { () throws(RunError) in try AggregationColumns.parse(raw, path: "x.bin") }
         }.get()
         #expect(parsed == columns)
+        // The bytes do not depend on dictionary order: the records read back from their
+        // JSON lines (new dictionaries) give the same file.
+        let decoder = SampleRecordLine.videoDecoder
+        let reread = try records.map { try decoder.decode(SampleRecord.self, from: Data($0.jsonLine().utf8)) }
+        #expect(AggregationColumns(records: reread).encoded() == columns.encoded())
         for (i, record) in records.enumerated() {
             let inputs = parsed.inputs(at: i)
             #expect(inputs.candidates == record.aggregationInputs, "\(i)")
@@ -106,6 +111,32 @@ import Testing
             let rescored = rescorer.rescore(record)
             #expect(all[i]?.aggregate == (record.status == .evaluated ? rescored.aggregate : nil), "\(i)")
             #expect(all[i]?.decision == (record.status == .evaluated ? rescored.decision : nil), "\(i)")
+        }
+    }
+
+    /// bench-rescore's run folder: its sidecar equals the columns of its samples.jsonl
+    /// records, and with distinct scores every line's method scores are its own (the same
+    /// in `methods` and `aggregation_inputs`), where the templates repeat after 1,000 lines.
+    @Test func theBenchmarkRunsSidecarMatchesItsRecords() throws {
+        for distinct in [false, true] {
+            let folder = try Fixtures.makeTemporaryFolder("rial-bench-sidecar").appendingPathComponent("run").path
+            try RescoreBenchmark.writeRun(
+                folder: folder, samples: 1_200, fieldsPerMethod: 0, resamples: 0, distinctScores: distinct)
+            let results = try RunOutput.verifiedResults(folder: folder)
+            let records = try SampleRecord.readLines(path: "\(folder)/samples.jsonl")
+            let columns = try AggregationColumns.read(
+                path: "\(folder)/\(AggregationColumns.fileName)", sha256: results.aggregationSidecarSHA256 ?? "")
+            #expect(columns == AggregationColumns(records: records))
+            var scores = Set<Double>()
+            for record in records {
+                for (key, candidate) in record.aggregationInputs ?? [:] {
+                    #expect(record.score(key) == (candidate.available ? candidate.score : nil))
+                    if let score = candidate.score, key == "moire/1" { scores.insert(score) }
+                }
+            }
+            // moire/1 completes on about 90% of lines (RescoreBenchmark.template): with
+            // templates at most 1,000 values, distinct about 1,080.
+            #expect(distinct ? scores.count > 1_000 : scores.count <= 1_000)
         }
     }
 

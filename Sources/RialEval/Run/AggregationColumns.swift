@@ -118,8 +118,10 @@ public struct AggregationColumns: Sendable, Equatable {
             }
             if let inputs = record.aggregationInputs {
                 hasInputs[i] = 1
-                for (key, candidate) in inputs {
-                    let k = keyIndex[key]!
+                // Key order, not the dictionary's: the tables (and so the bytes) must not
+                // depend on hashing.
+                for key in inputs.keys.sorted() {
+                    let candidate = inputs[key]!, k = keyIndex[key]!
                     var bits = Flag.present
                     if candidate.available { bits |= Flag.available }
                     if let s = candidate.score {
@@ -141,6 +143,28 @@ public struct AggregationColumns: Sendable, Equatable {
     }
 
     init(count: Int) { self.count = count }
+
+    /// `template`'s samples repeated in order up to `n` samples (`bench-rescore`).
+    mutating func tile(_ template: AggregationColumns, to n: Int) {
+        func tiled<T>(_ column: [T]) -> [T] { (0..<n).map { column[$0 % column.count] } }
+        self = template
+        count = n
+        guard template.count > 0 else { return }
+        status = tiled(template.status)
+        bonaFide = tiled(template.bonaFide)
+        data = tiled(template.data)
+        label = tiled(template.label)
+        group = tiled(template.group)
+        hasInputs = tiled(template.hasInputs)
+        video = tiled(template.video)
+        attestationStatus = tiled(template.attestationStatus)
+        attestationMethod = tiled(template.attestationMethod)
+        hasChecks = tiled(template.hasChecks)
+        flags = template.flags.map(tiled)
+        family = template.family.map(tiled)
+        score = template.score.map(tiled)
+        checks = template.checks.map(tiled)
+    }
 
     static func code(of status: EvidenceCheckStatus) -> UInt8 {
         UInt8(statusCodes.firstIndex(of: status)! + 1)
