@@ -15,7 +15,8 @@ import RialMedia
 /// distinct scores as a real run of that size), the run's aggregation sidecar, and a
 /// `results.json` that verifies against them. Then the sidecar's part of a rescore is
 /// timed (read and verify `aggregation-inputs.bin`, aggregate every sample from its
-/// columns on all cores), and `RunRescore.rescore` is timed on the folder, with a
+/// columns on all cores, with `Rescorer` and with the compiled `AggregationPlan`; the
+/// aggregate's metrics on the plan's scores), and `RunRescore.rescore` is timed on the folder, with a
 /// configuration that changes weights, a calibration and the decision threshold, exactly
 /// as the command runs it.
 public enum RescoreBenchmark {
@@ -42,6 +43,9 @@ public enum RescoreBenchmark {
         public var sidecarParseSeconds: Double = 0
         /// Aggregate every sample from the columns on all cores, seconds.
         public var sidecarAggregateSeconds: Double = 0
+        /// Aggregate every sample from the columns with the compiled plan (`AggregationPlan`,
+        /// the numbers metrics read, no strings) on all cores, seconds.
+        public var planAggregateSeconds: Double = 0
         /// Bytes of `aggregation-inputs.bin`.
         public var sidecarBytes: Int = 0
         /// The aggregate's metrics (`MethodMetrics.compute`, breakdowns by label and group)
@@ -189,6 +193,13 @@ public enum RescoreBenchmark {
         let aggregated = rescorer.aggregateAll(columns, jobs: jobs)
         let aggregateSeconds = (clock.now - phase).milliseconds / 1_000
         guard aggregated.count == columns.count else { throw RunError("\(sidecarPath): aggregation lost samples") }
+        phase = clock.now
+        let plan: AggregationPlan
+        do { plan = try AggregationPlan(configuration: configuration, columns: columns) } catch {
+            throw RunError("bench configuration: key '\(error.key)': \(error.reason)")
+        }
+        let outputs = plan.run(columns, jobs: jobs)
+        let planSeconds = (clock.now - phase).milliseconds / 1_000
         // The aggregate's own metrics on the new scores (what a rescore must recompute;
         // breakdowns by label and group, the dimensions the sidecar holds).
         phase = clock.now
@@ -198,7 +209,7 @@ public enum RescoreBenchmark {
             let group = columns.group[i] == AggregationColumns.noGroup ? nil : columns.groups[Int(columns.group[i])]
             scored.append(
                 ScoredSample(
-                    id: String(i), score: aggregated[i].map { $0.aggregate.rankingScore ?? $0.aggregate.score } ?? .nan,
+                    id: String(i), score: outputs.present[i] == 2 ? outputs.rankingScore[i] : .nan,
                     bonaFide: columns.bonaFide[i] == 1, species: columns.labels[Int(columns.label[i])], group: group))
         }
         let metrics = MethodMetrics.compute(
@@ -227,7 +238,8 @@ public enum RescoreBenchmark {
             bootstrapResamples: outcome.results.bootstrapResamples, recordSeconds: outcome.recordSeconds,
             reportSeconds: outcome.reportSeconds, metricsSeconds: outcome.metricsSeconds,
             writeSeconds: outcome.writeSeconds, totalSeconds: total, sidecarReadSeconds: readSeconds,
-            sidecarParseSeconds: parseSeconds, sidecarAggregateSeconds: aggregateSeconds, sidecarBytes: data.count,
+            sidecarParseSeconds: parseSeconds, sidecarAggregateSeconds: aggregateSeconds,
+            planAggregateSeconds: planSeconds, sidecarBytes: data.count,
             aggregateMetricsSeconds: aggregateMetricsSeconds)
     }
 

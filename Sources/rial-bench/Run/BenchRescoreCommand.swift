@@ -84,9 +84,9 @@ struct BenchRescoreCommand: ParsableCommand {
                 Terminal.out(
                     String(
                         format:
-                            "aggregation sidecar (%.1f MB, \(distinctScores ? "distinct" : "template") scores): read and SHA-256 %.2f s, parse %.2f s, aggregate %.2f s, aggregate's metrics %.2f s",
+                            "aggregation sidecar (%.1f MB, \(distinctScores ? "distinct" : "template") scores): read and SHA-256 %.2f s, parse %.2f s, aggregate %.2f s (compiled plan %.2f s), aggregate's metrics %.2f s",
                         Double(report.sidecarBytes) / 1e6, report.sidecarReadSeconds, report.sidecarParseSeconds,
-                        report.sidecarAggregateSeconds,
+                        report.sidecarAggregateSeconds, report.planAggregateSeconds,
                         report.aggregateMetricsSeconds))
             }
         } catch let error as RunError {
