@@ -51,14 +51,18 @@ public enum RescoreBenchmark {
         /// The aggregate's metrics (`MethodMetrics.compute`, breakdowns by label and group)
         /// on the scores aggregated from the sidecar, seconds.
         public var aggregateMetricsSeconds: Double = 0
+        /// Those metrics again, part by part (`metricsParts`), seconds.
+        public var aggregateMetricsParts: [String: Double] = [:]
     }
 
-    /// Writes the synthetic run folder `folder` (which must not exist or be empty).
+    /// Writes the synthetic run folder `folder` (which must not exist or be empty); with
+    /// `samplesFile` false its `samples.jsonl` is left empty (only the sidecar's part of a
+    /// rescore can then be timed).
     ///
     /// - Throws: `RunError` when a file cannot be written.
     public static func writeRun(
         folder: String, samples: Int, fieldsPerMethod: Int, resamples: Int, seed: UInt64 = 7,
-        distinctScores: Bool = false
+        distinctScores: Bool = false, samplesFile: Bool = true
     ) throws(RunError) {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw RunError("\(folder): cannot be created")
@@ -115,17 +119,17 @@ public enum RescoreBenchmark {
             for i in 0..<samples {
                 let t = i % pieces.count
                 for piece in pieces[t] {
-                    buffer += piece.text
+                    if samplesFile { buffer += piece.text }
                     guard let next = piece.next else {
-                        buffer += Array("s\(i)".utf8)
+                        if samplesFile { buffer += Array("s\(i)".utf8) }
                         continue
                     }
                     guard next >= 0, let k = keyColumn[next] else { continue }
                     let score = distinctScore(templateColumns.score[k][t], line: i, method: next, seed: seed)
                     columns.score[k][i] = score
-                    buffer += Array(SampleRecordLine.number(score).utf8)
+                    if samplesFile { buffer += Array(SampleRecordLine.number(score).utf8) }
                 }
-                buffer.append(UInt8(ascii: "\n"))
+                if samplesFile { buffer.append(UInt8(ascii: "\n")) }
                 if buffer.count >= 8 << 20 {
                     try handle.write(contentsOf: buffer)
                     buffer.removeAll(keepingCapacity: true)
@@ -168,7 +172,9 @@ public enum RescoreBenchmark {
     }
 
     /// Times the rescore of the run folder `run` into `out` (a staging folder that is then discarded).
-    public static func measure(run: String, out: String, jobs: Int) throws(RunError) -> Report {
+    /// With `full` false only the sidecar's part is timed (for a run written without
+    /// `samples.jsonl`: `writeRun(samplesFile: false)`).
+    public static func measure(run: String, out: String, jobs: Int, full: Bool = true) throws(RunError) -> Report {
         let clock = ContinuousClock()
         // The sidecar's part: one read with its digest, the columns, every sample aggregated.
         let results = try RunOutput.unverifiedResults(folder: run)
@@ -221,6 +227,15 @@ public enum RescoreBenchmark {
                 breakdowns: [.label, .group]))
         let aggregateMetricsSeconds = (clock.now - phase).milliseconds / 1_000
         _ = metrics
+        let parts = metricsParts(samples: scored, configuration: configuration, results: results)
+        guard full else {
+            return Report(
+                samples: columns.count, bytes: 0, jobs: jobs, bootstrapResamples: results.bootstrapResamples,
+                recordSeconds: 0, reportSeconds: 0, metricsSeconds: 0, writeSeconds: 0, totalSeconds: 0,
+                sidecarReadSeconds: readSeconds, sidecarParseSeconds: parseSeconds,
+                sidecarAggregateSeconds: aggregateSeconds, planAggregateSeconds: planSeconds, sidecarBytes: data.count,
+                aggregateMetricsSeconds: aggregateMetricsSeconds, aggregateMetricsParts: parts)
+        }
 
         let staging = try RunFolderStaging(destination: out)
         defer { staging.discard() }
@@ -240,7 +255,60 @@ public enum RescoreBenchmark {
             writeSeconds: outcome.writeSeconds, totalSeconds: total, sidecarReadSeconds: readSeconds,
             sidecarParseSeconds: parseSeconds, sidecarAggregateSeconds: aggregateSeconds,
             planAggregateSeconds: planSeconds, sidecarBytes: data.count,
-            aggregateMetricsSeconds: aggregateMetricsSeconds)
+            aggregateMetricsSeconds: aggregateMetricsSeconds, aggregateMetricsParts: parts)
+    }
+
+    /// The parts of `MethodMetrics.compute` on `samples`, each timed alone (seconds): the
+    /// ranking (sort, species, clusters), the point metrics (ROC, PR, EER, rates at the
+    /// threshold, BPCER at APCER targets, confusion), each bootstrap (`ClusterBootstrap`,
+    /// `APCERAtBPCER` with intervals, the threshold table), the breakdowns (label, group).
+    static func metricsParts(samples: [ScoredSample], configuration: PipelineConfiguration, results: RunResults)
+        -> [String: Double]
+    {
+        let clock = ContinuousClock()
+        var parts: [String: Double] = [:]
+        func time<T>(_ name: String, _ body: () -> T) -> T {
+            let start = clock.now
+            let value = body()
+            parts[name] = (clock.now - start).milliseconds / 1_000
+            return value
+        }
+        let threshold = configuration.decision.threshold(for: nil)
+        let settings = BootstrapSettings(resamples: results.bootstrapResamples, seed: results.seeds["bootstrap"] ?? 42)
+        let prepared = time("rank") { RankedSamples(samples: samples) }
+        let curve = time("points") { () -> ROCCurve in
+            let curve = ROCCurve(ranked: prepared.ranked, excluded: prepared.excluded, inputWarnings: [])
+            _ = PrecisionRecallCurve(ranked: prepared.ranked, excluded: prepared.excluded, inputWarnings: [])
+            _ = EqualErrorRate(curve: curve)
+            _ = PresentationAttackMetrics(prepared: prepared, threshold: threshold)
+            _ = PresentationAttackMetrics(prepared: prepared, threshold: threshold, minimumAttacks: 1)
+            for target in [0.05, 0.01] {
+                for kind in [BPCERAtAPCER.APCERKind.maxOverSpecies, .pooled] {
+                    _ = BPCERAtAPCER(ranked: prepared, target: target, kind: kind)
+                }
+            }
+            _ = ScoreTies(ranked: prepared.ranked)
+            _ = BinaryConfusionMatrix(samples: prepared.samples, threshold: threshold)
+            return curve
+        }
+        _ = curve
+        _ = time("bootstrap_auc_eer_rates") {
+            ClusterBootstrap(prepared: prepared, threshold: threshold).intervals(settings)
+        }
+        let atBPCER = time("bootstrap_apcer_at_bpcer") {
+            APCERAtBPCER.compute(
+                prepared: prepared, targets: APCERAtBPCER.standardTargets, minimumAttacks: 1, bootstrap: settings)
+        }
+        _ = time("bootstrap_threshold_table") {
+            ThresholdRow.rows(
+                prepared: prepared,
+                thresholds: atBPCER.map { ("bpcer", $0.threshold) }.filter { !$0.1.isNaN } + [("decision", threshold)],
+                minimumAttacks: 1, settings: settings)
+        }
+        _ = time("breakdowns") {
+            MetricsBreakdown(prepared: prepared, threshold: threshold, dimensions: [.label, .group], level: 0.95)
+        }
+        return parts
     }
 
     /// Line `line`'s score of method `method`: the template's `score` moved by a seeded

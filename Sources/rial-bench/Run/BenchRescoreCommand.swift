@@ -30,6 +30,9 @@ struct BenchRescoreCommand: ParsableCommand {
     @Flag(help: "Give every line its own method scores (else 1,000 templates repeat).")
     var distinctScores = false
 
+    @Flag(help: "Write only the aggregation sidecar (samples.jsonl left empty) and time only its part of a rescore.")
+    var sidecarOnly = false
+
     @Option(help: "Folder for the synthetic run and the rescore (default: a new temporary folder).")
     var folder: String?
 
@@ -64,23 +67,26 @@ struct BenchRescoreCommand: ParsableCommand {
             if !json { FileHandle.standardError.write(Data("bench-rescore: writing \(samples) records...\n".utf8)) }
             try RescoreBenchmark.writeRun(
                 folder: run, samples: samples, fieldsPerMethod: fieldsPerMethod, resamples: resamples,
-                distinctScores: distinctScores)
+                distinctScores: distinctScores, samplesFile: !sidecarOnly)
             if !json { FileHandle.standardError.write(Data("bench-rescore: rescoring...\n".utf8)) }
             var report = try RescoreBenchmark.measure(
-                run: run, out: URL(fileURLWithPath: base).appendingPathComponent("rescored").path, jobs: jobs.count)
+                run: run, out: URL(fileURLWithPath: base).appendingPathComponent("rescored").path, jobs: jobs.count,
+                full: !sidecarOnly)
             report.distinctScores = distinctScores
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
             } else {
-                Terminal.out(
-                    String(
-                        format:
-                            "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples: records %.2f s, metrics %.2f s, results and reports %.2f s, total %.2f s",
-                        report.samples, Double(report.bytes) / Double(max(1, report.samples)),
-                        Double(report.bytes) / 1e9, report.jobs, report.bootstrapResamples, report.recordSeconds,
-                        report.metricsSeconds, report.writeSeconds, report.totalSeconds))
+                if !sidecarOnly {
+                    Terminal.out(
+                        String(
+                            format:
+                                "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples: records %.2f s, metrics %.2f s, results and reports %.2f s, total %.2f s",
+                            report.samples, Double(report.bytes) / Double(max(1, report.samples)),
+                            Double(report.bytes) / 1e9, report.jobs, report.bootstrapResamples, report.recordSeconds,
+                            report.metricsSeconds, report.writeSeconds, report.totalSeconds))
+                }
                 Terminal.out(
                     String(
                         format:
@@ -88,6 +94,11 @@ struct BenchRescoreCommand: ParsableCommand {
                         Double(report.sidecarBytes) / 1e6, report.sidecarReadSeconds, report.sidecarParseSeconds,
                         report.sidecarAggregateSeconds, report.planAggregateSeconds,
                         report.aggregateMetricsSeconds))
+                Terminal.out(
+                    "aggregate's metrics by part: "
+                        + report.aggregateMetricsParts.sorted { $0.key < $1.key }.map {
+                            "\($0.key) " + String(format: "%.2f s", $0.value)
+                        }.joined(separator: ", "))
             }
         } catch let error as RunError {
             throw CLIError.badInput(error.description)
