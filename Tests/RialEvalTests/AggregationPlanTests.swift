@@ -160,4 +160,21 @@ import Testing
         #expect(total >= 2000)
         #expect(scored * 2 >= total)
     }
+
+    /// Run folders named in `RIAL_BENCH_PLAN_RUNS` (colon-separated; e.g. the default run's
+    /// `reports/latest`, which the README's `run` writes and git does not hold): every
+    /// record under the folder's own configuration (from its results.json).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["RIAL_BENCH_PLAN_RUNS"] != nil))
+    func equalsTheRescorerOnTheRunFoldersNamed() throws {
+        let folders = (ProcessInfo.processInfo.environment["RIAL_BENCH_PLAN_RUNS"] ?? "").split(separator: ":")
+        #expect(!folders.isEmpty)
+        for folder in folders.map(String.init) {
+            let records = try SampleRecord.readLines(path: folder + "/samples.jsonl")
+            let results = try RunResults.read(path: folder + "/results.json")
+            #expect(!records.isEmpty, "\(folder): no records")
+            let scored = try Self.expectEqual(records, results.configuration)
+            #expect(scored > 0, "\(folder): nothing scored")
+            try Self.expectEqual(records, RescoreBenchmark.configuration)
+        }
+    }
 }
