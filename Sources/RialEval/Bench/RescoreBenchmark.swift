@@ -53,6 +53,9 @@ public enum RescoreBenchmark {
         public var aggregateMetricsSeconds: Double = 0
         /// Those metrics again, part by part (`metricsParts`), seconds.
         public var aggregateMetricsParts: [String: Double] = [:]
+        /// CPU seconds (every thread) of the sidecar's phases and of the metrics' parts
+        /// (`aggregate_metrics.PART`).
+        public var cpuSeconds: [String: Double] = [:]
     }
 
     /// Writes the synthetic run folder `folder` (which must not exist or be empty); with
@@ -178,6 +181,13 @@ public enum RescoreBenchmark {
         let clock = ContinuousClock()
         // The sidecar's part: one read with its digest, the columns, every sample aggregated.
         let results = try RunOutput.unverifiedResults(folder: run)
+        var cpu: [String: Double] = [:]
+        var cpuMark = processCPUSeconds()
+        func cpuPhase(_ name: String) {
+            let now = processCPUSeconds()
+            cpu[name] = now - cpuMark
+            cpuMark = now
+        }
         let sidecarPath = URL(fileURLWithPath: run).appendingPathComponent(AggregationColumns.fileName).path
         var phase = clock.now
         let data = try RunResults.contents(of: sidecarPath)
@@ -185,12 +195,14 @@ public enum RescoreBenchmark {
             throw RunError("\(sidecarPath): SHA-256 does not match results.json's aggregation_sidecar_sha256")
         }
         let readSeconds = (clock.now - phase).milliseconds / 1_000
+        cpuPhase("sidecar_read")
         phase = clock.now
         let parsed = data.withUnsafeBytes { raw in
             Result { () throws(RunError) in try AggregationColumns.parse(raw, path: sidecarPath) }
         }
         let columns = try parsed.get()
         let parseSeconds = (clock.now - phase).milliseconds / 1_000
+        cpuPhase("sidecar_parse")
         phase = clock.now
         let rescorer: Rescorer
         do { rescorer = try Rescorer(configuration: configuration) } catch {
@@ -198,6 +210,7 @@ public enum RescoreBenchmark {
         }
         let aggregated = rescorer.aggregateAll(columns, jobs: jobs)
         let aggregateSeconds = (clock.now - phase).milliseconds / 1_000
+        cpuPhase("aggregate_rescorer")
         guard aggregated.count == columns.count else { throw RunError("\(sidecarPath): aggregation lost samples") }
         phase = clock.now
         let plan: AggregationPlan
@@ -206,6 +219,7 @@ public enum RescoreBenchmark {
         }
         let outputs = plan.run(columns, jobs: jobs)
         let planSeconds = (clock.now - phase).milliseconds / 1_000
+        cpuPhase("aggregate_plan")
         // The aggregate's own metrics on the new scores (what a rescore must recompute;
         // breakdowns by label and group, the dimensions the sidecar holds).
         phase = clock.now
@@ -226,15 +240,17 @@ public enum RescoreBenchmark {
                     resamples: results.bootstrapResamples, seed: results.seeds["bootstrap"] ?? 42),
                 breakdowns: [.label, .group]))
         let aggregateMetricsSeconds = (clock.now - phase).milliseconds / 1_000
+        cpuPhase("aggregate_metrics")
         _ = metrics
-        let parts = metricsParts(samples: scored, configuration: configuration, results: results)
+        let (parts, partsCPU) = metricsParts(samples: scored, configuration: configuration, results: results)
+        for (name, seconds) in partsCPU { cpu["aggregate_metrics." + name] = seconds }
         guard full else {
             return Report(
                 samples: columns.count, bytes: 0, jobs: jobs, bootstrapResamples: results.bootstrapResamples,
                 recordSeconds: 0, reportSeconds: 0, metricsSeconds: 0, writeSeconds: 0, totalSeconds: 0,
                 sidecarReadSeconds: readSeconds, sidecarParseSeconds: parseSeconds,
                 sidecarAggregateSeconds: aggregateSeconds, planAggregateSeconds: planSeconds, sidecarBytes: data.count,
-                aggregateMetricsSeconds: aggregateMetricsSeconds, aggregateMetricsParts: parts)
+                aggregateMetricsSeconds: aggregateMetricsSeconds, aggregateMetricsParts: parts, cpuSeconds: cpu)
         }
 
         let staging = try RunFolderStaging(destination: out)
@@ -255,22 +271,24 @@ public enum RescoreBenchmark {
             writeSeconds: outcome.writeSeconds, totalSeconds: total, sidecarReadSeconds: readSeconds,
             sidecarParseSeconds: parseSeconds, sidecarAggregateSeconds: aggregateSeconds,
             planAggregateSeconds: planSeconds, sidecarBytes: data.count,
-            aggregateMetricsSeconds: aggregateMetricsSeconds, aggregateMetricsParts: parts)
+            aggregateMetricsSeconds: aggregateMetricsSeconds, aggregateMetricsParts: parts, cpuSeconds: cpu)
     }
 
     /// The parts of `MethodMetrics.compute` on `samples`, each timed alone (seconds): the
     /// ranking (sort, species, clusters), the point metrics (ROC, PR, EER, rates at the
     /// threshold, BPCER at APCER targets, confusion), each bootstrap (`ClusterBootstrap`,
     /// `APCERAtBPCER` with intervals, the threshold table), the breakdowns (label, group).
+    /// Wall and CPU seconds by part.
     static func metricsParts(samples: [ScoredSample], configuration: PipelineConfiguration, results: RunResults)
-        -> [String: Double]
+        -> (wall: [String: Double], cpu: [String: Double])
     {
         let clock = ContinuousClock()
-        var parts: [String: Double] = [:]
+        var parts: [String: Double] = [:], cpu: [String: Double] = [:]
         func time<T>(_ name: String, _ body: () -> T) -> T {
-            let start = clock.now
+            let start = clock.now, startCPU = processCPUSeconds()
             let value = body()
             parts[name] = (clock.now - start).milliseconds / 1_000
+            cpu[name] = processCPUSeconds() - startCPU
             return value
         }
         let threshold = configuration.decision.threshold(for: nil)
@@ -308,7 +326,14 @@ public enum RescoreBenchmark {
         _ = time("breakdowns") {
             MetricsBreakdown(prepared: prepared, threshold: threshold, dimensions: [.label, .group], level: 0.95)
         }
-        return parts
+        return (parts, cpu)
+    }
+
+    /// CPU time of this process so far (user and system, every thread), seconds.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Line `line`'s score of method `method`: the template's `score` moved by a seeded

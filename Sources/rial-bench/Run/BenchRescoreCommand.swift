@@ -99,6 +99,11 @@ struct BenchRescoreCommand: ParsableCommand {
                         + report.aggregateMetricsParts.sorted { $0.key < $1.key }.map {
                             "\($0.key) " + String(format: "%.2f s", $0.value)
                         }.joined(separator: ", "))
+                Terminal.out(
+                    "CPU seconds (all threads): "
+                        + report.cpuSeconds.sorted { $0.key < $1.key }.map {
+                            "\($0.key) " + String(format: "%.2f", $0.value)
+                        }.joined(separator: ", "))
             }
         } catch let error as RunError {
             throw CLIError.badInput(error.description)
