@@ -216,8 +216,12 @@ struct WeightedThresholdSweep: Sendable {
             }
         }
         settle(threshold: .infinity)
+        // The largest pending target: a block whose BPCER is above it settles nothing, so
+        // `settle` (a pass over the pending targets) runs only where one can settle.
+        var largestPending = pending.map { targets[$0] }.max() ?? -.infinity
         var start = 0
-        for (b, end32) in entries.blockEnds.enumerated() where !pending.isEmpty {
+        for (b, end32) in entries.blockEnds.enumerated() {
+            if pending.isEmpty { break }
             let end = Int(end32)
             var blockWeight = 0
             for e in start..<end {
@@ -232,7 +236,10 @@ struct WeightedThresholdSweep: Sendable {
                 }
             }
             // A block of weight 0 is not in this resample: its score is no candidate.
-            if blockWeight > 0 { settle(threshold: ranked.scores[Int(ranked.blockEnds[b]) - 1]) }
+            if blockWeight > 0 && Double(positives - tp) / Double(positives) <= largestPending {
+                settle(threshold: ranked.scores[Int(ranked.blockEnds[b]) - 1])
+                largestPending = pending.map { targets[$0] }.max() ?? -.infinity
+            }
             start = end
         }
         return results
