@@ -184,9 +184,6 @@ struct WeightedThresholdSweep: Sendable {
     ///   samples that stops once every target is settled.
     func points<W: FixedWidthInteger>(targets: [Double], weights: UnsafeBufferPointer<W>?) -> [Point] {
         let (positives, negatives, attacks) = totals(weights: weights)
-        func weight(_ e: Int) -> Int {
-            Int(entries.count[e]) * (weights.map { Int($0[Int(entries.cluster[e])]) } ?? 1)
-        }
         var results = [Point](repeating: .undefined, count: targets.count)
         guard positives > 0, negatives > 0 else { return results }
         var pending = targets.indices.filter { targets[$0] >= 0 && targets[$0] <= 1 }
@@ -216,24 +213,38 @@ struct WeightedThresholdSweep: Sendable {
             }
         }
         settle(threshold: .infinity)
+        // The largest pending target: a block whose BPCER is above it settles nothing, so
+        // `settle` (a pass over the pending targets) runs only where one can settle.
+        var largestPending = pending.map { targets[$0] }.max() ?? -.infinity
         var start = 0
-        for (b, end32) in entries.blockEnds.enumerated() where !pending.isEmpty {
-            let end = Int(end32)
-            var blockWeight = 0
-            for e in start..<end {
-                let w = weight(e)
-                blockWeight += w
-                let s = Int(entries.code[e])
-                if s < 0 {
-                    tp += w
-                } else {
-                    accepted[s] += w
-                    acceptedAll += w
+        // The entries through buffers (this loop runs over every sample once per resample).
+        entries.count.withUnsafeBufferPointer { counts in
+            entries.cluster.withUnsafeBufferPointer { clusters in
+                entries.code.withUnsafeBufferPointer { codes in
+                    for (b, end32) in entries.blockEnds.enumerated() {
+                        if pending.isEmpty { break }
+                        let end = Int(end32)
+                        var blockWeight = 0
+                        for e in start..<end {
+                            let w = Int(counts[e]) * (weights.map { Int($0[Int(clusters[e])]) } ?? 1)
+                            blockWeight += w
+                            let s = Int(codes[e])
+                            if s < 0 {
+                                tp += w
+                            } else {
+                                accepted[s] += w
+                                acceptedAll += w
+                            }
+                        }
+                        // A block of weight 0 is not in this resample: its score is no candidate.
+                        if blockWeight > 0 && Double(positives - tp) / Double(positives) <= largestPending {
+                            settle(threshold: ranked.scores[Int(ranked.blockEnds[b]) - 1])
+                            largestPending = pending.map { targets[$0] }.max() ?? -.infinity
+                        }
+                        start = end
+                    }
                 }
             }
-            // A block of weight 0 is not in this resample: its score is no candidate.
-            if blockWeight > 0 { settle(threshold: ranked.scores[Int(ranked.blockEnds[b]) - 1]) }
-            start = end
         }
         return results
     }

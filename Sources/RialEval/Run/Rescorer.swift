@@ -59,6 +59,37 @@ public struct Rescorer: Sendable {
         return copy
     }
 
+    /// The aggregate and decision of sample `i` of `columns` (a run's aggregation sidecar)
+    /// under this configuration: what `rescore(_:)` writes into that sample's record. Nil
+    /// for a failed sample or one without `aggregation_inputs`.
+    public func aggregate(_ columns: AggregationColumns, at i: Int) -> (
+        aggregate: SampleRecord.Aggregate, decision: SampleRecord.Decision
+    )? {
+        guard columns.status[i] == 0 else { return nil }
+        let inputs = columns.inputs(at: i)
+        guard let candidates = inputs.candidates else { return nil }
+        let outcome = aggregator.aggregate(
+            candidates, attestation: inputs.attestation ?? .missing, profile: profile, checks: inputs.checks ?? [:])
+        return (
+            .init(
+                outcome.result, primaryMethod: outcome.primaryMethod,
+                families: aggregator.familyEvidence(candidates, aggregated: outcome.aggregated)),
+            DatasetRunner.decision(outcome.result.rankingScore, configuration: configuration)
+        )
+    }
+
+    /// `aggregate(_:at:)` of every sample of `columns`, on `jobs` workers (in sample order).
+    public func aggregateAll(_ columns: AggregationColumns, jobs: Int) -> [(
+        aggregate: SampleRecord.Aggregate, decision: SampleRecord.Decision
+    )?] {
+        let n = columns.count
+        let parts = Swift.max(1, Swift.min(n, jobs * 8))
+        let chunks = (0..<parts).concurrentMap(workers: jobs) { p in
+            (p * n / parts..<(p + 1) * n / parts).map { aggregate(columns, at: $0) }
+        }
+        return chunks.flatMap { $0 }
+    }
+
     /// Checks that `configuration` computes the same method results as the run's `run`
     /// configuration: the same `methods`, and every method section of those methods equal,
     /// and the `metadata` and `privacy` sections (whose outcomes the run recorded) equal.

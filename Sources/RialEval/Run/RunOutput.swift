@@ -49,6 +49,8 @@ public enum RunOutput {
         var results = results
         results.samplesSHA256 = digest.sha256
         results.samplesLines = digest.lines
+        // The columns a rescore reads instead of samples.jsonl (docs/aggregation-sidecar.md).
+        results.aggregationSidecarSHA256 = try AggregationColumns(records: records).write(folder: folder)
         do {
             try results.jsonData().write(to: url.appendingPathComponent(resultsFile), options: .atomic)
         } catch {
@@ -68,8 +70,14 @@ public enum RunOutput {
         let results = try unverifiedResults(folder: folder)
         let samplesPath = URL(fileURLWithPath: folder).appendingPathComponent(samplesFile).path
         try check(SamplesDigest(fileAt: samplesPath), against: results, samplesPath: samplesPath)
+        if let sidecar = results.aggregationSidecarSHA256 {
+            _ = try AggregationColumns.read(
+                path: url(folder).appendingPathComponent(AggregationColumns.fileName).path, sha256: sidecar)
+        }
         return results
     }
+
+    private static func url(_ folder: String) -> URL { URL(fileURLWithPath: folder) }
 
     /// The `results.json` of run folder `folder`, which must record the digest of its
     /// `samples.jsonl`; the caller checks it with `check(_:against:samplesPath:)` (a rescore

@@ -49,6 +49,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     public var samplesSHA256: String?
     /// Lines of that `samples.jsonl`.
     public var samplesLines: Int?
+    /// SHA-256 of the folder's aggregation sidecar (`AggregationColumns`,
+    /// `aggregation-inputs.bin`), checked when it is read; nil in folders written before it existed.
+    public var aggregationSidecarSHA256: String? = nil
     /// Set when these results are a `rescore` of another run: that run and the
     /// configuration file it was aggregated again under.
     public var rescoredFrom: RescoreOrigin?
@@ -89,6 +92,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case mergedShards = "merged_shards"
         case samplesSHA256 = "samples_sha256"
         case samplesLines = "samples_lines"
+        case aggregationSidecarSHA256 = "aggregation_sidecar_sha256"
         case rescoredFrom = "rescored_from"
         case aggregateLevels = "aggregate_levels"
         case ruleLevels = "rule_levels"

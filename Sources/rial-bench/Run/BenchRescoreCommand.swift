@@ -10,10 +10,12 @@ struct BenchRescoreCommand: ParsableCommand {
         discussion: """
             Writes a run folder of --samples synthetic records shaped as run writes them (every registered method version, \
             each with --fields-per-method further numbers, aggregation inputs, latencies, hashes; not \
-            timed), then times rescore on it under a configuration that changes weights, a calibration \
-            and the decision threshold: the record pass (verify, read, aggregate, write samples.jsonl) and \
-            the metrics and reports, with --resamples bootstrap resamples. The run folder is removed \
-            afterwards unless --keep.
+            timed; with --distinct-scores every line's method scores differ, else they cycle through \
+            1,000 templates), then times rescore on it under a configuration that changes weights, a \
+            calibration and the decision threshold: the aggregation sidecar's part (read and verify \
+            aggregation-inputs.bin, aggregate every sample from its columns), then the whole rescore: the \
+            record pass (verify, read, aggregate, write samples.jsonl) and the metrics and reports, with \
+            --resamples bootstrap resamples. The run folder is removed afterwards unless --keep.
             """)
 
     @Option(help: "Records in the synthetic run.")
@@ -24,6 +26,12 @@ struct BenchRescoreCommand: ParsableCommand {
 
     @Option(help: "Bootstrap resamples recorded in the synthetic run (the rescore computes as many; run's default).")
     var resamples: Int = 1000
+
+    @Flag(help: "Give every line its own method scores (else 1,000 templates repeat).")
+    var distinctScores = false
+
+    @Flag(help: "Write only the aggregation sidecar (samples.jsonl left empty) and time only its part of a rescore.")
+    var sidecarOnly = false
 
     @Option(help: "Folder for the synthetic run and the rescore (default: a new temporary folder).")
     var folder: String?
@@ -58,22 +66,44 @@ struct BenchRescoreCommand: ParsableCommand {
         do {
             if !json { FileHandle.standardError.write(Data("bench-rescore: writing \(samples) records...\n".utf8)) }
             try RescoreBenchmark.writeRun(
-                folder: run, samples: samples, fieldsPerMethod: fieldsPerMethod, resamples: resamples)
+                folder: run, samples: samples, fieldsPerMethod: fieldsPerMethod, resamples: resamples,
+                distinctScores: distinctScores, samplesFile: !sidecarOnly)
             if !json { FileHandle.standardError.write(Data("bench-rescore: rescoring...\n".utf8)) }
-            let report = try RescoreBenchmark.measure(
-                run: run, out: URL(fileURLWithPath: base).appendingPathComponent("rescored").path, jobs: jobs.count)
+            var report = try RescoreBenchmark.measure(
+                run: run, out: URL(fileURLWithPath: base).appendingPathComponent("rescored").path, jobs: jobs.count,
+                full: !sidecarOnly)
+            report.distinctScores = distinctScores
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
                 Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
             } else {
+                if !sidecarOnly {
+                    Terminal.out(
+                        String(
+                            format:
+                                "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples: records %.2f s, metrics %.2f s, results and reports %.2f s, total %.2f s",
+                            report.samples, Double(report.bytes) / Double(max(1, report.samples)),
+                            Double(report.bytes) / 1e9, report.jobs, report.bootstrapResamples, report.recordSeconds,
+                            report.metricsSeconds, report.writeSeconds, report.totalSeconds))
+                }
                 Terminal.out(
                     String(
                         format:
-                            "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples: records %.2f s, metrics %.2f s, results and reports %.2f s, total %.2f s",
-                        report.samples, Double(report.bytes) / Double(max(1, report.samples)),
-                        Double(report.bytes) / 1e9, report.jobs, report.bootstrapResamples, report.recordSeconds,
-                        report.metricsSeconds, report.writeSeconds, report.totalSeconds))
+                            "aggregation sidecar (%.1f MB, \(distinctScores ? "distinct" : "template") scores): read and SHA-256 %.2f s, parse %.2f s, aggregate %.2f s (compiled plan %.2f s), aggregate's metrics %.2f s",
+                        Double(report.sidecarBytes) / 1e6, report.sidecarReadSeconds, report.sidecarParseSeconds,
+                        report.sidecarAggregateSeconds, report.planAggregateSeconds,
+                        report.aggregateMetricsSeconds))
+                Terminal.out(
+                    "aggregate's metrics by part: "
+                        + report.aggregateMetricsParts.sorted { $0.key < $1.key }.map {
+                            "\($0.key) " + String(format: "%.2f s", $0.value)
+                        }.joined(separator: ", "))
+                Terminal.out(
+                    "CPU seconds (all threads): "
+                        + report.cpuSeconds.sorted { $0.key < $1.key }.map {
+                            "\($0.key) " + String(format: "%.2f", $0.value)
+                        }.joined(separator: ", "))
             }
         } catch let error as RunError {
             throw CLIError.badInput(error.description)
