@@ -72,15 +72,23 @@ struct MoireSpectrum {
         var pair = 0
         while pair < count {
             let second = pair + 1 < count ? pair + 1 : -1
-            textured[pair] = Self.loadTile(
-                image, origin: origins[pair], n: n, window: window, into: &re,
-                flatLumaStd: flatLumaStd)
-            if second >= 0 {
-                textured[second] = Self.loadTile(
-                    image, origin: origins[second], n: n, window: window, into: &im,
+            if second >= 0 && image.channels >= 3 {
+                let flags = Self.loadTilePair(
+                    image, origins[pair], origins[second], n: n, window: window, re: &re, im: &im,
                     flatLumaStd: flatLumaStd)
+                textured[pair] = flags.0
+                textured[second] = flags.1
             } else {
-                im.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+                textured[pair] = Self.loadTile(
+                    image, origin: origins[pair], n: n, window: window, into: &re,
+                    flatLumaStd: flatLumaStd)
+                if second >= 0 {
+                    textured[second] = Self.loadTile(
+                        image, origin: origins[second], n: n, window: window, into: &im,
+                        flatLumaStd: flatLumaStd)
+                } else {
+                    im.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+                }
             }
             fft.transform2D(re: &re, im: &im, sign: -1) // row-major out: re[ky * n + kx] = X(kx, ky)
             tilePower.withUnsafeMutableBufferPointer { tp in
@@ -132,9 +140,60 @@ struct MoireSpectrum {
         self.texturedTiles = textured
     }
 
+    /// `loadTile` of two tiles of a colour image (3 or more channels) at once, `a` into
+    /// `re` and `b` into `im`: per tile the same operations in the same order as
+    /// `loadTile` (so the same values to the last bit), with the two tiles' running sums
+    /// interleaved so that neither waits on the other's additions (each sum is a chain of
+    /// dependent additions). Waits for the rows of both.
+    static func loadTilePair(
+        _ image: ImageRows, _ a: (x: Int, y: Int), _ b: (x: Int, y: Int), n: Int, window: [Double],
+        re: inout [Double], im: inout [Double], flatLumaStd: Double
+    ) -> (Bool, Bool) {
+        let width = image.width, channels = image.channels
+        let red = Double(BT601.red), green = Double(BT601.green), blue = Double(BT601.blue)
+        var sumA = 0.0, squaresA = 0.0, sumB = 0.0, squaresB = 0.0
+        image.waitForRows(Swift.max(a.y, b.y) + n)
+        let s = image.samples
+        re.withUnsafeMutableBufferPointer { outA in
+            im.withUnsafeMutableBufferPointer { outB in
+                for y in 0..<n {
+                    let rowA = ((a.y + y) * width + a.x) * channels, rowB = ((b.y + y) * width + b.x) * channels
+                    for x in 0..<n {
+                        let p = rowA + x * channels, q = rowB + x * channels
+                        let va = red * Double(s[p]) + green * Double(s[p + 1]) + blue * Double(s[p + 2])
+                        let vb = red * Double(s[q]) + green * Double(s[q + 1]) + blue * Double(s[q + 2])
+                        outA[y * n + x] = va
+                        outB[y * n + x] = vb
+                        sumA += va
+                        squaresA += va * va
+                        sumB += vb
+                        squaresB += vb * vb
+                    }
+                }
+                let count = Double(n * n)
+                let meanA = sumA / count, meanB = sumB / count
+                window.withUnsafeBufferPointer { win in
+                    for y in 0..<n {
+                        let wy = win[y]
+                        for x in 0..<n {
+                            outA[y * n + x] = (outA[y * n + x] - meanA) * wy * win[x]
+                            outB[y * n + x] = (outB[y * n + x] - meanB) * wy * win[x]
+                        }
+                    }
+                }
+            }
+        }
+        let count = Double(n * n)
+        func textured(_ sum: Double, _ squares: Double) -> Bool {
+            let variance = Swift.max(0, squares / count - (sum / count) * (sum / count))
+            return variance.squareRoot() > flatLumaStd
+        }
+        return (textured(sumA, squaresA), textured(sumB, squaresB))
+    }
+
     /// Writes the windowed, mean-free luma of one tile into `buffer` (row-major n x n).
     /// Returns whether the tile's luma standard deviation exceeds `flatLumaStd`.
-    private static func loadTile(
+    static func loadTile(
         _ image: ImageRows, origin: (x: Int, y: Int), n: Int, window: [Double],
         into buffer: inout [Double], flatLumaStd: Double
     ) -> Bool {

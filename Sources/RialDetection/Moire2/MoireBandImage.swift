@@ -59,7 +59,7 @@ struct MoireBandImage {
         let scale = 1 / Float(k * k)
         let s = image.samples
         // Per block row: the k source rows are summed sample by sample into `columns`
-        // (contiguous, so the compiler vectorises it), then each block adds its k pixels.
+        // (`sumRows`, 16 samples at a time), then each block adds its k pixels.
         // All sums are integers; a block's sum is at most k² x 255, exact in Float for
         // k <= 256, so converting it once equals summing the rows in Float as `exactReduce`
         // does (the same values to the last bit). Larger factors take that path.
@@ -68,35 +68,36 @@ struct MoireBandImage {
             self.planes = planes
             return
         }
-        var columns = [UInt32](repeating: 0, count: w * k * channels)
+        var columns = [UInt32](repeating: 0, count: w * k * channels + 1)
         planes.withUnsafeMutableBufferPointer { out in
             columns.withUnsafeMutableBufferPointer { sum in
                 for by in 0..<h where rowNeeded[by] {
                     image.waitForRows((by + 1) * k)
                     for span in spans {
                         let first = span.start * k * channels, count = (span.end - span.start) * k * channels
-                        let column = sum.baseAddress! + first
-                        column.update(repeating: 0, count: count)
-                        for dy in 0..<k {
-                            let row = s.baseAddress! + (by * k + dy) * stride + first
-                            for i in 0..<count { column[i] &+= UInt32(row[i]) }
-                        }
+                        Self.sumRows(
+                            s.baseAddress! + by * k * stride + first, rowStride: stride, rows: k, count: count,
+                            into: sum.baseAddress! + first)
                     }
                     let base = by * w
                     for span in spans {
                         for bx in span.start..<span.end {
                             var p = bx * k * channels
                             if channels >= 3 {
-                                var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
-                                for _ in 0..<k {
-                                    r &+= sum[p]
-                                    g &+= sum[p + 1]
-                                    b &+= sum[p + 2]
-                                    p += channels
+                                // Lanes 0, 1, 2 sum red, green, blue of the k pixels (lane 3,
+                                // the next sample, is not used: `columns` has one spare
+                                // element for the last pixel's load); lane-wise conversion
+                                // and product are those of one channel at a time.
+                                let first = UnsafeRawPointer(sum.baseAddress! + p)
+                                var rgb = first.loadUnaligned(as: SIMD4<UInt32>.self)
+                                for dx in 1..<k {
+                                    rgb &+= first.loadUnaligned(
+                                        fromByteOffset: 4 * dx * channels, as: SIMD4<UInt32>.self)
                                 }
-                                out[base + bx] = Float(r) * scale
-                                out[plane + base + bx] = Float(g) * scale
-                                out[2 * plane + base + bx] = Float(b) * scale
+                                let mean = SIMD4<Float>(rgb) * scale
+                                out[base + bx] = mean[0]
+                                out[plane + base + bx] = mean[1]
+                                out[2 * plane + base + bx] = mean[2]
                             } else {
                                 var v: UInt32 = 0
                                 for _ in 0..<k {
@@ -114,6 +115,42 @@ struct MoireBandImage {
             }
         }
         self.planes = planes
+    }
+
+    /// `column[i] = sum of row[dy * rowStride + i]` over `dy` in `0..<rows`, for `i` in
+    /// `0..<count`: 16 samples at a time, each lane summed over all the rows in a 16-bit
+    /// register before one store (exact: `rows x 255 <= 65535` for `rows <= 257`), then
+    /// widened to 32 bits; the last `count % 16` one by one. The same integers as adding
+    /// the rows one after another into the column, with one pass over the column instead
+    /// of `rows + 1`.
+    ///
+    /// - Precondition: `1 <= rows <= 257` (the caller's k <= 256).
+    @inline(__always)
+    static func sumRows(
+        _ row: UnsafePointer<UInt8>, rowStride: Int, rows: Int, count: Int, into column: UnsafeMutablePointer<UInt32>
+    ) {
+        typealias Bytes = SIMD16<UInt8>
+        typealias Sums = SIMD16<UInt16>
+        typealias Wide = SIMD8<UInt32>
+        var i = 0
+        while i + 16 <= count {
+            var p = row + i
+            var acc = Sums(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: Bytes.self))
+            for _ in 1..<rows {
+                p += rowStride
+                acc &+= Sums(truncatingIfNeeded: UnsafeRawPointer(p).loadUnaligned(as: Bytes.self))
+            }
+            let out = UnsafeMutableRawPointer(column + i)
+            out.storeBytes(of: Wide(truncatingIfNeeded: acc.lowHalf), as: Wide.self)
+            out.storeBytes(of: Wide(truncatingIfNeeded: acc.highHalf), toByteOffset: 32, as: Wide.self)
+            i += 16
+        }
+        while i < count {
+            var total: UInt32 = 0
+            for dy in 0..<rows { total &+= UInt32(row[dy * rowStride + i]) }
+            column[i] = total
+            i += 1
+        }
     }
 
     /// The same reduction, each block's row sums added in `Float`: `init` takes it for
