@@ -69,7 +69,7 @@ import RialMedia
 ///
 /// Bad input: fewer than 3 channels (gray, gray + alpha) or a side below `minimumSide`
 /// throws `TextureFeatureError`; RGBA uses R, G, B. Any pixel values give finite features.
-public enum TextureFeatures {
+public enum TextureFeatures: TextureFeatureSet {
     /// Feature set version; a model trained on another version is refused.
     public static let version = 1
     /// Side of a square full-resolution patch, px (a power of two for the FFT).
@@ -109,9 +109,6 @@ public enum TextureFeatures {
         for b in 1...bandEdgeBins.count { names.append("spec_chroma_b\(b)_peak_max") }
         return names
     }()
-
-    /// Length of the vector (82).
-    public static var count: Int { names.count }
 
     /// Radial frequency band (0-based) of each bin of a 64 x 64 spectrum, row-major
     /// (row = v, column = u, index 32 = -32 cycles), -1 below the first edge.
@@ -177,24 +174,13 @@ public enum TextureFeatures {
         return origins
     }
 
-    /// The descriptor of `image` (see the type's documentation).
+    /// The descriptor of checked rows that may still be decoding (see the type's
+    /// documentation; `extract(_:)` and `extract(rows:)` check them): the patches are
+    /// read top to bottom, each once its rows are written, and the global sample at the
+    /// end.
     ///
-    /// - Throws: `TextureFeatureError` for fewer than 3 channels or a side below
-    ///   `minimumSide`.
     /// - Complexity: O(1) in the image size: 16 patches and about 27 600 sampled pixels.
-    public static func extract(_ image: Image8) throws(TextureFeatureError) -> TextureFeatureVector {
-        if let problem = image.sampleLayoutProblem { throw .badLayout(problem) }
-        return try image.withRows { rows throws(TextureFeatureError) in try extract(rows: rows) }
-    }
-
-    /// The descriptor of rows that may still be decoding: the patches are read top to
-    /// bottom, each once its rows are written, and the global sample at the end. Equal
-    /// to `extract(_:)` of the finished image.
-    public static func extract(rows image: ImageRows) throws(TextureFeatureError) -> TextureFeatureVector {
-        guard image.channels >= 3 else { throw .notColour(channels: image.channels) }
-        guard image.width >= minimumSide, image.height >= minimumSide else {
-            throw .tooSmall(width: image.width, height: image.height, minimum: minimumSide)
-        }
+    public static func describe(checkedRows image: ImageRows) -> TextureFeatureVector {
         var accumulator = PatchAccumulator()
         var workspace = PatchWorkspace()
         for origin in patchOrigins(width: image.width, height: image.height) {
@@ -212,7 +198,7 @@ public enum TextureFeatures {
 }
 
 /// The features of one image, in `TextureFeatures.names` order.
-public struct TextureFeatureVector: Sendable, Equatable {
+public struct TextureFeatureVector: TextureFeatureValues {
     /// `TextureFeatures.count` finite values.
     public var values: [Double]
     /// Standard deviation of luma (0...255 levels) over the global luma sample: 0 for

@@ -50,7 +50,7 @@ import RialMedia
 ///
 /// Bad input: fewer than 3 channels or a side below `minimumSide` throws
 /// `TextureFeatureError`; any pixel values give finite features.
-public enum Texture2Features {
+public enum Texture2Features: TextureFeatureSet {
     /// Feature set version; a model trained on another version is refused.
     public static let version = 2
     /// Smallest accepted width and height, px.
@@ -72,24 +72,10 @@ public enum Texture2Features {
         return names
     }()
 
-    /// Length of the vector.
-    public static var count: Int { names.count }
-
-    /// The descriptor of `image`.
-    ///
-    /// - Throws: `TextureFeatureError` for fewer than 3 channels or a side below `minimumSide`.
-    public static func extract(_ image: Image8) throws(TextureFeatureError) -> Texture2FeatureVector {
-        if let problem = image.sampleLayoutProblem { throw .badLayout(problem) }
-        return try image.withRows { rows throws(TextureFeatureError) in try extract(rows: rows) }
-    }
-
-    /// The descriptor of rows that may still be decoding (read top to bottom).
-    public static func extract(rows: ImageRows) throws(TextureFeatureError) -> Texture2FeatureVector {
-        guard rows.channels >= 3 else { throw .notColour(channels: rows.channels) }
-        guard rows.width >= minimumSide, rows.height >= minimumSide else {
-            throw .tooSmall(width: rows.width, height: rows.height, minimum: minimumSide)
-        }
-        return describe(Texture2AnalysisImage(rows))
+    /// The descriptor of checked rows that may still be decoding: the analysis image
+    /// (`Texture2AnalysisImage`, resampled top to bottom as rows arrive) described.
+    public static func describe(checkedRows rows: ImageRows) -> Texture2FeatureVector {
+        describe(Texture2AnalysisImage(rows))
     }
 
     /// The features of an analysis image.
@@ -398,7 +384,7 @@ public enum Texture2Features {
 }
 
 /// The features of one image, in `Texture2Features.names` order.
-public struct Texture2FeatureVector: Sendable, Equatable {
+public struct Texture2FeatureVector: TextureFeatureValues {
     /// `Texture2Features.count` finite values.
     public var values: [Double]
     /// Standard deviation of analysis-image luma (0...255 levels): 0 for a constant image.

@@ -23,7 +23,7 @@ import RialMedia
 ///
 /// Bad input: as `Texture2Features` (fewer than 3 channels or a side below `minimumSide`
 /// throws `TextureFeatureError`); any pixel values give finite features.
-public enum Texture3Features {
+public enum Texture3Features: TextureFeatureSet {
     /// Feature set version; a model trained on another version is refused.
     public static let version = 3
     /// Smallest accepted width and height, px (`Texture2Features.minimumSide`).
@@ -35,23 +35,9 @@ public enum Texture3Features {
     /// The feature names, in vector order.
     public static let names: [String] = Texture2Features.names + layoutNames
 
-    /// Length of the vector.
-    public static var count: Int { names.count }
-
-    /// The descriptor of `image`.
-    ///
-    /// - Throws: `TextureFeatureError` for fewer than 3 channels or a side below `minimumSide`.
-    public static func extract(_ image: Image8) throws(TextureFeatureError) -> Texture2FeatureVector {
-        if let problem = image.sampleLayoutProblem { throw .badLayout(problem) }
-        return try image.withRows { rows throws(TextureFeatureError) in try extract(rows: rows) }
-    }
-
-    /// The descriptor of rows that may still be decoding (read top to bottom).
-    public static func extract(rows: ImageRows) throws(TextureFeatureError) -> Texture2FeatureVector {
-        guard rows.channels >= 3 else { throw .notColour(channels: rows.channels) }
-        guard rows.width >= minimumSide, rows.height >= minimumSide else {
-            throw .tooSmall(width: rows.width, height: rows.height, minimum: minimumSide)
-        }
+    /// The descriptor of checked rows that may still be decoding: `Texture2Features`'
+    /// description of the analysis image, then feature 48.
+    public static func describe(checkedRows rows: ImageRows) -> Texture2FeatureVector {
         let image = Texture2AnalysisImage(rows)
         let base = Texture2Features.describe(image)
         var values = base.values

@@ -8,8 +8,9 @@ import RialDetection
 /// `Sources/RialDetection/Texture3/Texture3Model+Default.swift`), so the default model
 /// needs no resource bundle at run time.
 public enum TextureModelSource {
-    /// The source file: `TextureModel.defaultModelSHA256`, the SHA-256 of `json`, and
-    /// `TextureModel.defaultModelJSON` holding `json` byte for byte (a raw string literal;
+    /// The source file: `defaultModelSHA256`, the SHA-256 of `json`, and `defaultModelJSON`
+    /// holding `json` byte for byte, on `TextureModel` for a version 1 model and on the
+    /// method (`TextureV2`, `TextureV3`) for versions 2 and 3 (a raw string literal;
     /// JSON cannot contain its closing delimiter `"""#`), with a header naming the model
     /// and its training data.
     ///
@@ -21,8 +22,8 @@ public enum TextureModelSource {
         let body = text.hasSuffix("\n") ? text : text + "\n"
         let (typeName, method) =
             switch model.featureSetVersion {
-            case Texture2Features.version: ("Texture2Model", "texture/2")
-            case Texture3Features.version: ("Texture3Model", "texture/3")
+            case Texture2Features.version: ("TextureV2", "texture/2")
+            case Texture3Features.version: ("TextureV3", "texture/3")
             default: ("TextureModel", "texture/1")
             }
         var lines = [
