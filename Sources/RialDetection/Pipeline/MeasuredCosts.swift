@@ -8,18 +8,18 @@
 /// matters; a method missing here is scheduled last.
 enum MeasuredCosts {
     static let milliseconds: [String: Double] = [
-        "depth/1": 0.37,
-        "depth/2": 4.03,
-        "parallax/1": 14.26,
-        "parallax/2": 13.34,
-        "moire/1": 6.89,
-        "moire/2": 13.61,
-        "texture/1": 1.79,
-        "texture/2": 7.44,
-        "texture/3": 7.63,
-        "artifacts/1": 5.80,
-        "artifacts/2": 10.72,
-        "temporal/1": 2.84,
-        "temporal/2": 17.83,
+        "depth/1": 0.38,
+        "depth/2": 4.24,
+        "parallax/1": 15.35,
+        "parallax/2": 14.18,
+        "moire/1": 6.78,
+        "moire/2": 11.59,
+        "texture/1": 1.87,
+        "texture/2": 7.58,
+        "texture/3": 7.57,
+        "artifacts/1": 5.94,
+        "artifacts/2": 7.51,
+        "temporal/1": 2.90,
+        "temporal/2": 18.30,
     ]
 }
