@@ -30,4 +30,8 @@ public struct AttestationEvidence: Sendable, Equatable, Codable {
 
     /// No attestation at all (`unavailable`, `none`).
     public static let missing = AttestationEvidence(status: .unavailable, method: .none)
+
+    /// A failed attestation, or a software-only one that passed: the capture is rejected
+    /// (`AggregationResult.attestationRejected`, flag `attestation_rejected`).
+    public var isRejected: Bool { status == .fail || (status == .pass && method == .software) }
 }

@@ -170,7 +170,7 @@ public struct ConfidenceAggregator: Sendable {
         for check in Set(failedChecks).sorted() { caps.append((c.levelCaps.metadataFail, check)) }
         if !failedChecks.isEmpty { flags.insert(.metadataCheckFailed) }
         caps = caps.map { (c.resolved($0.level), $0.cause) }
-        let rejected = attestation.status == .fail || (attestation.status == .pass && attestation.method == .software)
+        let rejected = attestation.isRejected
         if rejected { flags.insert(.attestationRejected) }
 
         let evidence = weightedMean + boost - (full ? cv.confidenceImpact : 0)

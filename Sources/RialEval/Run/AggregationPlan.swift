@@ -104,7 +104,7 @@ public struct AggregationPlan: Sendable {
                     score: configuration.attestationScores.score(for: evidence),
                     capRank: c.resolved(c.attestationCaps.cap(for: evidence).level).rank, requirement: [],
                     matchAll: false, requirementCap: 0, hardware: MVPEvidenceRule.hardware(evidence),
-                    rejected: evidence.status == .fail || (evidence.status == .pass && evidence.method == .software))
+                    rejected: evidence.isRejected)
                 if let (r, _) = c.attestationRequirements.requirement(for: evidence) {
                     entry.requirement = r.methods.map { Self.roles.firstIndex(of: $0)! }
                     entry.matchAll = r.match == .all

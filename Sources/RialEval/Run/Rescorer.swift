@@ -49,14 +49,26 @@ public struct Rescorer: Sendable {
             copy.video = video
         }
         guard record.status == .evaluated, let candidates = record.aggregationInputs else { return copy }
-        let outcome = aggregator.aggregate(
-            candidates, attestation: record.attestationEvidence ?? .missing, profile: profile,
-            checks: record.metadataChecks ?? [:])
-        copy.aggregate = .init(
-            outcome.result, primaryMethod: outcome.primaryMethod,
-            families: aggregator.familyEvidence(candidates, aggregated: outcome.aggregated))
-        copy.decision = DatasetRunner.decision(outcome.result.rankingScore, configuration: configuration)
+        let outcome = aggregate(candidates, attestation: record.attestationEvidence, checks: record.metadataChecks)
+        copy.aggregate = outcome.aggregate
+        copy.decision = outcome.decision
         return copy
+    }
+
+    /// The aggregate and decision of one evaluated sample's aggregation inputs: what
+    /// `rescore(_:)` and `aggregate(_:at:)` write.
+    func aggregate(
+        _ candidates: [String: AggregationCandidate], attestation: AttestationEvidence?,
+        checks: [String: EvidenceCheckStatus]?
+    ) -> (aggregate: SampleRecord.Aggregate, decision: SampleRecord.Decision) {
+        let outcome = aggregator.aggregate(
+            candidates, attestation: attestation ?? .missing, profile: profile, checks: checks ?? [:])
+        return (
+            .init(
+                outcome.result, primaryMethod: outcome.primaryMethod,
+                families: aggregator.familyEvidence(candidates, aggregated: outcome.aggregated)),
+            DatasetRunner.decision(outcome.result.rankingScore, configuration: configuration)
+        )
     }
 
     /// The aggregate and decision of sample `i` of `columns` (a run's aggregation sidecar)
@@ -68,14 +80,7 @@ public struct Rescorer: Sendable {
         guard columns.status[i] == 0 else { return nil }
         let inputs = columns.inputs(at: i)
         guard let candidates = inputs.candidates else { return nil }
-        let outcome = aggregator.aggregate(
-            candidates, attestation: inputs.attestation ?? .missing, profile: profile, checks: inputs.checks ?? [:])
-        return (
-            .init(
-                outcome.result, primaryMethod: outcome.primaryMethod,
-                families: aggregator.familyEvidence(candidates, aggregated: outcome.aggregated)),
-            DatasetRunner.decision(outcome.result.rankingScore, configuration: configuration)
-        )
+        return aggregate(candidates, attestation: inputs.attestation, checks: inputs.checks)
     }
 
     /// `aggregate(_:at:)` of every sample of `columns`, on `jobs` workers (in sample order).
