@@ -359,15 +359,18 @@ public struct AggregationColumns: Sendable, Equatable {
     struct Reader {
         let bytes: UnsafeRawBufferPointer
         let path: String
+        /// What the file is, in messages.
+        let what: String
         var offset = 0
 
-        init(bytes: UnsafeRawBufferPointer, path: String) {
+        init(bytes: UnsafeRawBufferPointer, path: String, what: String = "aggregation sidecar") {
             self.bytes = bytes
             self.path = path
+            self.what = what
         }
 
         func truncated() -> RunError {
-            RunError("\(path): aggregation sidecar truncated at byte \(offset) of \(bytes.count)")
+            RunError("\(path): \(what) truncated at byte \(offset) of \(bytes.count)")
         }
 
         mutating func integer<T: FixedWidthInteger>() throws(RunError) -> T {
@@ -393,7 +396,7 @@ public struct AggregationColumns: Sendable, Equatable {
         mutating func bytes(_ n: Int, below limit: Int, _ what: String) throws(RunError) -> [UInt8] {
             let values: [UInt8] = try integers(n)
             if let bad = values.firstIndex(where: { Int($0) >= limit }) {
-                throw RunError("\(path): aggregation sidecar has \(what) code \(values[bad]) at sample \(bad)")
+                throw RunError("\(path): \(self.what) has \(what) code \(values[bad]) at sample \(bad)")
             }
             return values
         }
@@ -407,7 +410,7 @@ public struct AggregationColumns: Sendable, Equatable {
                 guard Int(length) <= bytes.count - offset else { throw truncated() }
                 let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(length))])
                 guard let text = String(validating: slice.bindMemory(to: UInt8.self), as: UTF8.self) else {
-                    throw RunError("\(path): aggregation sidecar has a name that is not UTF-8 at byte \(offset)")
+                    throw RunError("\(path): \(what) has a name that is not UTF-8 at byte \(offset)")
                 }
                 table.append(text)
                 offset += Int(length)

@@ -51,6 +51,8 @@ public enum RunOutput {
         results.samplesLines = digest.lines
         // The columns a rescore reads instead of samples.jsonl (docs/aggregation-sidecar.md).
         results.aggregationSidecarSHA256 = try AggregationColumns(records: records).write(folder: folder)
+        // What metrics and reports read of every record (docs/aggregation-sidecar.md).
+        results.metricColumnsSHA256 = try MetricColumns(records: records, keys: results.methods).write(folder: folder)
         do {
             try results.jsonData().write(to: url.appendingPathComponent(resultsFile), options: .atomic)
         } catch {
@@ -73,6 +75,10 @@ public enum RunOutput {
         if let sidecar = results.aggregationSidecarSHA256 {
             _ = try AggregationColumns.read(
                 path: url(folder).appendingPathComponent(AggregationColumns.fileName).path, sha256: sidecar)
+        }
+        if let metricColumns = results.metricColumnsSHA256 {
+            _ = try MetricColumns.read(
+                path: url(folder).appendingPathComponent(MetricColumns.fileName).path, sha256: metricColumns)
         }
         return results
     }

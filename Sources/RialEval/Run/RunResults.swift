@@ -52,6 +52,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// SHA-256 of the folder's aggregation sidecar (`AggregationColumns`,
     /// `aggregation-inputs.bin`), checked when it is read; nil in folders written before it existed.
     public var aggregationSidecarSHA256: String? = nil
+    /// SHA-256 of the folder's metric columns (`MetricColumns`, `metric-columns.bin`),
+    /// checked when it is read; nil in folders written before it existed.
+    public var metricColumnsSHA256: String? = nil
     /// Set when these results are a `rescore` of another run: that run and the
     /// configuration file it was aggregated again under.
     public var rescoredFrom: RescoreOrigin?
@@ -93,6 +96,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case samplesSHA256 = "samples_sha256"
         case samplesLines = "samples_lines"
         case aggregationSidecarSHA256 = "aggregation_sidecar_sha256"
+        case metricColumnsSHA256 = "metric_columns_sha256"
         case rescoredFrom = "rescored_from"
         case aggregateLevels = "aggregate_levels"
         case ruleLevels = "rule_levels"
