@@ -11,6 +11,29 @@ import Testing
         #expect(PipelineConfiguration.standard.methods.contains(.depthV1))
     }
 
+    /// Methods keep their own operating point when the aggregate's moves; a configuration
+    /// recorded before `method_threshold` existed reads it as its `threshold`, which methods
+    /// used then.
+    @Test func methodsHaveTheirOwnThreshold() throws {
+        var c = PipelineConfiguration()
+        c.decision.threshold = 0.7
+        let moire = try MethodIdentifier(parsing: "moire/2")
+        #expect(c.decision.threshold(for: nil) == 0.7)
+        #expect(c.decision.threshold(for: moire) == 0.5)
+        c.decision.methodThresholds = ["moire/2": 0.3]
+        #expect(c.decision.threshold(for: moire) == 0.3)
+        #expect(c.decision.threshold(for: try MethodIdentifier(parsing: "depth/2")) == 0.5)
+        let old = try JSONDecoder().decode(
+            PipelineConfiguration.DecisionConfiguration.self,
+            from: Data(#"{"threshold": 0.7, "method_thresholds": {}}"#.utf8))
+        #expect(old.threshold(for: moire) == 0.7)
+        c.decision.methodThreshold = -0.1
+        do {
+            try c.validate()
+            Issue.record("accepted -0.1")
+        } catch { #expect(error.key == "decision.method_threshold") }
+    }
+
     @Test func errorsNameTheDottedKey() {
         var c = PipelineConfiguration()
         c[DepthAnalyzerV2.self].sampleStride = 0
