@@ -70,13 +70,17 @@ import Testing
         try JSONValue.parse(Data(contentsOf: URL(fileURLWithPath: "\(folder)/results.json")))
     }
 
-    @Test func rescoreEqualsAFreshRunWithTheNewConfiguration() throws {
+    /// From the run's columns (the default: no samples.jsonl is written, the folder names
+    /// the run's) and with --write-samples.
+    @Test(arguments: [false, true])
+    func rescoreEqualsAFreshRunWithTheNewConfiguration(writeSamples: Bool) throws {
         let (dataset, runA) = try #require(Self.fixture)
         let configB = try Self.write(Self.configB, name: "b.yaml")
         let rescored = try Fixtures.makeTemporaryFolder("rial-cli-rescored").path
         let fresh = try Fixtures.makeTemporaryFolder("rial-cli-fresh").path
 
-        let rescore = try CLIRunner.run(["rescore", runA, "--config", configB, "--out", rescored])
+        let rescore = try CLIRunner.run(
+            ["rescore", runA, "--config", configB, "--out", rescored] + (writeSamples ? ["--write-samples"] : []))
         #expect(rescore.status == 0, "\(rescore.stderr)")
         #expect(rescore.stdout.contains("7 samples rescored, 1 failed carried over"))
         let run = try CLIRunner.run([
@@ -84,7 +88,31 @@ import Testing
         ])
         #expect(run.status == 0, "\(run.stderr)")
 
-        let a = try Self.records(runA), b = try Self.records(rescored), c = try Self.records(fresh)
+        let a = try Self.records(runA), c = try Self.records(fresh)
+        let b: [JSONValue]
+        if writeSamples {
+            b = try Self.records(rescored)
+        } else {
+            // No records of its own: they are runA's, aggregated under B; a rescore of the
+            // folder that writes them under the same B gives them.
+            #expect(!FileManager.default.fileExists(atPath: "\(rescored)/samples.jsonl"))
+            #expect(
+                rescore.stdout.contains("records: \(URL(fileURLWithPath: runA).standardizedFileURL.path)/samples.jsonl")
+            )
+            let written = try Fixtures.makeTemporaryFolder("rial-cli-rescored-written").path
+            let again = try CLIRunner.run(
+                ["rescore", rescored, "--config", configB, "--out", written, "--write-samples"])
+            #expect(again.status == 0, "\(again.stderr)")
+            b = try Self.records(written)
+            // The run's columns, byte for byte those of the fresh run.
+            for file in ["metric-columns.bin", "aggregation-inputs.bin"] {
+                let x = try? Data(contentsOf: URL(fileURLWithPath: "\(rescored)/\(file)"))
+                let y = try? Data(contentsOf: URL(fileURLWithPath: "\(fresh)/\(file)"))
+                #expect(x != nil && x == y, "\(file)")
+            }
+            let compare = try CLIRunner.run(["compare", rescored, fresh])
+            #expect(compare.status == 0, "\(compare.stderr)")
+        }
         #expect(b.count == 8)
         #expect(b == c)
         // B changes what the aggregate says, so the test is not comparing A with itself.
@@ -97,6 +125,7 @@ import Testing
         let r = try Self.results(rescored), f = try Self.results(fresh)
         for key in [
             "metrics", "metrics_by_data", "configuration", "configuration_sha256", "counts", "methods", "failures",
+            "aggregate_levels", "rule_levels", "success_metrics",
         ] {
             #expect(r[key] == f[key], "\(key)")
         }
@@ -159,6 +188,7 @@ import Testing
         var results = try #require(try Self.results(old).objectValue)
         let digest = try CLIRunner.run(executable: URL(fileURLWithPath: "/usr/bin/sha256sum"), ["\(old)/samples.jsonl"])
         results["samples_sha256"] = .string(String(digest.stdout.prefix(64)))
+        results["metric_columns_sha256"] = nil // nor metric columns
         try JSONValue.object(results).serializedData().write(to: URL(fileURLWithPath: "\(old)/results.json"))
 
         let out = try Fixtures.makeTemporaryFolder("rial-cli-rescore-old-out").path

@@ -40,6 +40,7 @@ import Testing
             #expect(AggregateOutputs.level(out.weightedLevel[i]) == a.weightedLevel, "\(context): weighted level")
             #expect(AggregateOutputs.level(out.mvpLevel[i]) == a.mvpLevel, "\(context): mvp level")
             #expect((out.methodsAgree[i] == 1) == a.methodsAgree, "\(context): agree")
+            #expect((out.boosted[i] == 1) == ((a.agreementBoost ?? 0) > 0), "\(context): boost")
             #expect(out.flagList(i) == a.flags, "\(context): flags \(out.flagList(i)) vs \(a.flags)")
             #expect((out.bonaFideDecision[i] == 1) == (expected.decision == .bonaFide), "\(context): decision")
         }

@@ -127,6 +127,9 @@ import Testing
             let columns = try AggregationColumns.read(
                 path: "\(folder)/\(AggregationColumns.fileName)", sha256: results.aggregationSidecarSHA256 ?? "")
             #expect(columns == AggregationColumns(records: records))
+            let metricColumns = try MetricColumns.read(
+                path: "\(folder)/\(MetricColumns.fileName)", sha256: results.metricColumnsSHA256 ?? "")
+            #expect(metricColumns == MetricColumns(records: records, keys: results.methods))
             var scores = Set<Double>()
             for record in records {
                 for (key, candidate) in record.aggregationInputs ?? [:] {

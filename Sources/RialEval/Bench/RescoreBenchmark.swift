@@ -25,7 +25,8 @@ public enum RescoreBenchmark {
         public var bytes: Int
         public var jobs: Int
         public var bootstrapResamples: Int
-        /// Read, verify, aggregate and write `samples.jsonl`, seconds.
+        /// Read, verify, aggregate and write `samples.jsonl` (with `wroteSamples`), or read
+        /// the run's columns and aggregate them, seconds.
         public var recordSeconds: Double
         /// Metrics (`RunResults.build`) and reports, seconds.
         public var reportSeconds: Double
@@ -37,6 +38,8 @@ public enum RescoreBenchmark {
         public var totalSeconds: Double
         /// Every line's scores distinct (not cycled from the templates).
         public var distinctScores: Bool = false
+        /// Whether the rescore wrote `samples.jsonl` (`--write-samples`), else it read the run's columns.
+        public var wroteSamples: Bool = true
         /// Read `aggregation-inputs.bin` in one read and check its SHA-256, seconds.
         public var sidecarReadSeconds: Double = 0
         /// Parse it into columns, seconds.
@@ -151,11 +154,29 @@ public enum RescoreBenchmark {
                     evaluated: samples, failed: 0, data: "simulated")
             ], limit: nil, seed: 42, resamples: resamples, build: "release", jobs: 1, runSeconds: 0,
             toolVersion: "bench")
+        // The metrics are the templates' (computing a million samples' would take minutes
+        // and is not what is timed), with the counts of the whole run.
         var results = RunResults.build(records: templates.map { $0.slimmed() }, context: context)
         let digest = try SamplesDigest(fileAt: path)
         results.samplesSHA256 = digest.sha256
         results.samplesLines = digest.lines
         results.aggregationSidecarSHA256 = sidecarSHA256
+        let failed = columns.status.count { $0 != 0 }
+        results.counts.selected = samples
+        results.counts.evaluated = samples - failed
+        results.counts.failed = failed
+        // The metric columns of the same lines: the templates', tiled, with each line's id
+        // and method scores (a method's score is its aggregation input's, as in the lines).
+        let templateMetrics = MetricColumns(records: templates, keys: results.methods)
+        var metricColumns = MetricColumns(count: 0)
+        metricColumns.tile(templateMetrics, to: samples) { "s\($0)" }
+        for (m, key) in metricColumns.keys.enumerated() {
+            guard let k = columns.keys.firstIndex(of: key) else { continue }
+            for i in 0..<samples where metricColumns.present[m][i] == 1 {
+                metricColumns.score[m][i] = columns.score[k][i]
+            }
+        }
+        results.metricColumnsSHA256 = try metricColumns.write(folder: folder)
         do {
             try results.jsonData().write(
                 to: URL(fileURLWithPath: folder).appendingPathComponent(RunOutput.resultsFile), options: .atomic)
@@ -177,7 +198,10 @@ public enum RescoreBenchmark {
     /// Times the rescore of the run folder `run` into `out` (a staging folder that is then discarded).
     /// With `full` false only the sidecar's part is timed (for a run written without
     /// `samples.jsonl`: `writeRun(samplesFile: false)`).
-    public static func measure(run: String, out: String, jobs: Int, full: Bool = true) throws(RunError) -> Report {
+    /// With `writeSamples` the rescore reads and writes every record (`rescore --write-samples`).
+    public static func measure(run: String, out: String, jobs: Int, full: Bool = true, writeSamples: Bool = false)
+        throws(RunError) -> Report
+    {
         let clock = ContinuousClock()
         // The sidecar's part: one read with its digest, the columns, every sample aggregated.
         let results = try RunOutput.unverifiedResults(folder: run)
@@ -258,13 +282,13 @@ public enum RescoreBenchmark {
         let start = clock.now
         let outcome = try RunRescore.rescore(
             run: run, configuration: configuration, configurationFile: nil, into: staging.path, jobs: jobs,
-            toolVersion: "bench")
+            toolVersion: "bench", writeSamples: writeSamples)
         let total = (clock.now - start).milliseconds / 1_000
         let bytes =
             (try? FileManager.default.attributesOfItem(
                 atPath: URL(fileURLWithPath: run).appendingPathComponent(RunOutput.samplesFile).path)[.size] as? Int)
             ?? 0
-        return Report(
+        var report = Report(
             samples: outcome.rescored + outcome.failed, bytes: bytes, jobs: jobs,
             bootstrapResamples: outcome.results.bootstrapResamples, recordSeconds: outcome.recordSeconds,
             reportSeconds: outcome.reportSeconds, metricsSeconds: outcome.metricsSeconds,
@@ -272,6 +296,8 @@ public enum RescoreBenchmark {
             sidecarParseSeconds: parseSeconds, sidecarAggregateSeconds: aggregateSeconds,
             planAggregateSeconds: planSeconds, sidecarBytes: data.count,
             aggregateMetricsSeconds: aggregateMetricsSeconds, aggregateMetricsParts: parts, cpuSeconds: cpu)
+        report.wroteSamples = outcome.wroteSamples
+        return report
     }
 
     /// The parts of `MethodMetrics.compute` on `samples`, each timed alone (seconds): the

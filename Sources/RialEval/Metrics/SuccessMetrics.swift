@@ -89,6 +89,23 @@ public struct SuccessMetrics: Sendable, Equatable, Codable {
         metrics: [String: MethodMetrics], metricsByData: [String: [String: MethodMetrics]],
         evaluated: [SampleRecord], configuration: PipelineConfiguration
     ) {
+        let recorded = evaluated.compactMap(\.aggregate).filter { $0.methodsAgree != nil }
+        self.init(
+            metrics: metrics, metricsByData: metricsByData,
+            agreement: recorded.isEmpty
+                ? nil
+                : (
+                    agreeing: recorded.filter { $0.methodsAgree == true }.count,
+                    boosted: recorded.filter { ($0.agreementBoost ?? 0) > 0 }.count, samples: recorded.count
+                ), configuration: configuration)
+    }
+
+    /// The success metrics of a run's metrics and of its aggregates' agreement counts
+    /// (samples whose aggregate records agreement, of which agreeing and boosted; nil when none).
+    init(
+        metrics: [String: MethodMetrics], metricsByData: [String: [String: MethodMetrics]],
+        agreement: (agreeing: Int, boosted: Int, samples: Int)?, configuration: PipelineConfiguration
+    ) {
         func tpr(_ m: MethodMetrics, _ target: (Double, String)) -> Rate {
             Rate(
                 source: target.1, target: target.0, value: m.tprAtOperatingPoint, interval: m.tprCI,
@@ -103,21 +120,17 @@ public struct SuccessMetrics: Sendable, Equatable, Codable {
         // Methods only: not the aggregate, not a continuous companion (`depth/1:margin`).
         methodTPR = metrics.filter { $0.key != "aggregate" && !$0.key.contains(":") }
             .mapValues { tpr($0, Target.methodTPR) }
-        let recorded = evaluated.compactMap(\.aggregate).filter { $0.methodsAgree != nil }
-        if recorded.isEmpty {
-            agreement = nil
-            boostApplied = nil
-        } else {
-            let agreeing = recorded.filter { $0.methodsAgree == true }.count
-            let boosted = recorded.filter { ($0.agreementBoost ?? 0) > 0 }.count
-            let n = recorded.count
-            agreement = Rate(
+        if let (agreeing, boosted, n) = agreement {
+            self.agreement = Rate(
                 source: Target.agreement.1, target: Target.agreement.0, value: Double(agreeing) / Double(n),
                 interval: .wilson(successes: agreeing, trials: n, level: 0.95), n: n)
             boostApplied = Rate(
                 source: "PRD 2.0 Cross-Validation (all methods agree -> +5%)", target: nil,
                 value: Double(boosted) / Double(n), interval: .wilson(successes: boosted, trials: n, level: 0.95),
                 n: n)
+        } else {
+            self.agreement = nil
+            boostApplied = nil
         }
         boostSize = Rate(
             source: Target.boost.1, target: Target.boost.0, value: configuration.aggregation.agreementBoost,

@@ -25,14 +25,15 @@ public enum HTMLReport {
     /// Pure: the same results and records give the same bytes.
     public static func files(results: RunResults, records: [SampleRecord]) -> [(String, String)] {
         files(
-            results: results, records: records,
+            results: results, sampleCount: records.count,
             columns: ScoreColumns(records: records, keys: HTMLReportPlots.columnKeys(results)))
     }
 
-    /// `columns`: of `records`, with at least `HTMLReportPlots.columnKeys(results)`.
-    static func files(results: RunResults, records: [SampleRecord], columns: ScoreColumns) -> [(String, String)] {
+    /// `columns`: of the run's `sampleCount` records, with at least `HTMLReportPlots.columnKeys(results)`.
+    static func files(results: RunResults, sampleCount: Int, columns: ScoreColumns) -> [(String, String)] {
         let plots = HTMLReportPlots(results: results, columns: columns)
-        var files = [("report.html", render(results: results, records: records, plots: plots))]
+        var page = HTMLReportPage(results: results, sampleCount: sampleCount, plots: plots)
+        var files = [("report.html", page.render())]
         files.append(("roc.svg", plots.roc.render(standalone: true)))
         files.append(("pr.svg", plots.precisionRecall.render(standalone: true)))
         for method in plots.methods {
@@ -55,7 +56,7 @@ public enum HTMLReport {
     }
 
     static func render(results: RunResults, records: [SampleRecord], plots: HTMLReportPlots) -> String {
-        var page = HTMLReportPage(results: results, records: records, plots: plots)
+        var page = HTMLReportPage(results: results, sampleCount: records.count, plots: plots)
         return page.render()
     }
 

@@ -4,7 +4,8 @@ import RialDetection
 /// Assembles `report.html` section by section (see `HTMLReport`).
 struct HTMLReportPage {
     let results: RunResults
-    let records: [SampleRecord]
+    /// Sample records the curves were drawn from (0: none were given).
+    let sampleCount: Int
     let plots: HTMLReportPlots
     let keys: [String]
     var html = ""
@@ -12,9 +13,9 @@ struct HTMLReportPage {
     /// Failures listed in the table; the rest are counted.
     static let failureRows = 200
 
-    init(results: RunResults, records: [SampleRecord], plots: HTMLReportPlots) {
+    init(results: RunResults, sampleCount: Int, plots: HTMLReportPlots) {
         self.results = results
-        self.records = records
+        self.sampleCount = sampleCount
         self.plots = plots
         keys = plots.keys
     }
@@ -264,7 +265,7 @@ struct HTMLReportPage {
 
     mutating func curvesSection() {
         html += "<section id=\"curves\">\n<div class=\"keep\">\n<h2>ROC and precision-recall curves</h2>\n"
-        if records.isEmpty {
+        if sampleCount == 0 {
             html += "<p class=\"note\">No sample records were given: curves cannot be drawn (metrics above come from "
             html += "<code>results.json</code>).</p>\n"
         }

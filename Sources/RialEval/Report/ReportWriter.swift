@@ -15,12 +15,21 @@ public enum ReportWriter {
     static func write(results: RunResults, records: [SampleRecord], folder: String, columns known: ScoreColumns?)
         throws(RunError)
     {
-        let url = URL(fileURLWithPath: folder)
         // Each score read once for every report below.
         let keys = HTMLReportPlots.columnKeys(results)
         let columns =
             known.flatMap { k in keys.allSatisfy(k.keys.contains) ? k : nil }
             ?? ScoreColumns(records: records, keys: keys)
+        try write(results: results, sampleCount: records.count, folder: folder, columns: columns)
+    }
+
+    /// Writes every report file into `folder` from score columns of the run's `sampleCount`
+    /// records that hold every key of `HTMLReportPlots.columnKeys(results)` (a rescore from
+    /// the run's columns, which reads no record).
+    static func write(results: RunResults, sampleCount: Int, folder: String, columns: ScoreColumns)
+        throws(RunError)
+    {
+        let url = URL(fileURLWithPath: folder)
         // Independent renderings, on all cores; written in this fixed order.
         let parts: [@Sendable () -> [(String, String)]] = [
             { [("report.md", MarkdownReport.render(results))] },
@@ -28,7 +37,7 @@ public enum ReportWriter {
             { [("det.csv", CSVExport.det(results: results, columns: columns))] },
             { [("scores.csv", CSVExport.scores(results: results, columns: columns))] },
             { [("metrics.csv", CSVExport.metrics(results))] },
-            { HTMLReport.files(results: results, records: records, columns: columns) },
+            { HTMLReport.files(results: results, sampleCount: sampleCount, columns: columns) },
         ]
         let files = parts.indices.concurrentMap { parts[$0]() }.flatMap { $0 }
         for (name, text) in files {

@@ -28,6 +28,21 @@ struct ScoreColumns: Sendable {
         groups = evaluated.map { records[$0].group }
     }
 
+    /// Columns as given (`RunResults.rescored`, from a run's metric columns).
+    init(
+        keys: [String], scores: [[Double?]], ids: [String], datasets: [String], labels: [String], bonaFide: [Bool],
+        data: [SampleRecord.DataKind], groups: [String?]
+    ) {
+        self.keys = keys
+        self.scores = scores
+        self.ids = ids
+        self.datasets = datasets
+        self.labels = labels
+        self.bonaFide = bonaFide
+        self.data = data
+        self.groups = groups
+    }
+
     var count: Int { ids.count }
 
     /// Every row.

@@ -408,6 +408,7 @@ public struct AggregationPlan: Sendable {
         out.mvpLevel[o] = UInt8(mvp.rank)
         out.level[o] = c.rule == .mvp ? UInt8(mvp.rank) : UInt8(level)
         out.methodsAgree[o] = agree ? 1 : 0
+        out.boosted[o] = boost > 0 ? 1 : 0
         out.flags[o] = flags
         out.bonaFideDecision[o] = ranking >= decisionThreshold ? 1 : 0
     }
@@ -432,6 +433,8 @@ public struct AggregateOutputs: Sendable, Equatable {
     public var weightedLevel: [UInt8]
     public var mvpLevel: [UInt8]
     public var methodsAgree: [UInt8]
+    /// 1 when the agreement boost was added (`agreement_boost` > 0).
+    public var boosted: [UInt8]
     /// `AggregationFlag` bits in `allCases` order.
     public var flags: [UInt32]
     /// 1 when the decision is bona fide (`DatasetRunner.decision`).
@@ -447,6 +450,7 @@ public struct AggregateOutputs: Sendable, Equatable {
         weightedLevel = present
         mvpLevel = present
         methodsAgree = present
+        boosted = present
         flags = .init(repeating: 0, count: count)
         bonaFideDecision = present
     }
@@ -460,6 +464,7 @@ public struct AggregateOutputs: Sendable, Equatable {
         weightedLevel.replaceSubrange(range, with: part.weightedLevel)
         mvpLevel.replaceSubrange(range, with: part.mvpLevel)
         methodsAgree.replaceSubrange(range, with: part.methodsAgree)
+        boosted.replaceSubrange(range, with: part.boosted)
         flags.replaceSubrange(range, with: part.flags)
         bonaFideDecision.replaceSubrange(range, with: part.bonaFideDecision)
     }

@@ -85,6 +85,30 @@ public struct MetricColumns: Sendable, Equatable {
         score = columns.map(\.1)
     }
 
+    /// `template`'s samples repeated in order up to `n` samples, sample `i` with id `id(i)`
+    /// (`bench-rescore`).
+    mutating func tile(_ template: MetricColumns, to n: Int, id: (Int) -> String) {
+        self = MetricColumns(count: n)
+        keys = template.keys
+        datasets = template.datasets
+        tagNames = template.tagNames
+        attestations = template.attestations
+        guard template.count > 0 else { return }
+        let m = template.count
+        ids = (0..<n).map(id)
+        dataset = (0..<n).map { template.dataset[$0 % m] }
+        attestation = (0..<n).map { template.attestation[$0 % m] }
+        tagStart = [0]
+        tagStart.reserveCapacity(n + 1)
+        for i in 0..<n {
+            let t = i % m
+            tagCodes += template.tagCodes[Int(template.tagStart[t])..<Int(template.tagStart[t + 1])]
+            tagStart.append(UInt32(tagCodes.count))
+        }
+        present = template.present.map { column in (0..<n).map { column[$0 % m] } }
+        score = template.score.map { column in (0..<n).map { column[$0 % m] } }
+    }
+
     /// Sample `i`'s tags.
     public func tags(at i: Int) -> [String] {
         (Int(tagStart[i])..<Int(tagStart[i + 1])).map { tagNames[Int(tagCodes[$0])] }

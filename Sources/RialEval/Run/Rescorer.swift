@@ -178,6 +178,12 @@ public enum RunRescore {
         public var metricsSeconds: Double = 0
         /// And `results.json` and the reports, seconds.
         public var writeSeconds: Double = 0
+        /// Whether `samples.jsonl` was written; when not (a rescore from the run's columns),
+        /// the folder names the run that holds the records (`samples_from`).
+        public var wroteSamples = true
+        /// Why the records were written although they were not asked for (the run has no
+        /// columns, or parts a rescore from columns does not rebuild); nil otherwise.
+        public var recordsReason: String?
     }
 
     /// Rescores the run folder `run` under `configuration` into the folder `staging`
@@ -191,7 +197,7 @@ public enum RunRescore {
     ///   what the run computed (`Rescorer.compatibility`), or a file cannot be read or written.
     public static func rescore(
         run: String, configuration: PipelineConfiguration, configurationFile: String?, into staging: String,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, toolVersion: String
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, toolVersion: String, writeSamples: Bool = false
     ) throws(RunError) -> Outcome {
         // The digest of samples.jsonl is checked as verifiedResults checks it, from the
         // hash the record pass computes while it reads the file.
@@ -201,7 +207,28 @@ public enum RunRescore {
         do { rescorer = try Rescorer(configuration: configuration) } catch {
             throw RunError("\(configurationFile ?? "configuration"): key '\(error.key)': \(error.reason)")
         }
-        let source = URL(fileURLWithPath: run).appendingPathComponent(RunOutput.samplesFile).path
+        var reason: String?
+        if !writeSamples {
+            let clock = ContinuousClock()
+            let start = clock.now
+            let sidecar = try runResults.aggregationSidecarSHA256.map { sha256 throws(RunError) in
+                try AggregationColumns.read(
+                    path: URL(fileURLWithPath: run).appendingPathComponent(AggregationColumns.fileName).path,
+                    sha256: sha256)
+            }
+            let metricColumns = try runResults.metricColumnsSHA256.map { sha256 throws(RunError) in
+                try MetricColumns.read(
+                    path: URL(fileURLWithPath: run).appendingPathComponent(MetricColumns.fileName).path, sha256: sha256)
+            }
+            reason = RunResults.columnRescoreObstacle(runResults, sidecar: sidecar, metrics: metricColumns)
+            if reason == nil, let sidecar, let metricColumns {
+                return try fromColumns(
+                    run: run, runResults: runResults, sidecar: sidecar, metricColumns: metricColumns,
+                    rescorer: rescorer, configurationFile: configurationFile, into: staging, jobs: jobs,
+                    toolVersion: toolVersion, start: start)
+            }
+        }
+        let source = RunOutput.samplesPath(folder: run, results: runResults)
         let target = URL(fileURLWithPath: staging).appendingPathComponent(RunOutput.samplesFile).path
         let clock = ContinuousClock()
         let start = clock.now
@@ -213,21 +240,72 @@ public enum RunRescore {
         var context = runResults.context
         context.configuration = rescorer.configuration
         context.toolVersion = toolVersion
-        var fileHash: String?
-        if let configurationFile { fileHash = try? SHA256Digest.hash(fileAt: configurationFile) }
-        context.rescoredFrom = RescoreOrigin(
-            run: run, samplesSHA256: runResults.samplesSHA256 ?? "",
-            configurationSHA256: runResults.configurationSHA256, configurationFile: configurationFile,
-            configurationFileSHA256: fileHash)
+        context.rescoredFrom = origin(run: run, runResults: runResults, configurationFile: configurationFile)
         let (results, columns) = RunResults.buildWithColumns(records: pass.records, context: context)
         let metricsSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
         try RunOutput.writeResultsAndReports(
             results: results, records: pass.records, folder: staging, samplesDigest: pass.outputDigest,
             columns: columns)
         let reportSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
-        return Outcome(
+        var outcome = Outcome(
             results: results, rescored: pass.rescored, failed: pass.failed, recordSeconds: recordSeconds,
             reportSeconds: reportSeconds, metricsSeconds: metricsSeconds, writeSeconds: reportSeconds - metricsSeconds)
+        outcome.recordsReason = reason
+        return outcome
+    }
+
+    /// Where the new results record the rescore's origin.
+    static func origin(run: String, runResults: RunResults, configurationFile: String?) -> RescoreOrigin {
+        var fileHash: String?
+        if let configurationFile { fileHash = try? SHA256Digest.hash(fileAt: configurationFile) }
+        return RescoreOrigin(
+            run: run, samplesSHA256: runResults.samplesSHA256 ?? "",
+            configurationSHA256: runResults.configurationSHA256, configurationFile: configurationFile,
+            configurationFileSHA256: fileHash)
+    }
+
+    /// The rescore from the run's columns (`RunResults.rescored`): no record is read or
+    /// written; the new folder names the folder that holds the records (`samples_from`).
+    static func fromColumns(
+        run: String, runResults: RunResults, sidecar: AggregationColumns, metricColumns: MetricColumns,
+        rescorer: Rescorer, configurationFile: String?, into staging: String, jobs: Int, toolVersion: String,
+        start: ContinuousClock.Instant
+    ) throws(RunError) -> Outcome {
+        let clock = ContinuousClock()
+        let plan: AggregationPlan
+        do { plan = try AggregationPlan(configuration: rescorer.configuration, columns: sidecar) } catch {
+            throw RunError("\(configurationFile ?? "configuration"): key '\(error.key)': \(error.reason)")
+        }
+        let outputs = plan.run(sidecar, jobs: jobs)
+        let recordSeconds = (clock.now - start).milliseconds / 1_000
+        var context = runResults.context
+        context.configuration = rescorer.configuration
+        context.toolVersion = toolVersion
+        context.rescoredFrom = origin(run: run, runResults: runResults, configurationFile: configurationFile)
+        var (results, columns) = RunResults.rescored(
+            from: runResults, sidecar: sidecar, metricColumns: metricColumns, outputs: outputs, context: context)
+        let metricsSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
+        results.samplesSHA256 = runResults.samplesSHA256
+        results.samplesLines = runResults.samplesLines
+        results.samplesFrom = runResults.samplesFrom ?? URL(fileURLWithPath: run).standardizedFileURL.path
+        results.aggregationSidecarSHA256 = runResults.aggregationSidecarSHA256
+        var newColumns = metricColumns
+        if let k = newColumns.keys.firstIndex(of: "aggregate") {
+            for i in 0..<newColumns.count {
+                let scored = outputs.present[i] == 2
+                newColumns.present[k][i] = scored ? 1 : 0
+                newColumns.score[k][i] = scored ? outputs.rankingScore[i] : 0
+            }
+        }
+        try RunOutput.writeColumnsRun(
+            results: results, metricColumns: newColumns, sidecarFrom: run, folder: staging, columns: columns)
+        let reportSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
+        let failed = sidecar.status.count { $0 != 0 }
+        var outcome = Outcome(
+            results: results, rescored: sidecar.count - failed, failed: failed, recordSeconds: recordSeconds,
+            reportSeconds: reportSeconds, metricsSeconds: metricsSeconds, writeSeconds: reportSeconds - metricsSeconds)
+        outcome.wroteSamples = false
+        return outcome
     }
 }
 

@@ -28,18 +28,26 @@ public struct RuleLevels: Sendable, Equatable, Codable {
 
     /// The counts of `records` (failed records and those without an aggregate are skipped).
     public init(_ records: [SampleRecord], rule: AggregationConfiguration.Rule) {
+        self.init(
+            records.lazy.filter { $0.status == .evaluated }.compactMap { record in
+                record.aggregate.map {
+                    (label: record.label.rawValue, weighted: $0.weightedLevel ?? $0.level, mvp: $0.mvpLevel)
+                }
+            }, rule: rule)
+    }
+
+    /// The counts of samples' label, weighted level and MVP level (nil: not recorded).
+    init<S: Sequence>(_ samples: S, rule: AggregationConfiguration.Rule)
+    where S.Element == (label: String, weighted: ConfidenceLevel, mvp: ConfidenceLevel?) {
         self.rule = rule
         var byRule: [String: [String: [String: Int]]] = [:]
         var cross: [String: [String: Int]] = [:]
-        var samples = 0
-        for record in records where record.status == .evaluated {
-            guard let a = record.aggregate else { continue }
-            samples += 1
-            let label = record.label.rawValue
-            let weighted = a.weightedLevel ?? a.level
+        var count = 0
+        for (label, weighted, mvp) in samples {
+            count += 1
             byRule[AggregationConfiguration.Rule.weighted.rawValue, default: [:]][label, default: [:]][
                 weighted.rawValue, default: 0] += 1
-            if let mvp = a.mvpLevel {
+            if let mvp {
                 byRule[AggregationConfiguration.Rule.mvp.rawValue, default: [:]][label, default: [:]][
                     mvp.rawValue, default: 0] += 1
                 cross[weighted.rawValue, default: [:]][mvp.rawValue, default: 0] += 1
@@ -47,7 +55,7 @@ public struct RuleLevels: Sendable, Equatable, Codable {
         }
         self.byRule = byRule
         mvpVsWeighted = cross
-        self.samples = samples
+        self.samples = count
     }
 
     /// Markdown tables: per rule, label rows against level columns (SUSPICIOUS ... VERY_HIGH),

@@ -51,7 +51,6 @@ public enum RunMerger {
         var datasets: [RunDataset] = []
         var seconds = 0.0
         for (folder, results, _) in shardResults {
-            let url = URL(fileURLWithPath: folder)
             if let first {
                 guard results.configurationSHA256 == first.configurationSHA256 else {
                     throw RunError(
@@ -71,7 +70,7 @@ public enum RunMerger {
                 datasets = results.datasets
             }
             seconds = max(seconds, results.runSeconds)
-            records += try SampleRecord.readLines(path: url.appendingPathComponent(RunOutput.samplesFile).path)
+            records += try RunOutput.records(folder: folder, results: results)
         }
         guard let first else { throw RunError("no shard folders given") }
         records.sort { ($0.datasetIndex, $0.index) < ($1.datasetIndex, $1.index) }

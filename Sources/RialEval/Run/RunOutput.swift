@@ -44,7 +44,7 @@ public enum RunOutput {
         if let samplesDigest {
             digest = samplesDigest
         } else {
-            digest = try SamplesDigest(fileAt: url.appendingPathComponent(samplesFile).path)
+            digest = try SamplesDigest(fileAt: samplesPath(folder: folder, results: results))
         }
         var results = results
         results.samplesSHA256 = digest.sha256
@@ -70,7 +70,7 @@ public enum RunOutput {
     ///   interrupted run, or a file changed after the run).
     public static func verifiedResults(folder: String) throws(RunError) -> RunResults {
         let results = try unverifiedResults(folder: folder)
-        let samplesPath = URL(fileURLWithPath: folder).appendingPathComponent(samplesFile).path
+        let samplesPath = samplesPath(folder: folder, results: results)
         try check(SamplesDigest(fileAt: samplesPath), against: results, samplesPath: samplesPath)
         if let sidecar = results.aggregationSidecarSHA256 {
             _ = try AggregationColumns.read(
@@ -84,6 +84,60 @@ public enum RunOutput {
     }
 
     private static func url(_ folder: String) -> URL { URL(fileURLWithPath: folder) }
+
+    /// The `samples.jsonl` that holds the records of run folder `folder`: its own, or for a
+    /// folder `rescore` wrote from columns, that of the run it names (`samples_from`).
+    public static func samplesPath(folder: String, results: RunResults) -> String {
+        URL(fileURLWithPath: results.samplesFrom ?? folder).appendingPathComponent(samplesFile).path
+    }
+
+    /// The records of run folder `folder`, whose `results.json` is `results` (verified):
+    /// its `samples.jsonl`; for a folder `rescore` wrote from columns, the records of the
+    /// run it names aggregated again under `results.configuration`, which are the records a
+    /// rescore that writes them gives (`RescoreColumnsTests`).
+    ///
+    /// - Throws: `RunError` naming the file that cannot be read or parsed.
+    public static func records(folder: String, results: RunResults, slim: Bool = false) throws(RunError)
+        -> [SampleRecord]
+    {
+        let path = samplesPath(folder: folder, results: results)
+        let records = try SampleRecord.readLines(path: path, slim: slim)
+        guard results.samplesFrom != nil else { return records }
+        let rescorer: Rescorer
+        do { rescorer = try Rescorer(configuration: results.configuration) } catch {
+            throw RunError("\(folder)/\(resultsFile): key '\(error.key)': \(error.reason)")
+        }
+        return records.indices.concurrentMap { rescorer.rescore(records[$0]) }
+    }
+
+    /// Writes the run folder of a rescore from columns into `folder`: `results.json` (its
+    /// samples those of the folder `samplesFrom`), the run's aggregation sidecar (copied,
+    /// its inputs do not change), the metric columns with the new aggregate, and the reports
+    /// from `columns`.
+    static func writeColumnsRun(
+        results: RunResults, metricColumns: MetricColumns, sidecarFrom: String, folder: String,
+        columns: ScoreColumns
+    ) throws(RunError) {
+        let url = URL(fileURLWithPath: folder)
+        var results = results
+        results.metricColumnsSHA256 = try metricColumns.write(folder: folder)
+        let sidecarSource = URL(fileURLWithPath: sidecarFrom).appendingPathComponent(AggregationColumns.fileName)
+        let sidecarTarget = url.appendingPathComponent(AggregationColumns.fileName)
+        do {
+            // A hard link where the file system allows one (the file is never changed in place).
+            do { try FileManager.default.linkItem(at: sidecarSource, to: sidecarTarget) } catch {
+                try FileManager.default.copyItem(at: sidecarSource, to: sidecarTarget)
+            }
+        } catch {
+            throw RunError("\(sidecarTarget.path): cannot be written (\(error.localizedDescription))")
+        }
+        do {
+            try results.jsonData().write(to: url.appendingPathComponent(resultsFile), options: .atomic)
+        } catch {
+            throw RunError("\(folder)/\(resultsFile): cannot be written (\(error.localizedDescription))")
+        }
+        try ReportWriter.write(results: results, sampleCount: metricColumns.count, folder: folder, columns: columns)
+    }
 
     /// The `results.json` of run folder `folder`, which must record the digest of its
     /// `samples.jsonl`; the caller checks it with `check(_:against:samplesPath:)` (a rescore

@@ -55,6 +55,11 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// SHA-256 of the folder's metric columns (`MetricColumns`, `metric-columns.bin`),
     /// checked when it is read; nil in folders written before it existed.
     public var metricColumnsSHA256: String? = nil
+    /// Set in a folder `rescore` wrote from the run's columns, which holds no
+    /// `samples.jsonl` of its own: the folder whose `samples.jsonl` holds the records
+    /// (`samples_sha256` and `samples_lines` are that file's). Its records are those
+    /// records aggregated under `configuration` (`RunOutput.records(folder:results:)`).
+    public var samplesFrom: String? = nil
     /// Set when these results are a `rescore` of another run: that run and the
     /// configuration file it was aggregated again under.
     public var rescoredFrom: RescoreOrigin?
@@ -97,6 +102,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case samplesLines = "samples_lines"
         case aggregationSidecarSHA256 = "aggregation_sidecar_sha256"
         case metricColumnsSHA256 = "metric_columns_sha256"
+        case samplesFrom = "samples_from"
         case rescoredFrom = "rescored_from"
         case aggregateLevels = "aggregate_levels"
         case ruleLevels = "rule_levels"
@@ -260,28 +266,15 @@ public struct RunResults: Sendable, Equatable, Codable {
         let allKeys = methodKeys + ["aggregate"]
         let decision = context.configuration.decision
         let bootstrap = BootstrapSettings(resamples: context.resamples, seed: context.seed)
-
         // Each key's score of each evaluated record, read once.
         let columns = ScoreColumns(records: records, keys: allKeys)
         /// The metrics of the evaluated records `rows` (indices into `evaluated`).
         func metrics(_ rows: [Int]) -> [String: MethodMetrics] {
-            // Per-group tables only while groups are few enough to read; with one group per
-            // sample they would repeat samples.jsonl inside results.json and grow with the run.
-            let groups = Set(rows.compactMap { evaluated[$0].group }).count
-            let dimensions = BreakdownDimension.allCases.filter { $0 != .group || groups <= maxGroupBreakdowns }
-            // One key per worker (each key's metrics are a pure function of its samples).
-            let computed = allKeys.indices.concurrentMap { index -> MethodMetrics in
-                let key = allKeys[index]
-                let column = columns.scores[index]
-                let samples = rows.map { evaluated[$0].scoredSample(score: column[$0]) }
-                let method =
-                    key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
-                let configuration = MetricsConfiguration(
-                    threshold: decision.threshold(for: method), bootstrap: bootstrap,
-                    breakdowns: dimensions)
-                return MethodMetrics.compute(samples: samples, configuration: configuration)
-            }
-            return Dictionary(uniqueKeysWithValues: zip(allKeys, computed))
+            keyMetrics(
+                keys: allKeys, scores: columns.scores, rows: rows,
+                groupCount: Set(rows.compactMap { evaluated[$0].group }).count, decision: decision,
+                bootstrap: bootstrap
+            ) { row, score in evaluated[row].scoredSample(score: score) }
         }
 
         var byData: [String: [String: MethodMetrics]] = [:]
@@ -326,9 +319,6 @@ public struct RunResults: Sendable, Equatable, Codable {
                 id: $0.id, dataset: $0.dataset, stage: $0.failure?.stage.rawValue ?? "?",
                 reason: $0.failure?.reason ?? "?")
         }
-        let seeds: [String: UInt64] = [
-            "bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed,
-        ]
         /// The output levels of the evaluated records of data kind `kind` (all when nil).
         func levels(_ kind: SampleRecord.DataKind?) -> [OutputLevelRow] {
             OutputLevelRow.rows(
@@ -340,20 +330,12 @@ public struct RunResults: Sendable, Equatable, Codable {
         }
         var aggregateLevels = ["all": levels(nil)]
         for kind in Set(evaluated.map(\.data)) { aggregateLevels[kind.rawValue] = levels(kind) }
-        let formatter = ISO8601DateFormatter()
-        var results = RunResults(
-            testRun: context.limit != nil, limit: context.limit, created: formatter.string(from: Date()),
-            tool: Tool(name: "rial-bench", version: context.toolVersion, gitCommit: RunEnvironment.gitCommit()),
-            environment: .current(), configuration: context.configuration,
-            configurationSHA256: configurationHash(context.configuration), profile: context.configuration.profile,
-            datasets: context.datasets,
+        var results = assemble(
+            context: context,
             counts: Counts(
                 original: context.datasets.reduce(0) { $0 + $1.original }, selected: records.count,
                 evaluated: evaluated.count, failed: failures.count, byData: countsByData),
-            failures: failures, seeds: seeds, bootstrapResamples: context.resamples, methods: allKeys,
-            metrics: all, metricsByData: byData, latency: latency, build: context.build,
-            jobs: context.jobs, runSeconds: context.runSeconds, shards: context.shards, shard: context.shard,
-            mergedShards: context.mergedShards, rescoredFrom: context.rescoredFrom)
+            failures: failures, methods: allKeys, metrics: all, metricsByData: byData, latency: latency)
         results.aggregateLevels = aggregateLevels
         results.ruleLevels = RuleLevels(evaluated, rule: context.configuration.aggregation.rule)
         results.successMetrics = SuccessMetrics(
@@ -364,6 +346,60 @@ public struct RunResults: Sendable, Equatable, Codable {
         results.tamperDetection = TamperDetection.byData(records)
         results.video = VideoSummary(records)
         return (results, columns)
+    }
+
+    /// The metrics of every key of `keys` on the evaluated rows `rows`: `scores[k][row]` is
+    /// key `k`'s score, `sample` makes a row's `ScoredSample` with a score, `groupCount` the
+    /// named groups among `rows`. `known` gives a key's metrics already computed on the same
+    /// samples with the same threshold, bootstrap and breakdowns (a rescore's unchanged
+    /// methods), or nil to compute them.
+    static func keyMetrics(
+        keys: [String], scores: [[Double?]], rows: [Int], groupCount: Int,
+        decision: PipelineConfiguration.DecisionConfiguration, bootstrap: BootstrapSettings,
+        known: @Sendable (String) -> MethodMetrics? = { _ in nil },
+        sample: @Sendable (Int, Double?) -> ScoredSample
+    ) -> [String: MethodMetrics] {
+        // Per-group tables only while groups are few enough to read; with one group per
+        // sample they would repeat samples.jsonl inside results.json and grow with the run.
+        let dimensions = BreakdownDimension.allCases.filter { $0 != .group || groupCount <= maxGroupBreakdowns }
+        // One key per worker (each key's metrics are a pure function of its samples).
+        let computed = keys.indices.concurrentMap { index -> MethodMetrics in
+            let key = keys[index]
+            if let metrics = known(key) { return metrics }
+            let column = scores[index]
+            let samples = rows.map { sample($0, column[$0]) }
+            let configuration = MetricsConfiguration(
+                threshold: decision.threshold(for: metricMethod(key)), bootstrap: bootstrap, breakdowns: dimensions)
+            return MethodMetrics.compute(samples: samples, configuration: configuration)
+        }
+        return Dictionary(uniqueKeysWithValues: zip(keys, computed))
+    }
+
+    /// The method a metric key evaluates (`depth/1:margin` -> depth/1), nil for `aggregate`.
+    static func metricMethod(_ key: String) -> MethodIdentifier? {
+        key == "aggregate" ? nil : try? MethodIdentifier(parsing: String(key.split(separator: ":")[0]))
+    }
+
+    /// Results of `context` with these parts; the rest (created, tool, environment, seeds,
+    /// configuration hash) as every build records them.
+    static func assemble(
+        context: Context, counts: Counts, failures: [FailureEntry], methods: [String],
+        metrics: [String: MethodMetrics], metricsByData: [String: [String: MethodMetrics]],
+        latency: [String: LatencyEntry]
+    ) -> RunResults {
+        let seeds: [String: UInt64] = [
+            "bootstrap": context.seed, "depth/2.ransac": context.configuration[DepthAnalyzerV2.self].seed,
+        ]
+        return RunResults(
+            testRun: context.limit != nil, limit: context.limit, created: ISO8601DateFormatter().string(from: Date()),
+            tool: Tool(name: "rial-bench", version: context.toolVersion, gitCommit: RunEnvironment.gitCommit()),
+            environment: .current(), configuration: context.configuration,
+            configurationSHA256: configurationHash(context.configuration), profile: context.configuration.profile,
+            datasets: context.datasets, counts: counts, failures: failures, seeds: seeds,
+            bootstrapResamples: context.resamples, methods: methods, metrics: metrics, metricsByData: metricsByData,
+            latency: latency, build: context.build, jobs: context.jobs, runSeconds: context.runSeconds,
+            shards: context.shards, shard: context.shard, mergedShards: context.mergedShards,
+            rescoredFrom: context.rescoredFrom)
     }
 
     /// SHA-256 of the configuration as canonical JSON (sorted keys, no spaces).

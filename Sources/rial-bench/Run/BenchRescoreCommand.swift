@@ -13,9 +13,11 @@ struct BenchRescoreCommand: ParsableCommand {
             timed; with --distinct-scores every line's method scores differ, else they cycle through \
             1,000 templates), then times rescore on it under a configuration that changes weights, a \
             calibration and the decision threshold: the aggregation sidecar's part (read and verify \
-            aggregation-inputs.bin, aggregate every sample from its columns), then the whole rescore: the \
-            record pass (verify, read, aggregate, write samples.jsonl) and the metrics and reports, with \
-            --resamples bootstrap resamples. The run folder is removed afterwards unless --keep.
+            aggregation-inputs.bin, aggregate every sample from its columns), then the whole rescore as the \
+            command runs it: from the run's columns (read and verify them, aggregate) or, with \
+            --write-samples, the record pass (verify, read, aggregate, write samples.jsonl); then the \
+            metrics and reports, with --resamples bootstrap resamples. The run folder is removed afterwards \
+            unless --keep.
             """)
 
     @Option(help: "Records in the synthetic run.")
@@ -32,6 +34,11 @@ struct BenchRescoreCommand: ParsableCommand {
 
     @Flag(help: "Write only the aggregation sidecar (samples.jsonl left empty) and time only its part of a rescore.")
     var sidecarOnly = false
+
+    @Flag(
+        help:
+            "Time rescore --write-samples (read and write every record) instead of the rescore from the run's columns.")
+    var writeSamples = false
 
     @Option(help: "Folder for the synthetic run and the rescore (default: a new temporary folder).")
     var folder: String?
@@ -71,7 +78,7 @@ struct BenchRescoreCommand: ParsableCommand {
             if !json { FileHandle.standardError.write(Data("bench-rescore: rescoring...\n".utf8)) }
             var report = try RescoreBenchmark.measure(
                 run: run, out: URL(fileURLWithPath: base).appendingPathComponent("rescored").path, jobs: jobs.count,
-                full: !sidecarOnly)
+                full: !sidecarOnly, writeSamples: writeSamples)
             report.distinctScores = distinctScores
             if json {
                 let encoder = JSONEncoder()
@@ -82,7 +89,10 @@ struct BenchRescoreCommand: ParsableCommand {
                     Terminal.out(
                         String(
                             format:
-                                "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples: records %.2f s, metrics %.2f s, results and reports %.2f s, total %.2f s",
+                                "rescore of %d samples (%.0f bytes per line, %.2f GB), %d jobs, %d resamples, "
+                                + (report.wroteSamples
+                                    ? "writing samples.jsonl: records" : "from the run's columns: columns")
+                                + " %.2f s, metrics %.2f s, results and reports %.2f s, total %.2f s",
                             report.samples, Double(report.bytes) / Double(max(1, report.samples)),
                             Double(report.bytes) / 1e9, report.jobs, report.bootstrapResamples, report.recordSeconds,
                             report.metricsSeconds, report.writeSeconds, report.totalSeconds))

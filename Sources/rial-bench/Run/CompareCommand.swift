@@ -31,11 +31,8 @@ struct Compare: ParsableCommand {
     func run() throws {
         do {
             func load(_ folder: String) throws(RunError) -> (RunResults, [SampleRecord]) {
-                let url = URL(fileURLWithPath: folder)
-                return (
-                    try RunOutput.verifiedResults(folder: folder),
-                    try SampleRecord.readLines(path: url.appendingPathComponent(RunOutput.samplesFile).path, slim: true)
-                )
+                let results = try RunOutput.verifiedResults(folder: folder)
+                return (results, try RunOutput.records(folder: folder, results: results, slim: true))
             }
             let a = try load(first), b = try load(second)
             let comparison = RunComparison.compare(

@@ -69,10 +69,11 @@ struct Report: ParsableCommand {
         do {
             let folder = URL(fileURLWithPath: from)
             var results = try RunOutput.verifiedResults(folder: from)
-            let records = try SampleRecord.readLines(
-                path: folder.appendingPathComponent(RunOutput.samplesFile).path, slim: true)
+            let records = try RunOutput.records(folder: from, results: results, slim: true)
             if recompute {
+                let samplesFrom = results.samplesFrom
                 results = RunResults.build(records: records, context: results.context)
+                results.samplesFrom = samplesFrom
             }
             try RunOutput.writeResultsAndReports(results: results, records: records, folder: from)
             Terminal.out("report: \(folder.appendingPathComponent("report.html").path)")

@@ -9,14 +9,22 @@ struct Rescore: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Aggregate a finished run again under another configuration, without decoding or running any method.",
         discussion: """
-            Reads RUN's samples.jsonl (checked against its results.json as report --from checks it), \
-            aggregates every evaluated sample again from the method scores the run recorded \
+            Aggregates every evaluated sample of RUN again from the method scores the run recorded \
             (aggregation_inputs), under FILE's weights, calibration, levels, caps, decision threshold, \
-            profile and aggregate_with, and writes a complete run folder to --out: samples.jsonl, \
-            results.json with every metric, and the reports run writes. The result equals a fresh run with \
-            FILE, timings aside. Failed samples stay failed. FILE must run the same methods with the same \
+            profile and aggregate_with, and writes a run folder to --out: results.json with every metric, \
+            the reports run writes, and the run's columns. The result equals a fresh run with FILE, \
+            timings aside. Failed samples stay failed. FILE must run the same methods with the same \
             constants as RUN (a rescore cannot change what a method computed): a difference is refused \
             naming the key. Runs written before aggregation_inputs existed are refused: re-run them.
+
+            By default the rescore reads only RUN's columns (aggregation-inputs.bin, metric-columns.bin, \
+            each checked against results.json) and writes no samples.jsonl: the new folder's results.json \
+            names the folder that holds the records (samples_from), and report --from, compare and tune \
+            read them from there, aggregated under FILE. A method whose threshold did not change keeps the \
+            run's metrics (same scores, same bootstrap). With --write-samples, or for a run without \
+            metric columns (an older rial-bench) or with videos, payload results or privacy-mode \
+            captures, RUN's samples.jsonl is read (checked as report --from checks it) and a complete \
+            samples.jsonl is written.
             """)
 
     @Argument(help: ArgumentHelp("The run folder to rescore.", valueName: "run"), completion: .directory)
@@ -32,6 +40,10 @@ struct Rescore: ParsableCommand {
 
     @Option(help: "Output folder (not RUN itself).")
     var out: String
+
+    @Flag(
+        help: "Write a complete samples.jsonl into --out (read from RUN's records) instead of naming RUN's records.")
+    var writeSamples = false
 
     @OptionGroup var jobs: JobsOption
 
@@ -64,17 +76,25 @@ struct Rescore: ParsableCommand {
             do {
                 outcome = try RunRescore.rescore(
                     run: runFolder, configuration: configuration, configurationFile: config, into: staging.path,
-                    jobs: jobs.count, toolVersion: RialBenchVersion.string)
+                    jobs: jobs.count, toolVersion: RialBenchVersion.string, writeSamples: writeSamples)
                 try staging.commit()
             } catch {
                 staging.discard()
                 throw error
             }
+            if let reason = outcome.recordsReason {
+                Terminal.out("rescore: reading and writing every record: \(reason)")
+            }
             Terminal.out(
                 "\(outcome.rescored) samples rescored, \(outcome.failed) failed carried over "
                     + String(
-                        format: "(records %.2f s, metrics and reports %.2f s)", outcome.recordSeconds,
+                        format: outcome.wroteSamples
+                            ? "(records %.2f s, metrics and reports %.2f s)"
+                            : "(columns %.2f s, metrics and reports %.2f s)", outcome.recordSeconds,
                         outcome.reportSeconds))
+            if !outcome.wroteSamples, let from = outcome.results.samplesFrom {
+                Terminal.out("records: \(from)/\(RunOutput.samplesFile), aggregated under \(config)")
+            }
             Terminal.out(RunSummary.render(outcome.results))
             Terminal.out("report: \(URL(fileURLWithPath: out).appendingPathComponent("report.html").path)")
         } catch let error as RunError {

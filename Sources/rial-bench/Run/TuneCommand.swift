@@ -109,8 +109,7 @@ struct Tune: ParsableCommand {
         for (k, folder) in runs.enumerated() {
             do {
                 let results = try RunOutput.verifiedResults(folder: folder)
-                let path = URL(fileURLWithPath: folder).appendingPathComponent(RunOutput.samplesFile).path
-                let lines = try SampleRecord.readLines(path: path, slim: true)
+                let lines = try RunOutput.records(folder: folder, results: results, slim: true)
                 records += lines
                 origin += Array(repeating: k, count: lines.count)
                 inputs.append(

@@ -1,0 +1,119 @@
+import Foundation
+import RialDetection
+
+/// The results of a rescore from a run's columns (`rescore` without writing records): the
+/// aggregation sidecar and the metric columns give every sample as metrics see it, the
+/// compiled aggregation (`AggregationPlan`) its new aggregate, and the metrics of a method
+/// whose scores and threshold did not change are the run's own, so nothing is parsed and
+/// no unchanged bootstrap runs again. Equal, field for field, to `build(records:context:)`
+/// on the rescored records (`RescoreColumnsTests`).
+extension RunResults {
+    /// Why `run`'s results cannot be rescored from its columns (nil when they can): the
+    /// parts a run records per record that this path does not rebuild.
+    static func columnRescoreObstacle(_ run: RunResults, sidecar: AggregationColumns?, metrics: MetricColumns?)
+        -> String?
+    {
+        guard let sidecar, let metrics else { return "the run has no metric columns (written by an older rial-bench)" }
+        guard metrics.count == sidecar.count, metrics.keys == run.methods else {
+            return "the run's metric columns do not match its results"
+        }
+        guard run.methods.last == "aggregate" else { return "the run has no aggregate metrics" }
+        if sidecar.video.contains(1) || run.video != nil || run.tamperDetection != nil { return "the run has videos" }
+        if run.payloadParity != nil { return "the run has payload results" }
+        if run.privacyMode != nil { return "the run has privacy-mode captures" }
+        return nil
+    }
+
+    /// The results of `source`'s samples under `context.configuration`, whose aggregates are
+    /// `outputs` (of `sidecar`); and the score columns the reports read.
+    static func rescored(
+        from source: RunResults, sidecar: AggregationColumns, metricColumns: MetricColumns, outputs: AggregateOutputs,
+        context: Context
+    ) -> (results: RunResults, columns: ScoreColumns) {
+        let rows = (0..<sidecar.count).filter { sidecar.status[$0] == 0 }
+        let keys = source.methods
+        let scores = keys.indices.concurrentMap { k -> [Double?] in
+            keys[k] == "aggregate"
+                ? rows.map { outputs.present[$0] == 2 ? outputs.rankingScore[$0] : nil }
+                : rows.map { metricColumns.score(k, at: $0) }
+        }
+        let kinds = sidecar.dataKinds.map { SampleRecord.DataKind(rawValue: $0)! }
+        let groups = rows.map {
+            sidecar.group[$0] == AggregationColumns.noGroup ? nil : sidecar.groups[Int(sidecar.group[$0])]
+        }
+        let labels = rows.map { sidecar.labels[Int(sidecar.label[$0])] }
+        let bonaFide = rows.map { sidecar.bonaFide[$0] == 1 }
+        let data = rows.map { kinds[Int(sidecar.data[$0])] }
+        let ids = rows.map { metricColumns.ids[$0] }
+        let columns = ScoreColumns(
+            keys: keys, scores: scores, ids: ids,
+            datasets: rows.map { metricColumns.datasets[Int(metricColumns.dataset[$0])] },
+            labels: labels, bonaFide: bonaFide, data: data, groups: groups)
+        let tags = rows.map { metricColumns.tags(at: $0) }
+        let attestations = rows.map { metricColumns.attestations[Int(metricColumns.attestation[$0])] }
+
+        let decision = context.configuration.decision
+        let bootstrap = BootstrapSettings(resamples: context.resamples, seed: context.seed)
+        let sameBootstrap = context.resamples == source.bootstrapResamples && context.seed == source.context.seed
+        /// A method's metrics on `subset` (nil: all samples) are the run's when its threshold
+        /// is unchanged: same scores, samples, bootstrap and breakdowns.
+        func metrics(_ subset: [Int], kind: String?) -> [String: MethodMetrics] {
+            let known = kind.map { source.metricsByData[$0] ?? [:] } ?? source.metrics
+            return keyMetrics(
+                keys: keys, scores: scores, rows: subset, groupCount: Set(subset.compactMap { groups[$0] }).count,
+                decision: decision, bootstrap: bootstrap,
+                known: { key in
+                    guard key != "aggregate", sameBootstrap,
+                        decision.threshold(for: metricMethod(key))
+                            == source.configuration.decision.threshold(for: metricMethod(key))
+                    else { return nil }
+                    return known[key]
+                }
+            ) { row, score in
+                ScoredSample(
+                    id: ids[row], score: score ?? .nan, bonaFide: bonaFide[row], species: labels[row],
+                    group: groups[row], tags: tags[row], attestation: attestations[row])
+            }
+        }
+        var byData: [String: [String: MethodMetrics]] = [:]
+        let present = Set(data).sorted { $0.rawValue < $1.rawValue }
+        let all = metrics(Array(rows.indices), kind: nil)
+        for kind in present {
+            byData[kind.rawValue] =
+                present.count == 1 ? all : metrics(rows.indices.filter { data[$0] == kind }, kind: kind.rawValue)
+        }
+
+        var results = assemble(
+            context: context, counts: source.counts, failures: source.failures, methods: keys, metrics: all,
+            metricsByData: byData, latency: source.latency)
+        /// The output levels of the rows of data kind `kind` (all when nil) with a scored aggregate.
+        func levels(_ kind: SampleRecord.DataKind?) -> [OutputLevelRow] {
+            OutputLevelRow.rows(
+                samples: rows.indices.compactMap { r in
+                    let i = rows[r]
+                    guard kind == nil || data[r] == kind, outputs.present[i] == 2 else { return nil }
+                    return (AggregateOutputs.level(outputs.level[i]), bonaFide[r], labels[r])
+                })
+        }
+        var aggregateLevels = ["all": levels(nil)]
+        for kind in present { aggregateLevels[kind.rawValue] = levels(kind) }
+        results.aggregateLevels = aggregateLevels
+        let aggregated = rows.indices.filter { outputs.present[rows[$0]] != 0 }
+        results.ruleLevels = RuleLevels(
+            aggregated.lazy.map { r in
+                (
+                    label: labels[r], weighted: AggregateOutputs.level(outputs.weightedLevel[rows[r]]),
+                    mvp: Optional(AggregateOutputs.level(outputs.mvpLevel[rows[r]]))
+                )
+            }, rule: context.configuration.aggregation.rule)
+        results.successMetrics = SuccessMetrics(
+            metrics: all, metricsByData: byData,
+            agreement: aggregated.isEmpty
+                ? nil
+                : (
+                    agreeing: aggregated.count { outputs.methodsAgree[rows[$0]] == 1 },
+                    boosted: aggregated.count { outputs.boosted[rows[$0]] == 1 }, samples: aggregated.count
+                ), configuration: context.configuration)
+        return (results, columns)
+    }
+}
