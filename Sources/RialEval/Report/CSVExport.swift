@@ -20,8 +20,7 @@ public enum CSVExport {
         var lines = ["method,threshold,fpr,tpr"]
         let rows = columns.all
         for key in results.methods {
-            let (scores, truth) = columns.scoredPairs(key, rows: rows)
-            let curve = ROCCurve(scores: scores, bonaFide: truth)
+            let curve = columns.rocCurve(key, rows: rows, subset: "all", scoredOnly: true)
             for i in curve.thresholds.indices {
                 lines.append(
                     "\(text(key)),\(value(curve.thresholds[i])),\(value(curve.falsePositiveRates[i])),\(value(curve.truePositiveRates[i]))"
@@ -45,8 +44,7 @@ public enum CSVExport {
         let subsets = [("all", columns.all)] + kinds.map { ($0.rawValue, columns.rows(of: $0)) }
         for key in results.methods {
             for (kind, rows) in subsets {
-                let (scores, truth) = columns.scoredPairs(key, rows: rows)
-                let curve = DETCurve(scores: scores, bonaFide: truth)
+                let curve = DETCurve(curve: columns.rocCurve(key, rows: rows, subset: kind, scoredOnly: true))
                 for i in curve.thresholds.indices {
                     lines.append(
                         "\(text(key)),\(text(kind)),\(value(curve.thresholds[i])),\(value(curve.apcer[i])),\(value(curve.bpcer[i]))"
@@ -63,28 +61,42 @@ public enum CSVExport {
     }
 
     static func scores(results: RunResults, columns: ScoreColumns) -> String {
+        scoresPieces(results: results, columns: columns).joined()
+    }
+
+    /// `scores.csv` in pieces (the header line, then chunks of rows), for writing without
+    /// joining them.
+    static func scoresPieces(results: RunResults, columns: ScoreColumns) -> [String] {
         var lines = [
             (["id", "dataset", "label", "bona_fide", "data", "group"] + results.methods).map(text).joined(
-                separator: ",")
+                separator: ",") + "\n"
         ]
-        lines.reserveCapacity(columns.count + 1)
         let methodColumns = results.methods.map { columns.column($0) }
-        for i in 0..<columns.count {
-            var line = text(columns.ids[i])
-            for cell in [
-                text(columns.datasets[i]), text(columns.labels[i]), columns.bonaFide[i] ? "1" : "0",
-                text(columns.data[i].rawValue), text(columns.groups[i] ?? ""),
-            ] {
-                line += ","
-                line += cell
+        // Rows in chunks on every core (a million-sample run writes hundreds of MB here).
+        let chunk = 1 << 15
+        let chunks = stride(from: 0, to: columns.count, by: chunk).map { $0..<min($0 + chunk, columns.count) }
+        lines += chunks.indices.concurrentMap { c -> String in
+            var out = ""
+            out.reserveCapacity(chunks[c].count * (48 + 20 * methodColumns.count))
+            for i in chunks[c] {
+                out += text(columns.ids[i])
+                out += ","
+                out += text(columns.datasets[i])
+                out += ","
+                out += text(columns.labels[i])
+                out += columns.bonaFide[i] ? ",1," : ",0,"
+                out += text(columns.data[i].rawValue)
+                out += ","
+                out += text(columns.groups[i] ?? "")
+                for column in methodColumns {
+                    out += ","
+                    if let score = column?[i] ?? nil { out += value(score) }
+                }
+                out += "\n"
             }
-            for column in methodColumns {
-                line += ","
-                if let score = column?[i] ?? nil { line += value(score) }
-            }
-            lines.append(line)
+            return out
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     /// `metrics.csv`: the headline metrics per data subset and method.
@@ -121,12 +133,26 @@ public enum CSVExport {
 
     /// A text cell: `'` before a leading formula character, then RFC 4180 quoting.
     public static func text(_ text: String) -> String {
-        field(text.first.map(formulaStarts.contains) == true ? "'" + text : text)
+        // Bytes, not characters: every character that matters is ASCII, and a CR LF pair is
+        // one `Character` that equals neither CR nor LF.
+        let formula: Bool
+        switch text.utf8.first {
+        case UInt8(ascii: "="), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "@"), UInt8(ascii: "\t"),
+            UInt8(ascii: "\r"):
+            formula = true
+        default: formula = false
+        }
+        return field(formula ? "'" + text : text)
     }
 
     /// RFC 4180: quoted (with `""` for `"`) when the cell holds a comma, a quote or a line break.
     static func field(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+        guard
+            text.utf8.contains(where: {
+                $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\n")
+                    || $0 == UInt8(ascii: "\r")
+            })
+        else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

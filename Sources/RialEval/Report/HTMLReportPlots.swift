@@ -45,7 +45,7 @@ struct HTMLReportPlots {
     init(results: RunResults, columns: ScoreColumns) {
         let keys = HTMLReport.methodKeys(results)
         self.keys = keys
-        let evaluated = Records(columns: columns, rows: columns.all)
+        let evaluated = Records(columns: columns, rows: columns.all, subset: "all")
         roc = Self.rocPlot(
             title: "ROC — all evaluated samples", keys: keys, records: evaluated, metrics: results.metrics)
         precisionRecall = Self.precisionRecallPlot(keys: keys, records: evaluated, metrics: results.metrics)
@@ -61,7 +61,9 @@ struct HTMLReportPlots {
         latency = Self.latencyPlot(results)
         let kinds = Set(columns.data).sorted { $0.rawValue < $1.rawValue }
         var byKind: [SampleRecord.DataKind: Records] = [:]
-        for kind in kinds { byKind[kind] = Records(columns: columns, rows: columns.rows(of: kind)) }
+        for kind in kinds {
+            byKind[kind] = Records(columns: columns, rows: columns.rows(of: kind), subset: kind.rawValue)
+        }
         rocByData =
             kinds.count < 2
             ? []
@@ -105,8 +107,8 @@ struct HTMLReportPlots {
             "Rings: each method's decision threshold. Axes: normal deviate (probit); rates of 0 or 1 drawn at the edge."
         ]
         for key in keys {
-            let (scores, truth) = Self.scores(key, records)
-            let det = DETCurve(scores: scores, bonaFide: truth)
+            let det = DETCurve(
+                curve: records.columns.rocCurve(key, rows: records.rows, subset: records.subset, scoredOnly: false))
             let metric = metrics[key]
             let eer = metric.map { "EER \(SVGNumber.format($0.eer * 100, decimals: 1, trimZeros: false))%" }
             if det.apcer.isEmpty {
@@ -157,7 +159,7 @@ struct HTMLReportPlots {
             markers.append(
                 SVGScoreHistogram.Marker(value: value, label: "cap \(level.rawValue)", colour: "#c75300", dash: "5 2"))
         }
-        let groups = SVGPalette.orderedLabels(records.labels).map { label in
+        let groups = records.labels.map { label in
             let scores = records.scores("aggregate", label: label)
             let finite = scores.filter(\.isFinite)
             return SVGScoreHistogram.Group(
@@ -177,35 +179,42 @@ struct HTMLReportPlots {
         return histogram.render()
     }
 
-    /// Scores of `key` on `records` (NaN where the method did not score) and the truth.
-    static func scores(_ key: String, _ records: Records) -> (scores: [Double], bonaFide: [Bool]) {
-        records.columns.scoresAndTruth(key, rows: records.rows)
-    }
-
     /// Some rows of the evaluated records' columns (all, or one data kind).
     struct Records {
         let columns: ScoreColumns
         let rows: [Int]
+        /// The name of `rows` (`all` or a data kind) under which their rankings are shared.
+        let subset: String
+        /// The labels present, in display order (`SVGPalette.orderedLabels`), and the rows
+        /// of each: found once, not once per plotted key.
+        let labels: [String]
+        let rowsByLabel: [String: [Int]]
+        /// Distinct named groups among `rows`.
+        let namedGroupCount: Int
 
-        init(columns: ScoreColumns, rows: [Int]) {
+        init(columns: ScoreColumns, rows: [Int], subset: String) {
             self.columns = columns
             self.rows = rows
+            self.subset = subset
+            var byLabel: [String: [Int]] = [:]
+            for row in rows { byLabel[columns.labels[row], default: []].append(row) }
+            rowsByLabel = byLabel
+            labels = SVGPalette.orderedLabels(byLabel.keys)
+            namedGroupCount = Set(rows.compactMap { columns.groups[$0] }).count
         }
 
         /// The evaluated ones of `records`, with the scores of `keys`.
         init(_ records: [SampleRecord], keys: [String]) {
-            columns = ScoreColumns(records: records, keys: keys)
-            rows = columns.all
+            let columns = ScoreColumns(records: records, keys: keys)
+            self.init(columns: columns, rows: columns.all, subset: "all")
         }
 
         var count: Int { rows.count }
-        var labels: [String] { rows.map { columns.labels[$0] } }
-        var namedGroupCount: Int { Set(rows.compactMap { columns.groups[$0] }).count }
 
         /// `key`'s scores (NaN where not scored) of the rows labelled `label`.
         func scores(_ key: String, label: String) -> [Double] {
             let column = columns.column(key)
-            return rows.filter { columns.labels[$0] == label }.map { column?[$0] ?? .nan }
+            return (rowsByLabel[label] ?? []).map { column?[$0] ?? .nan }
         }
 
         /// Rows where `key` has a finite score.
@@ -227,8 +236,8 @@ struct HTMLReportPlots {
         var series: [SVGCurvePlot.Series] = []
         var notes: [String] = ["Rings: operating point at each method's decision threshold."]
         for key in keys {
-            let (scores, truth) = Self.scores(key, records)
-            let curve = ROCCurve(scores: scores, bonaFide: truth).droppingIntermediatePoints()
+            let curve = records.columns.rocCurve(key, rows: records.rows, subset: records.subset, scoredOnly: false)
+                .droppingIntermediatePoints()
             let metric = metrics[key]
             let auc = metric?.auc ?? curve.auc
             var detail = "AUC \(SVGNumber.format(auc, decimals: 3, trimZeros: false))"
@@ -276,8 +285,7 @@ struct HTMLReportPlots {
         var series: [SVGCurvePlot.Series] = []
         var notes: [String] = []
         for key in keys {
-            let (scores, truth) = Self.scores(key, records)
-            let curve = PrecisionRecallCurve(scores: scores, bonaFide: truth)
+            let curve = records.columns.precisionRecall(key, rows: records.rows, subset: records.subset)
             let ap = metrics[key]?.averagePrecision ?? curve.averagePrecision
             guard curve.bonaFideCount > 0, curve.attackCount > 0 else {
                 series.append(
@@ -330,7 +338,7 @@ struct HTMLReportPlots {
 
     /// Histogram strips of `key`'s scores, one per label present in `records`.
     static func histogram(key: String, records: Records, threshold: Double) -> SVGDocument {
-        let groups = SVGPalette.orderedLabels(records.labels).map { label in
+        let groups = records.labels.map { label in
             let scores = records.scores(key, label: label)
             let finite = scores.filter(\.isFinite)
             return SVGScoreHistogram.Group(

@@ -1,6 +1,12 @@
 import Foundation
 import RialMedia
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Writes the human-readable outputs of a run folder from `results.json` and the
 /// sample records: `report.md`, `report.html`, `roc.csv`, `det.csv`, `scores.csv` and per-method SVG plots.
 public enum ReportWriter {
@@ -31,19 +37,52 @@ public enum ReportWriter {
     {
         let url = URL(fileURLWithPath: folder)
         // Independent renderings, on all cores; written in this fixed order.
-        let parts: [@Sendable () -> [(String, String)]] = [
-            { [("report.md", MarkdownReport.render(results))] },
-            { [("roc.csv", CSVExport.roc(results: results, columns: columns))] },
-            { [("det.csv", CSVExport.det(results: results, columns: columns))] },
-            { [("scores.csv", CSVExport.scores(results: results, columns: columns))] },
-            { [("metrics.csv", CSVExport.metrics(results))] },
-            { HTMLReport.files(results: results, sampleCount: sampleCount, columns: columns) },
+        let parts: [@Sendable () -> [(String, [String])]] = [
+            { [("report.md", [MarkdownReport.render(results)])] },
+            { [("roc.csv", [CSVExport.roc(results: results, columns: columns)])] },
+            { [("det.csv", [CSVExport.det(results: results, columns: columns)])] },
+            // In pieces: a million samples' rows are hundreds of MB, not joined into one string.
+            { [("scores.csv", CSVExport.scoresPieces(results: results, columns: columns))] },
+            { [("metrics.csv", [CSVExport.metrics(results)])] },
+            { HTMLReport.files(results: results, sampleCount: sampleCount, columns: columns).map { ($0.0, [$0.1]) } },
         ]
         let files = parts.indices.concurrentMap { parts[$0]() }.flatMap { $0 }
-        for (name, text) in files {
-            do { try Data(text.utf8).write(to: url.appendingPathComponent(name)) } catch {
-                throw RunError("\(folder)/\(name): cannot be written (\(error.localizedDescription))")
+        for (name, pieces) in files {
+            try write(pieces: pieces, to: url.appendingPathComponent(name).path, shownAs: "\(folder)/\(name)")
+        }
+    }
+
+    private static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(fd, bytes, count)
+        #else
+            Darwin.write(fd, bytes, count)
+        #endif
+    }
+
+    /// Writes `pieces` one after another into the file at `path` (created or truncated),
+    /// each from its own UTF-8 storage: no joined copy of a large report.
+    static func write(pieces: [String], to path: String, shownAs shown: String) throws(RunError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw RunError("\(shown): cannot be written (\(String(cString: strerror(errno))))") }
+        var failure: Int32 = 0
+        for var piece in pieces where failure == 0 {
+            piece.withUTF8 { bytes in
+                var offset = 0
+                while offset < bytes.count {
+                    let written = systemWrite(fd, bytes.baseAddress! + offset, bytes.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        failure = errno
+                        return
+                    }
+                    offset += written
+                }
             }
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        guard failure == 0 else {
+            throw RunError("\(shown): cannot be written (\(String(cString: strerror(failure))))")
         }
     }
 }

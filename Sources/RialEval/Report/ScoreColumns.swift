@@ -1,3 +1,4 @@
+import Foundation
 import RialMedia
 
 /// The evaluated records of a run as columns for the reports that sweep every sample once
@@ -14,6 +15,30 @@ struct ScoreColumns: Sendable {
     let bonaFide: [Bool]
     let data: [SampleRecord.DataKind]
     let groups: [String?]
+    /// Each key's ranking per subset of rows, sorted once for every curve of every report
+    /// (`curveInputs`).
+    let rankings = RankingCache()
+
+    /// Rankings by key and subset, filled on first use from any thread.
+    final class RankingCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var entries: [String: RankedScores] = [:]
+
+        func ranked(_ name: String, _ make: () -> RankedScores) -> RankedScores {
+            lock.lock()
+            if let found = entries[name] {
+                lock.unlock()
+                return found
+            }
+            lock.unlock()
+            // Computed outside the lock (two threads may both compute it; the results are equal).
+            let made = make()
+            lock.lock()
+            entries[name] = made
+            lock.unlock()
+            return made
+        }
+    }
 
     /// Columns of the evaluated records of `records` (in order), for `keys`.
     init(records: [SampleRecord], keys: [String]) {
@@ -54,22 +79,54 @@ struct ScoreColumns: Sendable {
     /// `key`'s column (nil for a key it was not built with).
     func column(_ key: String) -> [Double?]? { keys.firstIndex(of: key).map { scores[$0] } }
 
-    /// `key`'s scores on `rows` (NaN where not scored) and the truth, as the plots read them.
-    func scoresAndTruth(_ key: String, rows: [Int]) -> (scores: [Double], bonaFide: [Bool]) {
+    /// What the curves of `key` on `rows` read: its finite scores in row order ranked
+    /// (`RankedScores`, computed once per key and `subset`, the name of `rows`), the rows
+    /// whose score is present but not finite, and the rows without a score.
+    func curveInputs(_ key: String, rows: [Int], subset: String) -> (
+        ranked: RankedScores, nonFinite: Int, unscored: Int
+    ) {
         let column = column(key)
-        return (rows.map { column?[$0] ?? .nan }, rows.map { bonaFide[$0] })
+        var nonFinite = 0, unscored = 0
+        for i in rows {
+            guard let score = column?[i] ?? nil else {
+                unscored += 1
+                continue
+            }
+            if !score.isFinite { nonFinite += 1 }
+        }
+        let ranked = rankings.ranked("\(key)\u{0}\(subset)") {
+            var scores: [Double] = [], truth: [Bool] = []
+            scores.reserveCapacity(rows.count)
+            truth.reserveCapacity(rows.count)
+            for i in rows {
+                if let score = column?[i] ?? nil, score.isFinite {
+                    scores.append(score)
+                    truth.append(bonaFide[i])
+                }
+            }
+            return RankedScores(finiteScores: scores, bonaFide: truth)
+        }
+        return (ranked, nonFinite, unscored)
     }
 
-    /// `key`'s scored rows of `rows` only (a score present, NaN included), as the CSV curves read them.
-    func scoredPairs(_ key: String, rows: [Int]) -> (scores: [Double], bonaFide: [Bool]) {
-        guard let column = column(key) else { return ([], []) }
-        var scores: [Double] = [], truth: [Bool] = []
-        for i in rows {
-            if let s = column[i] {
-                scores.append(s)
-                truth.append(bonaFide[i])
-            }
-        }
-        return (scores, truth)
+    /// The ROC curve `ROCCurve(scores:bonaFide:)` gives for `key` on `rows`: with
+    /// `scoredOnly` of the scored rows' scores (the CSV curves), else of every row's with NaN
+    /// where not scored (the plots); the ranking shared (`curveInputs`).
+    func rocCurve(_ key: String, rows: [Int], subset: String, scoredOnly: Bool) -> ROCCurve {
+        let (ranked, nonFinite, unscored) = curveInputs(key, rows: rows, subset: subset)
+        let excluded = nonFinite + (scoredOnly ? 0 : unscored)
+        return ROCCurve(
+            ranked: ranked, excluded: excluded,
+            inputWarnings: excluded > 0 ? [MetricsWarning.nonFiniteScoresExcluded] : [])
+    }
+
+    /// `PrecisionRecallCurve(scores:bonaFide:)` of every row's score (NaN where not scored),
+    /// the ranking shared.
+    func precisionRecall(_ key: String, rows: [Int], subset: String) -> PrecisionRecallCurve {
+        let (ranked, nonFinite, unscored) = curveInputs(key, rows: rows, subset: subset)
+        let excluded = nonFinite + unscored
+        return PrecisionRecallCurve(
+            ranked: ranked, excluded: excluded,
+            inputWarnings: excluded > 0 ? [MetricsWarning.nonFiniteScoresExcluded] : [])
     }
 }

@@ -221,16 +221,15 @@ public struct AggregationColumns: Sendable, Equatable {
         for table in [keys, checkKeys, labels, groups, families, attestationMethods, dataKinds] {
             append(UInt32(table.count), to: &out)
             for entry in table {
-                let bytes = Array(entry.utf8)
-                append(UInt32(bytes.count), to: &out)
-                out += bytes
+                append(UInt32(entry.utf8.count), to: &out)
+                out.append(contentsOf: entry.utf8)
             }
         }
         out += status
         out += bonaFide
         out += data
-        for v in label { append(v, to: &out) }
-        for v in group { append(v, to: &out) }
+        Self.appendAll(label, to: &out)
+        Self.appendAll(group, to: &out)
         out += hasInputs
         out += video
         out += attestationStatus
@@ -239,7 +238,7 @@ public struct AggregationColumns: Sendable, Equatable {
         for k in keys.indices {
             out += flags[k]
             out += family[k]
-            for v in score[k] { append(v.bitPattern, to: &out) }
+            Self.appendAll(score[k], to: &out)
         }
         for c in checkKeys.indices { out += checks[c] }
         return out
@@ -247,6 +246,24 @@ public struct AggregationColumns: Sendable, Equatable {
 
     private func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// Appends `values` little-endian, in one copy on a little-endian machine.
+    static func appendAll<T: FixedWidthInteger>(_ values: [T], to out: inout [UInt8]) {
+        if 1.littleEndian == 1 {
+            values.withUnsafeBytes { out.append(contentsOf: $0) }
+        } else {
+            for v in values { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        }
+    }
+
+    /// Appends the IEEE 754 bits of `values` little-endian, in one copy on a little-endian machine.
+    static func appendAll(_ values: [Double], to out: inout [UInt8]) {
+        if 1.littleEndian == 1 {
+            values.withUnsafeBytes { out.append(contentsOf: $0) }
+        } else {
+            for v in values { withUnsafeBytes(of: v.bitPattern.littleEndian) { out.append(contentsOf: $0) } }
+        }
     }
 
     /// Parses the bytes of the file at `path` (named in errors).
@@ -347,12 +364,19 @@ public struct AggregationColumns: Sendable, Equatable {
     /// - Throws: `RunError` naming the file when it cannot be written.
     @discardableResult
     public func write(folder: String) throws(RunError) -> String {
-        let bytes = Data(encoded())
+        var encoded = encoded()
         let path = URL(fileURLWithPath: folder).appendingPathComponent(Self.fileName)
-        do { try bytes.write(to: path, options: .atomic) } catch {
-            throw RunError("\(path.path): cannot be written (\(error.localizedDescription))")
+        // The encoded bytes as they are (a large run's file is hundreds of MB: no copy).
+        let written = encoded.withUnsafeMutableBytes { raw -> Result<String, RunError> in
+            let bytes = Data(
+                bytesNoCopy: raw.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 1)!, count: raw.count,
+                deallocator: .none)
+            do { try bytes.write(to: path, options: .atomic) } catch {
+                return .failure(RunError("\(path.path): cannot be written (\(error.localizedDescription))"))
+            }
+            return .success(SHA256Digest.hash(bytes))
         }
-        return SHA256Digest.hash(bytes)
+        return try written.get()
     }
 
     /// Bounds-checked little-endian reads.

@@ -128,13 +128,13 @@ public struct MetricColumns: Sendable, Equatable {
         append(UInt32(0), to: &out)
         append(UInt64(count), to: &out)
         for table in [keys, datasets, tagNames, attestations, ids] { appendTable(table, to: &out) }
-        for v in dataset { append(v, to: &out) }
+        AggregationColumns.appendAll(dataset, to: &out)
         out += attestation
-        for v in tagStart { append(v, to: &out) }
-        for v in tagCodes { append(v, to: &out) }
+        AggregationColumns.appendAll(tagStart, to: &out)
+        AggregationColumns.appendAll(tagCodes, to: &out)
         for k in keys.indices {
             out += present[k]
-            for v in score[k] { append(v.bitPattern, to: &out) }
+            AggregationColumns.appendAll(score[k], to: &out)
         }
         return out
     }
@@ -142,9 +142,8 @@ public struct MetricColumns: Sendable, Equatable {
     private func appendTable(_ table: [String], to out: inout [UInt8]) {
         append(UInt32(table.count), to: &out)
         for entry in table {
-            let bytes = Array(entry.utf8)
-            append(UInt32(bytes.count), to: &out)
-            out += bytes
+            append(UInt32(entry.utf8.count), to: &out)
+            out.append(contentsOf: entry.utf8)
         }
     }
 
@@ -231,11 +230,18 @@ public struct MetricColumns: Sendable, Equatable {
     /// - Throws: `RunError` naming the file when it cannot be written.
     @discardableResult
     public func write(folder: String) throws(RunError) -> String {
-        let bytes = Data(encoded())
+        var encoded = encoded()
         let path = URL(fileURLWithPath: folder).appendingPathComponent(Self.fileName)
-        do { try bytes.write(to: path, options: .atomic) } catch {
-            throw RunError("\(path.path): cannot be written (\(error.localizedDescription))")
+        // The encoded bytes as they are (a large run's file is hundreds of MB: no copy).
+        let written = encoded.withUnsafeMutableBytes { raw -> Result<String, RunError> in
+            let bytes = Data(
+                bytesNoCopy: raw.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 1)!, count: raw.count,
+                deallocator: .none)
+            do { try bytes.write(to: path, options: .atomic) } catch {
+                return .failure(RunError("\(path.path): cannot be written (\(error.localizedDescription))"))
+            }
+            return .success(SHA256Digest.hash(bytes))
         }
-        return SHA256Digest.hash(bytes)
+        return try written.get()
     }
 }

@@ -211,15 +211,33 @@ public enum RunRescore {
         if !writeSamples {
             let clock = ContinuousClock()
             let start = clock.now
-            let sidecar = try runResults.aggregationSidecarSHA256.map { sha256 throws(RunError) in
-                try AggregationColumns.read(
-                    path: URL(fileURLWithPath: run).appendingPathComponent(AggregationColumns.fileName).path,
-                    sha256: sha256)
+            // Both files read, hashed and parsed at once.
+            let folder = URL(fileURLWithPath: run)
+            let read = (0..<2).concurrentMap {
+                part -> (sidecar: Result<AggregationColumns?, RunError>?, metrics: Result<MetricColumns?, RunError>?) in
+                if part == 0 {
+                    return (
+                        Result { () throws(RunError) in
+                            try runResults.aggregationSidecarSHA256.map { sha256 throws(RunError) in
+                                try AggregationColumns.read(
+                                    path: folder.appendingPathComponent(AggregationColumns.fileName).path,
+                                    sha256: sha256)
+                            }
+                        }, nil
+                    )
+                }
+                return (
+                    nil,
+                    Result { () throws(RunError) in
+                        try runResults.metricColumnsSHA256.map { sha256 throws(RunError) in
+                            try MetricColumns.read(
+                                path: folder.appendingPathComponent(MetricColumns.fileName).path, sha256: sha256)
+                        }
+                    }
+                )
             }
-            let metricColumns = try runResults.metricColumnsSHA256.map { sha256 throws(RunError) in
-                try MetricColumns.read(
-                    path: URL(fileURLWithPath: run).appendingPathComponent(MetricColumns.fileName).path, sha256: sha256)
-            }
+            let sidecar = try read[0].sidecar!.get()
+            let metricColumns = try read[1].metrics!.get()
             reason = RunResults.columnRescoreObstacle(runResults, sidecar: sidecar, metrics: metricColumns)
             if reason == nil, let sidecar, let metricColumns {
                 return try fromColumns(

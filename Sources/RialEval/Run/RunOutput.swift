@@ -120,7 +120,23 @@ public enum RunOutput {
     ) throws(RunError) {
         let url = URL(fileURLWithPath: folder)
         var results = results
-        results.metricColumnsSHA256 = try metricColumns.write(folder: folder)
+        // The reports do not read the file: it is encoded, hashed and written on a thread of
+        // its own while they render on every core (not in a `concurrentMap` beside them,
+        // which would run the reports' own `concurrentMap` on one thread).
+        let written = Locked<Result<String, RunError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let writer = Thread {
+            written.withLock { $0 = Result { () throws(RunError) in try metricColumns.write(folder: folder) } }
+            done.signal()
+        }
+        writer.stackSize = 1 << 20
+        writer.start()
+        let reports = Result { () throws(RunError) in
+            try ReportWriter.write(results: results, sampleCount: metricColumns.count, folder: folder, columns: columns)
+        }
+        done.wait()
+        results.metricColumnsSHA256 = try written.withLock { $0 }!.get()
+        try reports.get()
         let sidecarSource = URL(fileURLWithPath: sidecarFrom).appendingPathComponent(AggregationColumns.fileName)
         let sidecarTarget = url.appendingPathComponent(AggregationColumns.fileName)
         do {
@@ -136,7 +152,6 @@ public enum RunOutput {
         } catch {
             throw RunError("\(folder)/\(resultsFile): cannot be written (\(error.localizedDescription))")
         }
-        try ReportWriter.write(results: results, sampleCount: metricColumns.count, folder: folder, columns: columns)
     }
 
     /// The `results.json` of run folder `folder`, which must record the digest of its

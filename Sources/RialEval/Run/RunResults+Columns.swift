@@ -57,10 +57,23 @@ extension RunResults {
         let sameBootstrap = context.resamples == source.bootstrapResamples && context.seed == source.context.seed
         /// A method's metrics on `subset` (nil: all samples) are the run's when its threshold
         /// is unchanged: same scores, samples, bootstrap and breakdowns.
+        /// Distinct named groups among `subset`, by the sidecar's group codes.
+        func groupCount(_ subset: [Int]) -> Int {
+            var seen = [Bool](repeating: false, count: sidecar.groups.count)
+            var count = 0
+            for r in subset {
+                let code = sidecar.group[rows[r]]
+                if code != AggregationColumns.noGroup && !seen[Int(code)] {
+                    seen[Int(code)] = true
+                    count += 1
+                }
+            }
+            return count
+        }
         func metrics(_ subset: [Int], kind: String?) -> [String: MethodMetrics] {
             let known = kind.map { source.metricsByData[$0] ?? [:] } ?? source.metrics
             return keyMetrics(
-                keys: keys, scores: scores, rows: subset, groupCount: Set(subset.compactMap { groups[$0] }).count,
+                keys: keys, scores: scores, rows: subset, groupCount: groupCount(subset),
                 decision: decision, bootstrap: bootstrap,
                 known: { key in
                     guard key != "aggregate", sameBootstrap,
