@@ -13,7 +13,8 @@ extension MoireAnalyzerV2 {
         public var score: Double?
         /// `confidence > detection_threshold`.
         public var detected: Bool?
-        /// `max(band_confidence, peak_confidence)` (band alone without peaks), 0...1.
+        /// `max(band_confidence, c_peak)` (band alone without peaks), 0...1; `c_peak` is
+        /// `peak_confidence` with `peak_evidence` raised to at least `peak_evidence_floor`.
         public var confidence: Double?
         /// Logistic in `ln band_evidence` (see `Configuration.evidenceMidpoint`), 0...1.
         public var bandConfidence: Double?

@@ -24,7 +24,9 @@ import RialMedia
 ///    places; the largest with one tile), `band_confidence` = logistic in its log
 ///    (midpoint 3200, scale 0.4: see `Configuration.evidenceMidpoint` for why so high).
 /// 5. With `use_peaks` (default), `moire/1` runs on the full-resolution photo and
-///    `confidence = max(band_confidence, peak_confidence)`; `detected = confidence > 0.5`,
+///    `confidence = max(band_confidence, c_peak)`, `c_peak` = `moire/1`'s confidence with
+///    its evidence raised to at least `peak_evidence_floor` (one-sided evidence: weak or
+///    absent peaks all count as the floor); `detected = confidence > 0.5`,
 ///    `score = 1 - confidence`.
 ///
 /// Descriptive fields of the strongest tile: band frequency and period, direction,
@@ -98,7 +100,9 @@ public struct MoireAnalyzerV2: Sendable {
         let evidence = ranked.count >= 2 ? ranked[1].chromaProminence : strongest.chromaProminence
         let bandConfidence = Self.logistic(evidence, midpoint: c.evidenceMidpoint, scale: c.evidenceScale)
         let peakConfidence = peakResult.map { $0.status == .completed ? ($0.confidence ?? 0) : 0 }
-        let confidence = Swift.max(bandConfidence, peakConfidence ?? 0)
+        let peakEvidence = peakResult.map { $0.status == .completed ? ($0.evidence ?? 0) : 0 }
+        let countedPeakConfidence = peakEvidence.map { flooredPeakConfidence($0) }
+        let confidence = Swift.max(bandConfidence, countedPeakConfidence ?? 0)
 
         var banded = ranked.filter { $0.chromaProminence >= c.evidenceMidpoint }
         if banded.count < 2 { banded = Array(ranked.prefix(2)) }
@@ -136,8 +140,17 @@ public struct MoireAnalyzerV2: Sendable {
         result.tileSize = n
         result.analysisFactor = k
         result.peakConfidence = peakConfidence
-        result.peakEvidence = peakResult.map { $0.evidence ?? 0 }
+        result.peakEvidence = peakEvidence
         return result
+    }
+
+    /// The peak confidence `confidence` counts: `moire/1`'s logistic (its default
+    /// midpoint and scale) in `ln max(evidence, peak_evidence_floor)`; with floor 0 it is
+    /// `moire/1`'s confidence.
+    func flooredPeakConfidence(_ evidence: Double) -> Double {
+        let p = peaks.configuration
+        return Self.logistic(
+            Swift.max(evidence, configuration.peakEvidenceFloor), midpoint: p.evidenceMidpoint, scale: p.evidenceScale)
     }
 
     /// `1 / (1 + exp(-(ln x - ln midpoint) / scale))`, 0 for `x <= 0`.
