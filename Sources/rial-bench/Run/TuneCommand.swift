@@ -105,10 +105,12 @@ struct Tune: ParsableCommand {
         var records: [SampleRecord] = []
         var origin: [Int] = []
         var inputs: [TuningReport.InputRun] = []
+        var samplesPaths: [String] = []
         var firstConfiguration: PipelineConfiguration?
         for (k, folder) in runs.enumerated() {
             do {
                 let results = try RunOutput.verifiedResults(folder: folder)
+                samplesPaths.append(RunOutput.samplesPath(folder: folder, results: results))
                 let lines = try RunOutput.records(folder: folder, results: results, slim: true)
                 records += lines
                 origin += Array(repeating: k, count: lines.count)
@@ -135,7 +137,7 @@ struct Tune: ParsableCommand {
         let problem: TuningProblem
         do {
             problem = try TuningProblem.from(records: records, base: base, profileName: profileName) { i in
-                "\(runs[origin[i]])/\(RunOutput.samplesFile)"
+                samplesPaths[origin[i]]
             }
         } catch {
             throw CLIError.badInput(error.description)
