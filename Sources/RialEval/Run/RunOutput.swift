@@ -72,18 +72,27 @@ public enum RunOutput {
         let results = try unverifiedResults(folder: folder)
         let samplesPath = samplesPath(folder: folder, results: results)
         try check(SamplesDigest(fileAt: samplesPath), against: results, samplesPath: samplesPath)
-        if let sidecar = results.aggregationSidecarSHA256 {
-            _ = try AggregationColumns.read(
-                path: url(folder).appendingPathComponent(AggregationColumns.fileName).path, sha256: sidecar)
-        }
-        if let metricColumns = results.metricColumnsSHA256 {
-            _ = try MetricColumns.read(
-                path: url(folder).appendingPathComponent(MetricColumns.fileName).path, sha256: metricColumns)
+        // The columns' digests only: a file whose SHA-256 matches is the file that was
+        // written (readers parse it when they use it).
+        for (file, sha256, field) in [
+            (AggregationColumns.fileName, results.aggregationSidecarSHA256, "aggregation_sidecar_sha256"),
+            (MetricColumns.fileName, results.metricColumnsSHA256, "metric_columns_sha256"),
+        ] {
+            guard let sha256 else { continue }
+            let path = URL(fileURLWithPath: folder).appendingPathComponent(file).path
+            let digest: String
+            do { digest = try SHA256Digest.hash(fileAt: path) } catch {
+                throw RunError(
+                    "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
+            }
+            guard digest == sha256 else {
+                throw RunError(
+                    "\(path): SHA-256 \(digest.prefix(12))… does not match results.json's \(field) \(sha256.prefix(12))… (changed after the run); re-run it"
+                )
+            }
         }
         return results
     }
-
-    private static func url(_ folder: String) -> URL { URL(fileURLWithPath: folder) }
 
     /// The `samples.jsonl` that holds the records of run folder `folder`: its own, or for a
     /// folder `rescore` wrote from columns, that of the run it names (`samples_from`).
