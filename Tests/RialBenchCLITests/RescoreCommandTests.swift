@@ -112,6 +112,21 @@ import Testing
             }
             let compare = try CLIRunner.run(["compare", rescored, fresh])
             #expect(compare.status == 0, "\(compare.stderr)")
+            // Its results.json is checked as a run folder's (the records it names included).
+            let gate = try CLIRunner.run([
+                "gate", "--baseline", "\(rescored)/results.json", "--current", "\(rescored)/results.json",
+            ])
+            #expect(gate.status == 0, "\(gate.stderr)")
+            let copy = try Fixtures.makeTemporaryFolder("rial-cli-rescored-moved").appendingPathComponent("run").path
+            try FileManager.default.copyItem(atPath: rescored, toPath: copy)
+            var results = try #require(try Self.results(copy).objectValue)
+            results["samples_from"] = .string("/nonexistent/run")
+            try JSONValue.object(results).serializedData().write(to: URL(fileURLWithPath: "\(copy)/results.json"))
+            let moved = try CLIRunner.run([
+                "gate", "--baseline", "\(copy)/results.json", "--current", "\(copy)/results.json",
+            ])
+            #expect(moved.status == 65)
+            #expect(moved.stderr.contains("/nonexistent/run/samples.jsonl"), "\(moved.stderr)")
         }
         #expect(b.count == 8)
         #expect(b == c)

@@ -111,8 +111,12 @@ struct Gate: ParsableCommand {
             )
         }
         let folder = url.deletingLastPathComponent()
+        // A run folder's results.json (its records beside it, or named by a rescore from
+        // columns, which leaves its metric columns there) is checked as the folder.
         if url.lastPathComponent == RunOutput.resultsFile,
-            FileManager.default.fileExists(atPath: folder.appendingPathComponent(RunOutput.samplesFile).path)
+            [RunOutput.samplesFile, MetricColumns.fileName].contains(where: {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path)
+            })
         {
             return (current, try RunOutput.verifiedResults(folder: folder.path))
         }
