@@ -348,15 +348,7 @@ public struct AggregationColumns: Sendable, Equatable {
     /// - Throws: `RunError` naming `path` when it is missing or unreadable, its SHA-256
     ///   differs from `sha256` (changed after it was written), or it does not parse.
     public static func read(path: String, sha256: String) throws(RunError) -> AggregationColumns {
-        let data = try RunResults.contents(of: path)
-        let digest = SHA256Digest.hash(data)
-        guard digest == sha256 else {
-            throw RunError(
-                "\(path): SHA-256 \(digest.prefix(12))… does not match results.json's aggregation_sidecar_sha256 \(sha256.prefix(12))… (changed after the run); re-run it"
-            )
-        }
-        let parsed = data.withUnsafeBytes { raw in Result { () throws(RunError) in try parse(raw, path: path) } }
-        return try parsed.get()
+        try readFile(path: path, sha256: sha256, field: "aggregation_sidecar_sha256", parse: parse)
     }
 
     /// Writes the sidecar into `folder`; returns its SHA-256.
@@ -364,9 +356,31 @@ public struct AggregationColumns: Sendable, Equatable {
     /// - Throws: `RunError` naming the file when it cannot be written.
     @discardableResult
     public func write(folder: String) throws(RunError) -> String {
-        var encoded = encoded()
-        let path = URL(fileURLWithPath: folder).appendingPathComponent(Self.fileName)
-        // The encoded bytes as they are (a large run's file is hundreds of MB: no copy).
+        try Self.writeFile(encoded(), folder: folder, name: Self.fileName)
+    }
+
+    /// The file at `path` read in one read, its SHA-256 checked against `sha256` (the
+    /// `results.json` field `field`), then parsed (the sidecar and the metric columns).
+    static func readFile<T>(
+        path: String, sha256: String, field: String,
+        parse: (UnsafeRawBufferPointer, String) throws(RunError) -> T
+    ) throws(RunError) -> T {
+        let data = try RunResults.contents(of: path)
+        let digest = SHA256Digest.hash(data)
+        guard digest == sha256 else {
+            throw RunError(
+                "\(path): SHA-256 \(digest.prefix(12))… does not match results.json's \(field) \(sha256.prefix(12))… (changed after the run); re-run it"
+            )
+        }
+        let parsed = data.withUnsafeBytes { raw in Result { () throws(RunError) in try parse(raw, path) } }
+        return try parsed.get()
+    }
+
+    /// Writes `encoded` as the file `name` of `folder` (atomically, without copying the
+    /// bytes: a large run's file is hundreds of MB); returns its SHA-256.
+    static func writeFile(_ encoded: [UInt8], folder: String, name: String) throws(RunError) -> String {
+        var encoded = encoded
+        let path = URL(fileURLWithPath: folder).appendingPathComponent(name)
         let written = encoded.withUnsafeMutableBytes { raw -> Result<String, RunError> in
             let bytes = Data(
                 bytesNoCopy: raw.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 1)!, count: raw.count,

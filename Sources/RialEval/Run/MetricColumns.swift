@@ -214,15 +214,7 @@ public struct MetricColumns: Sendable, Equatable {
     /// - Throws: `RunError` naming `path` when it is missing or unreadable, its SHA-256
     ///   differs from `sha256` (changed after it was written), or it does not parse.
     public static func read(path: String, sha256: String) throws(RunError) -> MetricColumns {
-        let data = try RunResults.contents(of: path)
-        let digest = SHA256Digest.hash(data)
-        guard digest == sha256 else {
-            throw RunError(
-                "\(path): SHA-256 \(digest.prefix(12))… does not match results.json's metric_columns_sha256 \(sha256.prefix(12))… (changed after the run); re-run it"
-            )
-        }
-        let parsed = data.withUnsafeBytes { raw in Result { () throws(RunError) in try parse(raw, path: path) } }
-        return try parsed.get()
+        try AggregationColumns.readFile(path: path, sha256: sha256, field: "metric_columns_sha256", parse: parse)
     }
 
     /// Writes the file into `folder`; returns its SHA-256.
@@ -230,18 +222,6 @@ public struct MetricColumns: Sendable, Equatable {
     /// - Throws: `RunError` naming the file when it cannot be written.
     @discardableResult
     public func write(folder: String) throws(RunError) -> String {
-        var encoded = encoded()
-        let path = URL(fileURLWithPath: folder).appendingPathComponent(Self.fileName)
-        // The encoded bytes as they are (a large run's file is hundreds of MB: no copy).
-        let written = encoded.withUnsafeMutableBytes { raw -> Result<String, RunError> in
-            let bytes = Data(
-                bytesNoCopy: raw.baseAddress ?? UnsafeMutableRawPointer(bitPattern: 1)!, count: raw.count,
-                deallocator: .none)
-            do { try bytes.write(to: path, options: .atomic) } catch {
-                return .failure(RunError("\(path.path): cannot be written (\(error.localizedDescription))"))
-            }
-            return .success(SHA256Digest.hash(bytes))
-        }
-        return try written.get()
+        try AggregationColumns.writeFile(encoded(), folder: folder, name: Self.fileName)
     }
 }
