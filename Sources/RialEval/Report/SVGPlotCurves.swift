@@ -83,8 +83,8 @@ struct SVGCurvePlot: Sendable {
             svg.beginGroup([("data-series", item.key)])
             for run in Self.finiteRuns(item.points) {
                 svg.polyline(
-                    run.map { frame.point($0.x, $0.y) }, stroke: item.style.colour, width: item.style.width,
-                    dash: item.style.dash, attributes: [("class", "curve")])
+                    Self.visible(run.map { frame.point($0.x, $0.y) }), stroke: item.style.colour,
+                    width: item.style.width, dash: item.style.dash, attributes: [("class", "curve")])
             }
             if let marker = item.marker, marker.x.isFinite, marker.y.isFinite {
                 svg.circle(
@@ -104,6 +104,24 @@ struct SVGCurvePlot: Sendable {
             y += 4
         }
         return svg
+    }
+
+    /// Below this distance (pixels, in x and in y) from the last point drawn a point is
+    /// not drawn: a million-sample curve would otherwise put a million points into the page.
+    static let pixelTolerance = 0.1
+
+    /// `points` (pixels) without those closer than `pixelTolerance` in both x and y to the
+    /// last point kept; the first and last are always kept. The line drawn departs from the
+    /// full one by less than the tolerance, so the picture is the same.
+    static func visible(_ points: [SVGPoint]) -> [SVGPoint] {
+        guard points.count > 2 else { return points }
+        var kept = [points[0]]
+        for point in points.dropFirst().dropLast() {
+            let last = kept[kept.count - 1]
+            if abs(point.x - last.x) >= pixelTolerance || abs(point.y - last.y) >= pixelTolerance { kept.append(point) }
+        }
+        kept.append(points[points.count - 1])
+        return kept
     }
 
     /// The stretches of consecutive points whose coordinates are both finite.
