@@ -89,9 +89,9 @@ struct Rescore: ParsableCommand {
                 "\(outcome.rescored) samples rescored, \(outcome.failed) failed carried over "
                     + String(
                         format: outcome.wroteSamples
-                            ? "(records %.2f s, metrics and reports %.2f s)"
-                            : "(columns %.2f s, metrics and reports %.2f s)", outcome.recordSeconds,
-                        outcome.reportSeconds))
+                            ? "(records %.2f s, metrics %.2f s, results and reports %.2f s)"
+                            : "(columns %.2f s, metrics %.2f s, results and reports %.2f s)", outcome.recordSeconds,
+                        outcome.metricsSeconds, outcome.writeSeconds))
             if !outcome.wroteSamples, let from = outcome.results.samplesFrom {
                 Terminal.out("records: \(from)/\(RunOutput.samplesFile), aggregated under \(config)")
             }
