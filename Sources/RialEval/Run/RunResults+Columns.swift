@@ -81,12 +81,12 @@ extension RunResults {
                             == source.configuration.decision.threshold(for: metricMethod(key))
                     else { return nil }
                     return known[key]
-                }
-            ) { row, score in
-                ScoredSample(
-                    id: ids[row], score: score ?? .nan, bonaFide: bonaFide[row], species: labels[row],
-                    group: groups[row], tags: tags[row], attestation: attestations[row])
-            }
+                },
+                sample: { row, score in
+                    ScoredSample(
+                        id: ids[row], score: score ?? .nan, bonaFide: bonaFide[row], species: labels[row],
+                        group: groups[row], tags: tags[row], attestation: attestations[row])
+                })
         }
         var byData: [String: [String: MethodMetrics]] = [:]
         let present = Set(data).sorted { $0.rawValue < $1.rawValue }
