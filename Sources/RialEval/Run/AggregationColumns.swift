@@ -367,13 +367,17 @@ public struct AggregationColumns: Sendable, Equatable {
     ) throws(RunError) -> T {
         let data = try RunResults.contents(of: path)
         let digest = SHA256Digest.hash(data)
-        guard digest == sha256 else {
-            throw RunError(
-                "\(path): SHA-256 \(digest.prefix(12))… does not match results.json's \(field) \(sha256.prefix(12))… (changed after the run); re-run it"
-            )
-        }
+        guard digest == sha256 else { throw digestMismatch(path: path, digest: digest, sha256: sha256, field: field) }
         let parsed = data.withUnsafeBytes { raw in Result { () throws(RunError) in try parse(raw, path) } }
         return try parsed.get()
+    }
+
+    /// The refusal of a column file at `path` whose SHA-256 `digest` is not `sha256`, the
+    /// value of `results.json`'s `field`.
+    static func digestMismatch(path: String, digest: String, sha256: String, field: String) -> RunError {
+        RunError(
+            "\(path): SHA-256 \(digest.prefix(12))… does not match results.json's \(field) \(sha256.prefix(12))… (changed after the run); re-run it"
+        )
     }
 
     /// Writes `encoded` as the file `name` of `folder` (atomically, without copying the

@@ -469,6 +469,10 @@ public struct AggregateOutputs: Sendable, Equatable {
         bonaFideDecision.replaceSubrange(range, with: part.bonaFideDecision)
     }
 
+    /// Entry `i`'s score as metrics read it (`SampleRecord.score("aggregate")`): the ranking
+    /// score of a scored aggregate, nil otherwise.
+    public func metricScore(_ i: Int) -> Double? { present[i] == 2 ? rankingScore[i] : nil }
+
     /// The flags of entry `i`, sorted as an aggregate lists them.
     public func flagList(_ i: Int) -> [AggregationFlag] {
         AggregationFlag.allCases.enumerated().filter { flags[i] & (1 << UInt32($0.offset)) != 0 }.map(\.element)

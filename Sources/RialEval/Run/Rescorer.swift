@@ -310,9 +310,9 @@ public enum RunRescore {
         var newColumns = metricColumns
         if let k = newColumns.keys.firstIndex(of: "aggregate") {
             for i in 0..<newColumns.count {
-                let scored = outputs.present[i] == 2
-                newColumns.present[k][i] = scored ? 1 : 0
-                newColumns.score[k][i] = scored ? outputs.rankingScore[i] : 0
+                let score = outputs.metricScore(i)
+                newColumns.present[k][i] = score == nil ? 0 : 1
+                newColumns.score[k][i] = score ?? 0
             }
         }
         try RunOutput.writeColumnsRun(

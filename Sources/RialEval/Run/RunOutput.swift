@@ -86,9 +86,7 @@ public enum RunOutput {
                     "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
             }
             guard digest == sha256 else {
-                throw RunError(
-                    "\(path): SHA-256 \(digest.prefix(12))… does not match results.json's \(field) \(sha256.prefix(12))… (changed after the run); re-run it"
-                )
+                throw AggregationColumns.digestMismatch(path: path, digest: digest, sha256: sha256, field: field)
             }
         }
         return results

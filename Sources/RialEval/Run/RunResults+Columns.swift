@@ -34,7 +34,7 @@ extension RunResults {
         let keys = source.methods
         let scores = keys.indices.concurrentMap { k -> [Double?] in
             keys[k] == "aggregate"
-                ? rows.map { outputs.present[$0] == 2 ? outputs.rankingScore[$0] : nil }
+                ? rows.map { outputs.metricScore($0) }
                 : rows.map { metricColumns.score(k, at: $0) }
         }
         let kinds = sidecar.dataKinds.map { SampleRecord.DataKind(rawValue: $0)! }
@@ -55,8 +55,6 @@ extension RunResults {
         let decision = context.configuration.decision
         let bootstrap = BootstrapSettings(resamples: context.resamples, seed: context.seed)
         let sameBootstrap = context.resamples == source.bootstrapResamples && context.seed == source.context.seed
-        /// A method's metrics on `subset` (nil: all samples) are the run's when its threshold
-        /// is unchanged: same scores, samples, bootstrap and breakdowns.
         /// Distinct named groups among `subset`, by the sidecar's group codes.
         func groupCount(_ subset: [Int]) -> Int {
             var seen = [Bool](repeating: false, count: sidecar.groups.count)
@@ -70,6 +68,8 @@ extension RunResults {
             }
             return count
         }
+        /// The metrics of every key on `subset` (`kind` nil: all samples); a method's are the
+        /// run's when its threshold is unchanged: same scores, samples, bootstrap and breakdowns.
         func metrics(_ subset: [Int], kind: String?) -> [String: MethodMetrics] {
             let known = kind.map { source.metricsByData[$0] ?? [:] } ?? source.metrics
             return keyMetrics(
