@@ -73,8 +73,10 @@ public struct APCERAtBPCER: Sendable, Equatable, Codable {
     /// One entry per target (same order), with intervals when `bootstrap` has resamples.
     ///
     /// - Complexity: O(n) for the point values, O(n + targets · species) per resample.
+    /// `useClusterPrefix` false: every resample by the pass over the samples (tests compare the two).
     static func compute(
-        prepared: RankedSamples, targets: [Double], minimumAttacks: Int, bootstrap: BootstrapSettings?
+        prepared: RankedSamples, targets: [Double], minimumAttacks: Int, bootstrap: BootstrapSettings?,
+        useClusterPrefix: Bool = true
     ) -> [APCERAtBPCER] {
         let eligible = prepared.speciesCounts.map { $0 >= minimumAttacks }
         let sweep = WeightedThresholdSweep(prepared: prepared, eligible: eligible)
@@ -87,10 +89,16 @@ public struct APCERAtBPCER: Sendable, Equatable, Codable {
         }
         guard let settings = bootstrap, settings.resamples > 0 else { return results }
         let resampler = ClusterResampler(clusterCount: prepared.clusterCount, settings: settings)
+        // Few clusters: each resample from per-cluster prefix counts (the same points).
+        let prefix = useClusterPrefix && settings.resamples >= 16 && sweep.prefixPays ? sweep.prefix() : nil
         let replicates = resampler.map { _, weights in
             switch weights {
-            case .narrow(let w): sweep.points(targets: targets, weights: w)
-            case .wide(let w): sweep.points(targets: targets, weights: w)
+            case .narrow(let w):
+                prefix.map { sweep.points(targets: targets, weights: w, prefix: $0) }
+                    ?? sweep.points(targets: targets, weights: w)
+            case .wide(let w):
+                prefix.map { sweep.points(targets: targets, weights: w, prefix: $0) }
+                    ?? sweep.points(targets: targets, weights: w)
             }
         }
         for index in targets.indices {
@@ -191,18 +199,9 @@ struct WeightedThresholdSweep: Sendable {
         var acceptedAll = 0, tp = 0
 
         func point(threshold: Double) -> Point {
-            var maxRate = Double.nan
-            var maxSpecies: Int?
-            for s in 0..<speciesCount where eligible[s] && attacks[s] > 0 {
-                let rate = Double(accepted[s]) / Double(attacks[s])
-                if maxSpecies == nil || rate > maxRate {
-                    maxRate = rate
-                    maxSpecies = s
-                }
-            }
-            return Point(
-                threshold: threshold, bpcer: Double(positives - tp) / Double(positives),
-                apcerPooled: Double(acceptedAll) / Double(negatives), apcerMax: maxRate, apcerMaxSpecies: maxSpecies)
+            self.point(
+                threshold: threshold, tp: tp, accepted: accepted, acceptedAll: acceptedAll,
+                totals: (positives, negatives, attacks))
         }
         func settle(threshold: Double) {
             let bpcer = Double(positives - tp) / Double(positives)
@@ -247,6 +246,26 @@ struct WeightedThresholdSweep: Sendable {
             }
         }
         return results
+    }
+
+    /// The operating point at `threshold` with weighted counts `tp` (bona fide accepted),
+    /// `accepted` (attacks accepted per species, `acceptedAll` in all) of `totals`.
+    func point(
+        threshold: Double, tp: Int, accepted: [Int], acceptedAll: Int,
+        totals: (positives: Int, negatives: Int, attacks: [Int])
+    ) -> Point {
+        var maxRate = Double.nan
+        var maxSpecies: Int?
+        for s in 0..<speciesCount where eligible[s] && totals.attacks[s] > 0 {
+            let rate = Double(accepted[s]) / Double(totals.attacks[s])
+            if maxSpecies == nil || rate > maxRate {
+                maxRate = rate
+                maxSpecies = s
+            }
+        }
+        return Point(
+            threshold: threshold, bpcer: Double(totals.positives - tp) / Double(totals.positives),
+            apcerPooled: Double(acceptedAll) / Double(totals.negatives), apcerMax: maxRate, apcerMaxSpecies: maxSpecies)
     }
 
     /// The weighted bona fide and attack totals, and attacks per species.
@@ -311,5 +330,168 @@ struct WeightedThresholdSweep: Sendable {
             )
         }
         return results
+    }
+
+    /// Cumulative counts of the sweep's entries (`BlockPrefixCounts`): column `g` the
+    /// bona fide samples of cluster `g`, column `G + p` the attacks of the `p`-th
+    /// (cluster, species) pair of `attackEntries`. With them a resample's weighted counts
+    /// at a row cost O(clusters + pairs), so `points` and `rates` need no pass over every
+    /// sample when clusters are few (the same numbers).
+    struct Prefix: Sendable {
+        let counts: BlockPrefixCounts
+        /// The prefix row of each threshold given to `prefix(atThresholds:)` (else empty).
+        let rowOfThreshold: [Int]
+    }
+
+    /// Whether prefix rows beat a pass over the entries: `64 (G + pairs) <= entries`.
+    var prefixPays: Bool { 64 * (positivesPerCluster.count + attackEntries.count) <= entries.entryCount }
+
+    /// The prefix with a row every `max(1024, 8 (G + pairs))` entries (for `points`).
+    func prefix() -> Prefix {
+        let width = positivesPerCluster.count + attackEntries.count
+        return Prefix(
+            counts: prefixCounts(
+                at: BlockPrefixCounts.blocks(every: max(1024, 8 * width), blockEnds: entries.blockEnds)),
+            rowOfThreshold: [])
+    }
+
+    /// The prefix with one row at each of `thresholds` (none NaN): the blocks with score
+    /// `>= threshold` counted (for `rates(at:weights:prefix:)` at the same thresholds).
+    func prefix(atThresholds thresholds: [Double]) -> Prefix {
+        let blockCounts = thresholds.map { threshold in
+            // Blocks by decreasing score: the count of leading blocks with score >= threshold.
+            var low = 0, high = ranked.blockEnds.count
+            while low < high {
+                let mid = (low + high) / 2
+                if ranked.scores[Int(ranked.blockEnds[mid]) - 1] >= threshold { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+        let order = blockCounts.indices.sorted { blockCounts[$0] < blockCounts[$1] }
+        var rowOfThreshold = [Int](repeating: 0, count: thresholds.count)
+        for (row, index) in order.enumerated() { rowOfThreshold[index] = row }
+        return Prefix(counts: prefixCounts(at: order.map { blockCounts[$0] }), rowOfThreshold: rowOfThreshold)
+    }
+
+    private func prefixCounts(at blocks: [Int]) -> BlockPrefixCounts {
+        let g = positivesPerCluster.count, width = max(1, speciesCount)
+        var pairIndex: [Int: Int32] = [:]
+        for (p, entry) in attackEntries.enumerated() {
+            pairIndex[Int(entry.cluster) * width + Int(entry.species)] = Int32(g + p)
+        }
+        let column = (0..<entries.entryCount).map { e -> Int32 in
+            let code = Int(entries.code[e])
+            return code < 0 ? entries.cluster[e] : pairIndex[Int(entries.cluster[e]) * width + code]!
+        }
+        return BlockPrefixCounts(
+            column: column, count: entries.count, blockEnds: entries.blockEnds, width: g + attackEntries.count,
+            at: blocks)
+    }
+
+    /// Weighted (bona fide accepted, attacks accepted per species and in all) at `row`.
+    private func state<W: FixedWidthInteger>(row: Int, prefix: BlockPrefixCounts, weights: UnsafeBufferPointer<W>)
+        -> (tp: Int, accepted: [Int], acceptedAll: Int)
+    {
+        let g = positivesPerCluster.count
+        var accepted = [Int](repeating: 0, count: speciesCount)
+        var tp = 0, all = 0
+        prefix.counts.withUnsafeBufferPointer { t in
+            let base = row * prefix.width
+            for c in 0..<g { tp &+= Int(weights[c]) &* Int(t[base + c]) }
+            for (p, entry) in attackEntries.enumerated() {
+                let w = Int(weights[Int(entry.cluster)]) &* Int(t[base + g + p])
+                accepted[Int(entry.species)] &+= w
+                all &+= w
+            }
+        }
+        return (tp, accepted, all)
+    }
+
+    /// Weighted bona fide accepted at `row`.
+    private func truePositives<W: FixedWidthInteger>(
+        row: Int, prefix: BlockPrefixCounts, weights: UnsafeBufferPointer<W>
+    )
+        -> Int
+    {
+        prefix.counts.withUnsafeBufferPointer { t in
+            var tp = 0
+            let base = row * prefix.width
+            for c in 0..<positivesPerCluster.count { tp &+= Int(weights[c]) &* Int(t[base + c]) }
+            return tp
+        }
+    }
+
+    /// `points(targets:weights:)` from `prefix` (`prefix()`): each target from the last
+    /// row whose BPCER is above it (BPCER never rises along the sweep), then block by block
+    /// as the full pass (the same points).
+    func points<W: FixedWidthInteger>(targets: [Double], weights: UnsafeBufferPointer<W>, prefix: Prefix) -> [Point] {
+        let totals = totals(weights: weights)
+        let positives = totals.positives
+        var results = [Point](repeating: .undefined, count: targets.count)
+        guard positives > 0, totals.negatives > 0 else { return results }
+        let rows = prefix.counts
+        for index in targets.indices where targets[index] >= 0 && targets[index] <= 1 {
+            let target = targets[index]
+            if 1.0 <= target {
+                results[index] = point(
+                    threshold: .infinity, tp: 0, accepted: [Int](repeating: 0, count: speciesCount), acceptedAll: 0,
+                    totals: totals)
+                continue
+            }
+            // Row 0 accepts nothing: BPCER 1 > target.
+            var low = 0, high = rows.rows - 1
+            while low < high {
+                let mid = (low + high + 1) / 2
+                let tp = truePositives(row: mid, prefix: rows, weights: weights)
+                if Double(positives - tp) / Double(positives) > target { low = mid } else { high = mid - 1 }
+            }
+            var (tp, accepted, acceptedAll) = state(row: low, prefix: rows, weights: weights)
+            var e = rows.entries[low], b = rows.blocks[low]
+            while b < entries.blockEnds.count {
+                let end = Int(entries.blockEnds[b])
+                var blockWeight = 0
+                while e < end {
+                    let w = Int(entries.count[e]) * Int(weights[Int(entries.cluster[e])])
+                    blockWeight += w
+                    let s = Int(entries.code[e])
+                    if s < 0 {
+                        tp += w
+                    } else {
+                        accepted[s] += w
+                        acceptedAll += w
+                    }
+                    e += 1
+                }
+                if blockWeight > 0 && Double(positives - tp) / Double(positives) <= target {
+                    results[index] = point(
+                        threshold: ranked.scores[Int(ranked.blockEnds[b]) - 1], tp: tp, accepted: accepted,
+                        acceptedAll: acceptedAll, totals: totals)
+                    break
+                }
+                b += 1
+            }
+        }
+        return results
+    }
+
+    /// `rates(at:weights:)` from `prefix` (`prefix(atThresholds: thresholds)`): each
+    /// threshold's counts from its own row (the same rates).
+    func rates<W: FixedWidthInteger>(at thresholds: [Double], weights: UnsafeBufferPointer<W>, prefix: Prefix) -> [(
+        apcerPooled: Double, apcerMax: Double, bpcer: Double
+    )] {
+        let (positives, negatives, attacks) = totals(weights: weights)
+        return thresholds.indices.map { index in
+            let (tp, accepted, acceptedAll) = state(
+                row: prefix.rowOfThreshold[index], prefix: prefix.counts, weights: weights)
+            var maxRate = Double.nan
+            for s in 0..<speciesCount where eligible[s] && attacks[s] > 0 {
+                let rate = Double(accepted[s]) / Double(attacks[s])
+                maxRate = maxRate.isNaN ? rate : max(maxRate, rate)
+            }
+            return (
+                negatives > 0 ? Double(acceptedAll) / Double(negatives) : .nan, maxRate,
+                positives > 0 ? Double(positives - tp) / Double(positives) : .nan
+            )
+        }
     }
 }

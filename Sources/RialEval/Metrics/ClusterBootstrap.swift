@@ -94,12 +94,21 @@ public struct ClusterBootstrap: Sendable {
     }
 
     /// The metrics of every resample, in resample order.
-    func replicates(_ settings: BootstrapSettings, alwaysWide: Bool = false) -> [Replicate] {
+    /// `useClusterSummary` false: every resample by the pass over every sample (tests
+    /// compare the two).
+    func replicates(_ settings: BootstrapSettings, alwaysWide: Bool = false, useClusterSummary: Bool = true)
+        -> [Replicate]
+    {
         let curve = curve, tally = tally
         let resampler = ClusterResampler(clusterCount: curve.clusterCount, settings: settings, alwaysWide: alwaysWide)
+        // Few clusters: each resample from per-cluster sums (the same numbers, far less work).
+        let summary = settings.resamples >= 16 && useClusterSummary && curve.summaryPays ? curve.clusterSummary() : nil
         return resampler.map { _, weights in
             let rates = tally.rates(weights: weights)
-            let (auc, eer) = curve.aucAndEER(weights: weights, totals: (rates.bonaFide, rates.attacks))
+            let totals = (rates.bonaFide, rates.attacks)
+            let (auc, eer) =
+                summary.map { curve.aucAndEER(weights: weights, totals: totals, summary: $0) }
+                ?? curve.aucAndEER(weights: weights, totals: totals)
             return Replicate(
                 auc: auc, eer: eer, apcerMax: rates.apcerMax, apcerPooled: rates.apcerPooled,
                 bpcer: rates.bpcer, acer: (rates.apcerMax + rates.bpcer) / 2,
@@ -234,6 +243,141 @@ struct WeightedCurve: Sendable {
             }
         }
         let auc = Double(numerator) / (2 * Double(totalPositive) * Double(totalNegative))
+        return (auc, eer)
+    }
+
+    /// What makes a resample's AUC and EER cost O(G² + G log n) plus a short pass, instead
+    /// of a pass over every sample, when there are few clusters `G` (a large run's groups).
+    ///
+    /// - AUC: the numerator `Σ_b N_b (2 TP_before + P_b)` is a quadratic form in the
+    ///   cluster weights, `Σ_g Σ_h w_g w_h pairs[g G + h]` with
+    ///   `pairs[g G + h] = Σ_b negatives_b(g) (2 positivesBefore_b(h) + positives_b(h))`
+    ///   (unweighted counts of block `b`): the same integer.
+    /// - EER: the weighted `TP` and `FP` at every `prefix` row (`BlockPrefixCounts`,
+    ///   columns `2g + isBonaFide`) give `d` there; `d` never rises along the sweep, so a
+    ///   binary search finds the last row with `d > 0`, and the crossing is found from
+    ///   that row by the same block-by-block test as the full pass.
+    struct ClusterSummary: Sendable {
+        let pairs: [Int]
+        let prefix: BlockPrefixCounts
+    }
+
+    /// Whether the summary is cheaper than the pass: `4 G² <= entries`.
+    var summaryPays: Bool { clusterCount > 0 && 4 * clusterCount * clusterCount <= packed.count }
+
+    /// The summary (see `ClusterSummary`).
+    func clusterSummary() -> ClusterSummary {
+        let g = clusterCount
+        var pairs = [Int](repeating: 0, count: g * g)
+        var before = [Int](repeating: 0, count: g)
+        var blockPositives: [(cluster: Int, count: Int)] = []
+        var start = 0
+        for end32 in entryEnds {
+            let end = Int(end32)
+            blockPositives.removeAll(keepingCapacity: true)
+            for k in start..<end where packed[k] & 1 == 1 {
+                blockPositives.append((Int(packed[k] >> 1), Int(counts[k])))
+            }
+            for k in start..<end where packed[k] & 1 == 0 {
+                let row = Int(packed[k] >> 1) * g, c = Int(counts[k])
+                pairs.withUnsafeMutableBufferPointer { m in
+                    before.withUnsafeBufferPointer { p in
+                        for h in 0..<g { m[row + h] &+= 2 &* c &* p[h] }
+                    }
+                }
+                for (h, positives) in blockPositives { pairs[row + h] &+= c &* positives }
+            }
+            for (h, positives) in blockPositives { before[h] += positives }
+            start = end
+        }
+        let prefix = BlockPrefixCounts(
+            column: packed, count: counts, blockEnds: entryEnds, width: 2 * g,
+            at: BlockPrefixCounts.blocks(every: max(1024, 8 * g), blockEnds: entryEnds))
+        return ClusterSummary(pairs: pairs, prefix: prefix)
+    }
+
+    /// `aucAndEER(weights:totals:)` from `summary` (the same values).
+    func aucAndEER(weights: ResampleWeights, totals: (positive: Int, negative: Int), summary: ClusterSummary) -> (
+        auc: Double, eer: Double
+    ) {
+        switch weights {
+        case .narrow(let w): aucAndEER(weights: w, totals: totals, summary: summary)
+        case .wide(let w): aucAndEER(weights: w, totals: totals, summary: summary)
+        }
+    }
+
+    func aucAndEER<W: FixedWidthInteger>(
+        weights: UnsafeBufferPointer<W>, totals: (positive: Int, negative: Int), summary: ClusterSummary
+    ) -> (auc: Double, eer: Double) {
+        let (positives, negatives) = totals
+        guard positives > 0 && negatives > 0 else { return (.nan, .nan) }
+        let g = clusterCount
+        var numerator = 0
+        summary.pairs.withUnsafeBufferPointer { m in
+            for a in 0..<g {
+                let wa = Int(weights[a])
+                if wa == 0 { continue }
+                var row = 0
+                for h in 0..<g { row &+= Int(weights[h]) &* m[a * g + h] }
+                numerator &+= wa &* row
+            }
+        }
+        let auc = Double(numerator) / (2 * Double(positives) * Double(negatives))
+        let prefix = summary.prefix
+        /// Weighted (TP, FP) at prefix row `r`.
+        func state(_ r: Int) -> (tp: Int, fp: Int) {
+            prefix.counts.withUnsafeBufferPointer { t in
+                var tp = 0, fp = 0
+                let base = r * prefix.width
+                for c in 0..<g {
+                    let w = Int(weights[c])
+                    fp &+= w &* Int(t[base + 2 * c])
+                    tp &+= w &* Int(t[base + 2 * c + 1])
+                }
+                return (tp, fp)
+            }
+        }
+        func d(_ s: (tp: Int, fp: Int)) -> Int { (positives &- s.tp) &* negatives &- s.fp &* positives }
+        // Row 0 is the start point (0, 0), d = P N > 0.
+        var low = 0, high = prefix.rows - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if d(state(mid)) > 0 { low = mid } else { high = mid - 1 }
+        }
+        var (tp, fp) = state(low)
+        var previousD = d((tp, fp)), previousFP = fp
+        var eer = Double.nan
+        packed.withUnsafeBufferPointer { packed in
+            counts.withUnsafeBufferPointer { counts in
+                entryEnds.withUnsafeBufferPointer { ends in
+                    var k = prefix.entries[low], b = prefix.blocks[low]
+                    while b < ends.count {
+                        let end = Int(ends[b])
+                        var total = 0, pos = 0
+                        while k < end {
+                            let code = Int(packed[k])
+                            let w = Int(weights[code >> 1]) &* Int(counts[k])
+                            total &+= w
+                            pos &+= w & (0 &- (code & 1))
+                            k &+= 1
+                        }
+                        b &+= 1
+                        tp &+= pos
+                        fp &+= total &- pos
+                        let d = (positives &- tp) &* negatives &- fp &* positives
+                        if d <= 0 {
+                            let fpr = Double(fp) / Double(negatives)
+                            let previousFPR = Double(previousFP) / Double(negatives)
+                            let alpha = Double(previousD) / Double(previousD &- d)
+                            eer = d == 0 ? fpr : previousFPR + alpha * (fpr - previousFPR)
+                            break
+                        }
+                        previousD = d
+                        previousFP = fp
+                    }
+                }
+            }
+        }
         return (auc, eer)
     }
 }

@@ -64,10 +64,12 @@ public struct ThresholdRow: Sendable, Equatable, Codable {
 
     /// Rows at `thresholds` (reason, value; none NaN) for `prepared`, with bootstrap
     /// intervals from one set of resamples shared by all rows: one pass over the sorted
-    /// samples per resample for all rows (`WeightedThresholdSweep.rates(at:weights:)`).
+    /// samples per resample for all rows (`WeightedThresholdSweep.rates(at:weights:)`), or
+    /// with few clusters each row from its prefix counts (`useClusterPrefix` false: always
+    /// the pass; tests compare the two).
     static func rows(
         prepared: RankedSamples, thresholds: [(reason: String, threshold: Double)], minimumAttacks: Int,
-        settings: BootstrapSettings
+        settings: BootstrapSettings, useClusterPrefix: Bool = true
     ) -> [ThresholdRow] {
         var rows = thresholds.map { item in
             ThresholdRow(
@@ -81,10 +83,16 @@ public struct ThresholdRow: Sendable, Equatable, Codable {
             prepared: prepared, eligible: prepared.speciesCounts.map { $0 >= max(1, minimumAttacks) })
         let levels = thresholds.map(\.threshold)
         let resampler = ClusterResampler(clusterCount: prepared.clusterCount, settings: settings)
+        // Few clusters: each row's counts from its own prefix row (the same rates).
+        let prefix =
+            useClusterPrefix && settings.resamples >= 16 && sweep.prefixPays
+            ? sweep.prefix(atThresholds: levels) : nil
         let replicates = resampler.map { _, weights in
             switch weights {
-            case .narrow(let w): sweep.rates(at: levels, weights: w)
-            case .wide(let w): sweep.rates(at: levels, weights: w)
+            case .narrow(let w):
+                prefix.map { sweep.rates(at: levels, weights: w, prefix: $0) } ?? sweep.rates(at: levels, weights: w)
+            case .wide(let w):
+                prefix.map { sweep.rates(at: levels, weights: w, prefix: $0) } ?? sweep.rates(at: levels, weights: w)
             }
         }
         for index in rows.indices {
