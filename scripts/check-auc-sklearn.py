@@ -4,15 +4,20 @@
 Reads RUN/samples.jsonl (the per-sample scores) and RUN/results.json (what rial-bench
 computed), recomputes with scikit-learn's roc_auc_score, average_precision_score and
 roc_curve(drop_intermediate=False) on exactly the same scores, and prints one row per
-method and data subset. Exit 0 when every value agrees to 1e-12, 1 otherwise.
+method and data subset. Exit 0 when every value agrees to 1e-12, 1 otherwise. ROC curves
+longer than results.json's curve_export.full_points are checked against its thinning rule.
 
 Usage: python3 scripts/check-auc-sklearn.py reports/latest     (needs scikit-learn)
 """
 import json
 import math
+import os
 import sys
 
 from sklearn.metrics import average_precision_score, roc_auc_score, roc_curve
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import curve_export  # noqa: E402
 
 
 def main(folder):
@@ -52,8 +57,10 @@ def main(folder):
             fpr, tpr, thr = roc_curve(y, s, drop_intermediate=False)
             worst = max(worst, abs(auc - ours_auc), abs(ap - ours_ap))
             print(f"{kind:<10} {method:<12} {len(y):>5} {ours_auc:>15.12f} {auc:>12.10f} {ours_ap:>14.10f} {ap:>11.8f} {len(thr)} points")
-    # The exported ROC curves (all data) point by point.
+    # The exported ROC curves (all data) point by point; a long curve thinned by the run's
+    # curve_export rule is checked against that rule (scripts/lib/curve_export.py).
     rows = [line.strip().split(",") for line in open(f"{folder}/roc.csv")][1:]
+    thinned = 0
     for method in results["methods"]:
         pairs = [(score(r, method), r["bona_fide"]) for r in evaluated]
         pairs = [(s, y) for s, y in pairs if s is not None and math.isfinite(s)]
@@ -61,10 +68,12 @@ def main(folder):
             continue
         fpr, tpr, thr = roc_curve([int(y) for _, y in pairs], [s for s, _ in pairs], drop_intermediate=False)
         ours = [(float(t), float(f), float(p)) for m, t, f, p in rows if m == method]
-        assert len(ours) == len(thr), f"{method}: {len(ours)} ROC points, sklearn {len(thr)}"
-        for (t, f, p), t2, f2, p2 in zip(ours, thr, fpr, tpr):
-            assert (t == t2 or (math.isinf(t) and math.isinf(t2))) and abs(f - f2) < 1e-12 and abs(p - p2) < 1e-12, method
-    print(f"largest difference: {worst:.3e}; ROC curves identical point by point")
+        full = list(zip(map(float, thr), map(float, fpr), map(float, tpr)))
+        problem = curve_export.check(ours, full, results.get("curve_export"))
+        assert problem is None, f"{method}: roc.csv: {problem}"
+        thinned += len(ours) < len(full)
+    print(f"largest difference: {worst:.3e}; ROC curves identical point by point"
+          + (f" ({thinned} long curves thinned as curve_export says)" if thinned else ""))
     return 0 if worst <= 1e-12 else 1
 
 

@@ -5,7 +5,8 @@ Reads RUN/samples.jsonl (the per-sample scores) and RUN/det.csv (what rial-bench
 method,data,threshold,apcer,bpcer), recomputes sklearn.metrics.det_curve on exactly the
 same scores for every method, on all evaluated samples and per data kind, and compares
 point by point. Exit 0 when every point agrees (thresholds exactly, rates to 1e-12),
-1 otherwise.
+1 otherwise. Curves longer than results.json's curve_export.full_points are checked
+against its thinning rule (scripts/lib/curve_export.py).
 
 Convention: y_true = 1 for bona fide (real_scene), y_score = the method's score (higher =
 more likely bona fide). sklearn's fpr is then the pooled APCER (attacks accepted at
@@ -17,10 +18,14 @@ Usage: python3 scripts/check-det-sklearn.py reports/latest     (needs scikit-lea
 """
 import json
 import math
+import os
 import sys
 from collections import defaultdict
 
 from sklearn.metrics import det_curve
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+import curve_export  # noqa: E402
 
 
 def score(record, method):
@@ -36,6 +41,7 @@ def score(record, method):
 
 def main(folder):
     records = [json.loads(line) for line in open(f"{folder}/samples.jsonl") if line.strip()]
+    export = json.load(open(f"{folder}/results.json")).get("curve_export")
     evaluated = [r for r in records if r["status"] == "evaluated"]
     ours = defaultdict(list)
     lines = [line.rstrip("\n").split(",") for line in open(f"{folder}/det.csv")]
@@ -61,13 +67,15 @@ def main(folder):
                 failures += 0 if ok else 1
                 continue
             fpr, fnr, thr = det_curve(y, s)
-            ok = len(mine) == len(thr) and all(
-                t == t2 and abs(a - a2) < 1e-12 and abs(b - b2) < 1e-12
-                for (t, a, b), t2, a2, b2 in zip(mine, thr, fpr, fnr))
+            full = list(zip(map(float, thr), map(float, fpr), map(float, fnr)))
+            # A long curve thinned by the run's curve_export rule is checked against that rule.
+            problem = curve_export.check(mine, full, export)
+            ok = problem is None
             checked += 1
             points += len(thr)
             failures += 0 if ok else 1
-            print(f"{kind:<10} {method:<16} {len(y):>5} {len(thr):>7} {'identical' if ok else f'FAIL (rial-bench {len(mine)} points)'}")
+            verdict = ("identical" if len(mine) == len(full) else f"{len(mine)} written, as curve_export says") if ok else f"FAIL: {problem}"
+            print(f"{kind:<10} {method:<16} {len(y):>5} {len(thr):>7} {verdict}")
     print(f"{checked} curves, {points} points checked against scikit-learn det_curve; {failures} failed")
     return 0 if failures == 0 else 1
 

@@ -10,8 +10,9 @@ import RialMedia
 /// is one of those six. Number cells (`value(_:)`: scores, thresholds, rates, counts,
 /// `nan`, `inf`, `-inf`) are never changed, so `-0.5` stays a number.
 public enum CSVExport {
-    /// `roc.csv`: every method's full ROC curve (scikit-learn `roc_curve`, no point dropped):
-    /// `method,threshold,fpr,tpr` with `inf` for the first threshold.
+    /// `roc.csv`: every method's ROC curve (scikit-learn `roc_curve(drop_intermediate=False)`;
+    /// a curve longer than `results.curveExport`'s `fullPoints` thinned by its rule,
+    /// `CurveExport`): `method,threshold,fpr,tpr` with `inf` for the first threshold.
     public static func roc(results: RunResults, records: [SampleRecord]) -> String {
         roc(results: results, columns: ScoreColumns(records: records, keys: results.methods))
     }
@@ -19,9 +20,10 @@ public enum CSVExport {
     static func roc(results: RunResults, columns: ScoreColumns) -> String {
         var lines = ["method,threshold,fpr,tpr"]
         let rows = columns.all
+        let export = results.curveExport ?? .standard
         for key in results.methods {
             let curve = columns.rocCurve(key, rows: rows, subset: "all", scoredOnly: true)
-            for i in curve.thresholds.indices {
+            for i in export.kept(x: curve.falsePositiveRates, y: curve.truePositiveRates) {
                 lines.append(
                     "\(text(key)),\(value(curve.thresholds[i])),\(value(curve.falsePositiveRates[i])),\(value(curve.truePositiveRates[i]))"
                 )
@@ -33,7 +35,8 @@ public enum CSVExport {
     /// `det.csv`: every method's DET points (`DETCurve`, = scikit-learn
     /// `det_curve(y_true = bona fide, y_score = score)`: `fpr` = pooled APCER, `fnr` =
     /// BPCER), on all evaluated samples (`data` = `all`) and per data kind:
-    /// `method,data,threshold,apcer,bpcer`, thresholds increasing within a block.
+    /// `method,data,threshold,apcer,bpcer`, thresholds increasing within a block; a curve
+    /// longer than `results.curveExport`'s `fullPoints` thinned by its rule (`CurveExport`).
     public static func det(results: RunResults, records: [SampleRecord]) -> String {
         det(results: results, columns: ScoreColumns(records: records, keys: results.methods))
     }
@@ -42,10 +45,11 @@ public enum CSVExport {
         var lines = ["method,data,threshold,apcer,bpcer"]
         let kinds = Set(columns.data).sorted { $0.rawValue < $1.rawValue }
         let subsets = [("all", columns.all)] + kinds.map { ($0.rawValue, columns.rows(of: $0)) }
+        let export = results.curveExport ?? .standard
         for key in results.methods {
             for (kind, rows) in subsets {
                 let curve = DETCurve(curve: columns.rocCurve(key, rows: rows, subset: kind, scoredOnly: true))
-                for i in curve.thresholds.indices {
+                for i in export.kept(x: curve.apcer, y: curve.bpcer) {
                     lines.append(
                         "\(text(key)),\(text(kind)),\(value(curve.thresholds[i])),\(value(curve.apcer[i])),\(value(curve.bpcer[i]))"
                     )

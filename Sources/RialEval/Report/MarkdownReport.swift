@@ -6,6 +6,17 @@ import RialMedia
 /// user (dataset names, sample ids, failure reasons, the profile name) goes through
 /// `MarkdownText.escape`, so it shows literally and cannot break a table or add markup.
 public enum MarkdownReport {
+    /// Says so when `roc.csv` and `det.csv` thin a curve (`CurveExport`): some key has more
+    /// scored samples than the export writes in full. Nil otherwise.
+    static func curveNote(_ r: RunResults) -> String? {
+        let export = r.curveExport ?? .standard
+        let longest = r.metrics.values.map { $0.bonaFideCount + $0.attackCount }.max() ?? 0
+        guard export.tolerance > 0, longest + 1 > export.fullPoints else { return nil }
+        return "`roc.csv` and `det.csv`: curves of more than \(export.fullPoints) points keep every point whose rates "
+            + "moved by more than \(number(export.tolerance)) times their distance to 0 or 1 from the last point written "
+            + "(`curve_export` in results.json; `--full-curves` writes every point); the metrics use every point."
+    }
+
     public static func render(_ r: RunResults) -> String {
         var out: [String] = []
         out.append("# rial-bench run")
@@ -27,6 +38,10 @@ public enum MarkdownReport {
                 + "\(r.bootstrapResamples) cluster-bootstrap resamples by `group` (seed \(r.seeds["bootstrap"] ?? 0)), 95% intervals."
         )
         out.append("")
+        if let note = curveNote(r) {
+            out.append(note)
+            out.append("")
+        }
         out.append("## Accuracy, all evaluated samples")
         out.append("")
         out += table(r.metrics, methods: r.methods)

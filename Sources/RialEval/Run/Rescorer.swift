@@ -192,16 +192,21 @@ public enum RunRescore {
     /// - Parameters:
     ///   - configurationFile: the file `configuration` was read from, recorded with its SHA-256.
     ///   - jobs: worker threads for the record pass.
+    ///   - curveExport: how the new folder's curve CSVs are written; nil: as `run`'s.
     /// - Throws: `RunError` when `run` is not a verified run folder, its records lack
     ///   `aggregation_inputs` (written by an older rial-bench), the configuration changes
     ///   what the run computed (`Rescorer.compatibility`), or a file cannot be read or written.
     public static func rescore(
         run: String, configuration: PipelineConfiguration, configurationFile: String?, into staging: String,
-        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, toolVersion: String, writeSamples: Bool = false
+        jobs: Int = ProcessInfo.processInfo.activeProcessorCount, toolVersion: String, writeSamples: Bool = false,
+        curveExport: CurveExport? = nil
     ) throws(RunError) -> Outcome {
         // The digest of samples.jsonl is checked as verifiedResults checks it, from the
         // hash the record pass computes while it reads the file.
-        let runResults = try RunOutput.unverifiedResults(folder: run)
+        var loaded = try RunOutput.unverifiedResults(folder: run)
+        // The new folder's curve CSVs: as asked, else as the run wrote them.
+        if let curveExport { loaded.curveExport = curveExport }
+        let runResults = loaded
         try Rescorer.compatibility(of: configuration, with: runResults.configuration)
         let rescorer: Rescorer
         do { rescorer = try Rescorer(configuration: configuration) } catch {

@@ -95,9 +95,11 @@ public enum RunMerger {
 extension RunResults {
     /// The context these results were built with.
     public var context: Context {
-        Context(
+        var context = Context(
             configuration: configuration, datasets: datasets, limit: limit, seed: seeds["bootstrap"] ?? 42,
             resamples: bootstrapResamples, build: build, jobs: jobs, runSeconds: runSeconds, shards: shards,
             toolVersion: tool.version, shard: shard, mergedShards: mergedShards, rescoredFrom: rescoredFrom)
+        context.curveExport = curveExport ?? .standard
+        return context
     }
 }

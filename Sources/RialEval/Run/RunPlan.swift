@@ -16,6 +16,8 @@ public struct RunPlan: Sendable {
     /// Only samples carrying every one of these tags (e.g. `source:OWNER/NAME`, to run a
     /// held-out source with its fold model); empty: no tag filter.
     public var tags: [String] = []
+    /// How the curve CSVs are written (`CurveExport`; `run --full-curves`: every point).
+    public var curveExport: CurveExport = .standard
     /// Bootstrap seed.
     public var seed: UInt64
     /// Bootstrap resamples for confidence intervals.

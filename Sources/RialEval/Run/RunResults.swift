@@ -60,6 +60,9 @@ public struct RunResults: Sendable, Equatable, Codable {
     /// (`samples_sha256` and `samples_lines` are that file's). Its records are those
     /// records aggregated under `configuration` (`RunOutput.records(folder:results:)`).
     public var samplesFrom: String? = nil
+    /// How `roc.csv` and `det.csv` write long curves (`CurveExport`); nil in files written
+    /// before it was recorded (those wrote every point; a report rebuilt from them uses `.standard`).
+    public var curveExport: CurveExport? = nil
     /// Set when these results are a `rescore` of another run: that run and the
     /// configuration file it was aggregated again under.
     public var rescoredFrom: RescoreOrigin?
@@ -104,6 +107,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         case metricColumnsSHA256 = "metric_columns_sha256"
         case samplesFrom = "samples_from"
         case rescoredFrom = "rescored_from"
+        case curveExport = "curve_export"
         case aggregateLevels = "aggregate_levels"
         case ruleLevels = "rule_levels"
         case successMetrics = "success_metrics"
@@ -200,6 +204,8 @@ public struct RunResults: Sendable, Equatable, Codable {
         public var mergedShards: [RunShard]?
         /// The run these results rescore (`rescore`), nil for a run.
         public var rescoredFrom: RescoreOrigin?
+        /// How the curve CSVs are written (`CurveExport`).
+        public var curveExport: CurveExport = .standard
 
         public init(
             configuration: PipelineConfiguration, datasets: [RunDataset], limit: Int?, seed: UInt64,
@@ -362,17 +368,23 @@ public struct RunResults: Sendable, Equatable, Codable {
         // Per-group tables only while groups are few enough to read; with one group per
         // sample they would repeat samples.jsonl inside results.json and grow with the run.
         let dimensions = BreakdownDimension.allCases.filter { $0 != .group || groupCount <= maxGroupBreakdowns }
-        // One key per worker (each key's metrics are a pure function of its samples).
-        let computed = keys.indices.concurrentMap { index -> MethodMetrics in
+        @Sendable func compute(_ index: Int) -> MethodMetrics {
             let key = keys[index]
-            if let metrics = known(key) { return metrics }
             let column = scores[index]
             let samples = rows.map { sample($0, column[$0]) }
             let configuration = MetricsConfiguration(
                 threshold: decision.threshold(for: metricMethod(key)), bootstrap: bootstrap, breakdowns: dimensions)
             return MethodMetrics.compute(samples: samples, configuration: configuration)
         }
-        return Dictionary(uniqueKeysWithValues: zip(keys, computed))
+        let reused = keys.map(known)
+        let missing = keys.indices.filter { reused[$0] == nil }
+        // One key per worker (each key's metrics are a pure function of its samples). A
+        // single key is computed on this thread: its bootstrap then spreads over the cores,
+        // which it cannot inside another concurrentMap (nested, libdispatch runs it serially).
+        let fresh = missing.count == 1 ? [compute(missing[0])] : missing.indices.concurrentMap { compute(missing[$0]) }
+        var computed = reused
+        for (index, metrics) in zip(missing, fresh) { computed[index] = metrics }
+        return Dictionary(uniqueKeysWithValues: zip(keys, computed.map { $0! }))
     }
 
     /// The method a metric key evaluates (`depth/1:margin` -> depth/1), nil for `aggregate`.
@@ -399,7 +411,7 @@ public struct RunResults: Sendable, Equatable, Codable {
             bootstrapResamples: context.resamples, methods: methods, metrics: metrics, metricsByData: metricsByData,
             latency: latency, build: context.build, jobs: context.jobs, runSeconds: context.runSeconds,
             shards: context.shards, shard: context.shard, mergedShards: context.mergedShards,
-            rescoredFrom: context.rescoredFrom)
+            curveExport: context.curveExport, rescoredFrom: context.rescoredFrom)
     }
 
     /// SHA-256 of the configuration as canonical JSON (sorted keys, no spaces).

@@ -45,6 +45,9 @@ struct Rescore: ParsableCommand {
         help: "Write a complete samples.jsonl into --out (read from RUN's records) instead of naming RUN's records.")
     var writeSamples = false
 
+    @Flag(help: "Write every point of every curve in roc.csv and det.csv (default: as RUN wrote them).")
+    var fullCurves = false
+
     @OptionGroup var jobs: JobsOption
 
     func validate() throws {
@@ -76,7 +79,8 @@ struct Rescore: ParsableCommand {
             do {
                 outcome = try RunRescore.rescore(
                     run: runFolder, configuration: configuration, configurationFile: config, into: staging.path,
-                    jobs: jobs.count, toolVersion: RialBenchVersion.string, writeSamples: writeSamples)
+                    jobs: jobs.count, toolVersion: RialBenchVersion.string, writeSamples: writeSamples,
+                    curveExport: fullCurves ? .full : nil)
                 try staging.commit()
             } catch {
                 staging.discard()

@@ -57,6 +57,9 @@ struct Run: ParsableCommand {
     @Flag(help: "Exit 3 when any sample failed.")
     var strict = false
 
+    @Flag(help: "Write every point of every curve in roc.csv and det.csv (default: curves over 10,000 points thinned).")
+    var fullCurves = false
+
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1, got \(limit)") }
         if !datasets.isEmpty && defaultSet != .photo {
@@ -81,6 +84,7 @@ struct Run: ParsableCommand {
             seed: seed, resamples: resamples, shard: shard.map { ($0.index, $0.count) },
             buildConfiguration: BuildInfo.configuration, acceptJPEGWarnings: pipeline.acceptJPEGWarnings)
         plan.tags = tag
+        if fullCurves { plan.curveExport = .full }
         try RunExecution.execute(plan: plan, out: out, strict: strict)
     }
 }
@@ -116,11 +120,12 @@ enum RunExecution {
                     progress.update(done, of: total)
                 }
                 let records = try SampleRecord.readLines(path: samplesPath, slim: true)
-                let context = RunResults.Context(
+                var context = RunResults.Context(
                     configuration: plan.configuration, datasets: outcome.datasets, limit: plan.limit,
                     seed: plan.seed, resamples: plan.resamples, build: plan.buildConfiguration, jobs: plan.jobs,
                     runSeconds: outcome.seconds, shards: 1, toolVersion: RialBenchVersion.string,
                     shard: plan.shard.map { RunShard(index: $0.index, count: $0.count) })
+                context.curveExport = plan.curveExport
                 results = RunResults.build(records: records, context: context)
                 try RunOutput.writeResultsAndReports(results: results, records: records, folder: staging.path)
                 try staging.commit()

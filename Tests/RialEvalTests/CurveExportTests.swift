@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+@testable import RialEval
+
+/// `CurveExport`'s rule, worked by hand (see the type's documentation).
+@Suite struct CurveExportTests {
+    // (x, y): (0, 0), (0, 0.1), (0.001, 0.1), (0.5, 0.6), (0.502, 0.6), (0.51, 0.6), (1, 1).
+    static let x = [0, 0, 0.001, 0.5, 0.502, 0.51, 1]
+    static let y = [0, 0.1, 0.1, 0.6, 0.6, 0.6, 1]
+
+    @Test func keepsPointsThatMovedRelativeToTheirDistanceFromTheEnds() {
+        let export = CurveExport(fullPoints: 3, tolerance: 0.01)
+        // From (0, 0): y moved 0.1 > 0.01 * 0 -> written. From (0, 0.1): x moved 0.001 > 0 ->
+        // written. From (0.001, 0.1): x moved 0.499 -> written. From (0.5, 0.6): x moved 0.002,
+        // not > 0.01 * 0.5 = 0.005, and y did not move (0 > 0.004 fails) -> left out; 0.51 moved
+        // 0.01 > 0.005 -> written. The last point always.
+        #expect(export.kept(x: Self.x, y: Self.y) == [0, 1, 2, 3, 5, 6])
+    }
+
+    @Test func shortCurvesAndToleranceZeroKeepEveryPoint() {
+        #expect(CurveExport(fullPoints: 7, tolerance: 0.01).kept(x: Self.x, y: Self.y) == Array(0..<7))
+        #expect(CurveExport(fullPoints: 3, tolerance: 0).kept(x: Self.x, y: Self.y) == Array(0..<7))
+        #expect(CurveExport.full.kept(x: Self.x, y: Self.y) == Array(0..<7))
+        #expect(CurveExport.standard.kept(x: [], y: []) == [])
+    }
+
+    /// A long curve: the tails are kept whole, the middle thinned, and the count stays under
+    /// the documented bound `4 (1 + ln(n tolerance / 2)) / tolerance`.
+    @Test func aMillionPointCurveStaysSmallAndKeepsItsTails() {
+        let n = 1_000_000
+        // A staircase: alternate steps in x and y of 2/n each.
+        var x = [0.0], y = [0.0]
+        for i in 1...n {
+            let step = Double((i + 1) / 2) * 2 / Double(n)
+            x.append(i % 2 == 1 ? min(1, step) : x[i - 1])
+            y.append(i % 2 == 0 ? min(1, step) : y[i - 1])
+        }
+        let export = CurveExport.standard
+        let kept = export.kept(x: x, y: y)
+        let bound = 4 * (1 + log(Double(n) * export.tolerance / 2)) / export.tolerance
+        #expect(Double(kept.count) < bound)
+        #expect(kept.count > 1_000)
+        // The first 100 points (rates below 1e-4, where 0.005 of the rate is under one step) are all kept.
+        #expect(Array(kept.prefix(100)) == Array(0..<100))
+        #expect(kept.last == n)
+    }
+}
