@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 import Testing
 
 @testable import RialEval
@@ -44,5 +45,26 @@ import Testing
         // The first 100 points (rates below 1e-4, where 0.005 of the rate is under one step) are all kept.
         #expect(Array(kept.prefix(100)) == Array(0..<100))
         #expect(kept.last == n)
+    }
+}
+
+/// `CSVExport.append(_:to:)` writes what `CSVExport.value(_:)` returns, for every kind of number.
+@Suite struct CSVNumberTextTests {
+    @Test func appendWritesTheSameText() {
+        var values: [Double] = [
+            0, -0.0, 1, -1, 0.5, 0.1, 1e-300, 5e-324, 1e300, 0x1p53, -0x1p53, 0x1p53 + 2, 123_456_789,
+            0.7142857142857143,
+            .nan, .infinity, -.infinity, .greatestFiniteMagnitude, .leastNormalMagnitude,
+        ]
+        var rng = SplitMix64(seed: 3)
+        for _ in 0..<2_000 { values.append(Double(bitPattern: rng.next())) }
+        for _ in 0..<2_000 { values.append(Double(rng.next() >> 11) / Double(1 << 53)) }
+        for v in values {
+            var out = "x"
+            CSVExport.append(v, to: &out)
+            #expect(out == "x" + CSVExport.value(v), "\(v.bitPattern)")
+        }
+        // By hand: whole numbers without a fraction, the rest in shortest round-trip form.
+        #expect(CSVExport.value(3) == "3" && CSVExport.value(-0.0) == "0" && CSVExport.value(0.25) == "0.25")
     }
 }

@@ -18,10 +18,14 @@ public enum CSVExport {
     }
 
     static func roc(results: RunResults, columns: ScoreColumns) -> String {
+        roc(methods: results.methods, export: results.curveExport ?? .standard, columns: columns)
+    }
+
+    /// `roc.csv` of the keys `methods` (a run's `methods`) under `export`.
+    static func roc(methods: [String], export: CurveExport, columns: ScoreColumns) -> String {
         var lines = ["method,threshold,fpr,tpr"]
         let rows = columns.all
-        let export = results.curveExport ?? .standard
-        for key in results.methods {
+        for key in methods {
             let curve = columns.rocCurve(key, rows: rows, subset: "all", scoredOnly: true)
             for i in export.kept(x: curve.falsePositiveRates, y: curve.truePositiveRates) {
                 lines.append(
@@ -42,11 +46,15 @@ public enum CSVExport {
     }
 
     static func det(results: RunResults, columns: ScoreColumns) -> String {
+        det(methods: results.methods, export: results.curveExport ?? .standard, columns: columns)
+    }
+
+    /// `det.csv` of the keys `methods` (a run's `methods`) under `export`.
+    static func det(methods: [String], export: CurveExport, columns: ScoreColumns) -> String {
         var lines = ["method,data,threshold,apcer,bpcer"]
         let kinds = Set(columns.data).sorted { $0.rawValue < $1.rawValue }
         let subsets = [("all", columns.all)] + kinds.map { ($0.rawValue, columns.rows(of: $0)) }
-        let export = results.curveExport ?? .standard
-        for key in results.methods {
+        for key in methods {
             for (kind, rows) in subsets {
                 let curve = DETCurve(curve: columns.rocCurve(key, rows: rows, subset: kind, scoredOnly: true))
                 for i in export.kept(x: curve.apcer, y: curve.bpcer) {
@@ -71,11 +79,16 @@ public enum CSVExport {
     /// `scores.csv` in pieces (the header line, then chunks of rows), for writing without
     /// joining them.
     static func scoresPieces(results: RunResults, columns: ScoreColumns) -> [String] {
+        scoresPieces(methods: results.methods, columns: columns)
+    }
+
+    /// `scoresPieces` of the keys `methods` (a run's `methods`).
+    static func scoresPieces(methods: [String], columns: ScoreColumns) -> [String] {
         var lines = [
-            (["id", "dataset", "label", "bona_fide", "data", "group"] + results.methods).map(text).joined(
-                separator: ",") + "\n"
+            (["id", "dataset", "label", "bona_fide", "data", "group"] + methods).map(text).joined(separator: ",")
+                + "\n"
         ]
-        let methodColumns = results.methods.map { columns.column($0) }
+        let methodColumns = methods.map { columns.column($0) }
         // Rows in chunks on every core (a million-sample run writes hundreds of MB here).
         let chunk = 1 << 15
         let chunks = stride(from: 0, to: columns.count, by: chunk).map { $0..<min($0 + chunk, columns.count) }
@@ -94,7 +107,7 @@ public enum CSVExport {
                 out += text(columns.groups[i] ?? "")
                 for column in methodColumns {
                     out += ","
-                    if let score = column?[i] ?? nil { out += value(score) }
+                    if let score = column?[i] ?? nil { append(score, to: &out) }
                 }
                 out += "\n"
             }
@@ -123,6 +136,21 @@ public enum CSVExport {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Appends `value(v)` to `out` without building a string for it (the same text: the
+    /// integer digits when `v` is a whole number below 2^53 in magnitude, else Swift's
+    /// shortest round-trip form).
+    static func append(_ v: Double, to out: inout String) {
+        if v.isNaN {
+            out += "nan"
+        } else if v.isInfinite {
+            out += v > 0 ? "inf" : "-inf"
+        } else if v == v.rounded(), abs(v) < 0x1p53 {
+            out += String(Int64(v))
+        } else {
+            v.write(to: &out)
+        }
     }
 
     static func value(_ v: Double) -> String {

@@ -99,6 +99,14 @@ struct HTMLReportPlots {
     /// DET curves of every key on `records` (one data kind): pooled APCER against BPCER
     /// on normal-deviate axes, the points of `DETCurve` (= sklearn `det_curve`), with the
     /// operating point at each decision threshold as a ring.
+    /// The points of a curve the plots draw: those `CurveExport.standard` keeps (every
+    /// point of a curve of at most 10,000; of a longer one, the curve CSVs' rule, whose
+    /// steps are under a pixel at the plots' size). The plot then leaves out points within
+    /// 0.1 px of the last one drawn (`SVGCurvePlot`).
+    static func plotted(_ x: [Double], _ y: [Double]) -> [(x: Double, y: Double)] {
+        CurveExport.standard.kept(x: x, y: y).map { (x: x[$0], y: y[$0]) }
+    }
+
     static func detPlot(kind: String, keys: [String], records: Records, metrics: [String: MethodMetrics])
         -> SVGDocument
     {
@@ -118,7 +126,7 @@ struct HTMLReportPlots {
             series.append(
                 SVGCurvePlot.Series(
                     key: key, name: key, detail: det.apcer.isEmpty ? "undefined" : eer, style: style(key, in: keys),
-                    points: zip(det.apcer, det.bpcer).map { (x: $0, y: $1) },
+                    points: plotted(det.apcer, det.bpcer),
                     marker: metric.map { (x: $0.apcer.pooled, y: $0.bpcer) }))
         }
         let kindName = OperatingPointReport.kindName(kind)
@@ -254,7 +262,7 @@ struct HTMLReportPlots {
             series.append(
                 SVGCurvePlot.Series(
                     key: key, name: key, detail: detail, style: style(key, in: keys),
-                    points: zip(curve.falsePositiveRates, curve.truePositiveRates).map { (x: $0, y: $1) },
+                    points: plotted(curve.falsePositiveRates, curve.truePositiveRates),
                     marker: marker))
         }
         notes.append(scoredNote(keys: keys, records: records))
@@ -296,12 +304,13 @@ struct HTMLReportPlots {
                     "\(key): " + (curve.bonaFideCount == 0 ? MetricsWarning.noBonaFide : .noAttack).description)
                 continue
             }
+            let drawn = plotted(curve.recall, curve.precision)
             series.append(
                 SVGCurvePlot.Series(
                     key: key, name: key,
                     detail: "AP \(SVGNumber.format(ap, decimals: 3, trimZeros: false))",
                     style: style(key, in: keys),
-                    points: stepsPost(recall: curve.recall, precision: curve.precision),
+                    points: stepsPost(recall: drawn.map(\.x), precision: drawn.map(\.y)),
                     marker: nil))
         }
         // Chance level: the bona fide share among the samples the aggregate (else the

@@ -35,21 +35,54 @@ public enum ReportWriter {
     static func write(results: RunResults, sampleCount: Int, folder: String, columns: ScoreColumns)
         throws(RunError)
     {
-        let url = URL(fileURLWithPath: folder)
-        // Independent renderings, on all cores; written in this fixed order.
-        let parts: [@Sendable () -> [(String, [String])]] = [
-            { [("report.md", [MarkdownReport.render(results)])] },
-            { [("roc.csv", [CSVExport.roc(results: results, columns: columns)])] },
-            { [("det.csv", [CSVExport.det(results: results, columns: columns)])] },
+        let metric = metricParts(results: results, sampleCount: sampleCount, columns: columns)
+        // The longest (the HTML report) first, then the sample tables, then the short ones.
+        try write(
+            parts: [metric[0]]
+                + sampleParts(methods: results.methods, export: results.curveExport ?? .standard, columns: columns)
+                + metric.dropFirst(),
+            folder: folder)
+    }
+
+    /// A report part: renders its files (name, contents in pieces).
+    typealias Part = @Sendable () -> [(String, [String])]
+
+    /// The reports that read only the samples' scores (`scores.csv`, `roc.csv`, `det.csv`),
+    /// not the metrics: a rescore writes them while the metrics are computed.
+    static func sampleParts(methods: [String], export: CurveExport, columns: ScoreColumns) -> [Part] {
+        [
             // In pieces: a million samples' rows are hundreds of MB, not joined into one string.
-            { [("scores.csv", CSVExport.scoresPieces(results: results, columns: columns))] },
-            { [("metrics.csv", [CSVExport.metrics(results)])] },
-            { HTMLReport.files(results: results, sampleCount: sampleCount, columns: columns).map { ($0.0, [$0.1]) } },
+            { [("scores.csv", CSVExport.scoresPieces(methods: methods, columns: columns))] },
+            { [("roc.csv", [CSVExport.roc(methods: methods, export: export, columns: columns)])] },
+            { [("det.csv", [CSVExport.det(methods: methods, export: export, columns: columns)])] },
         ]
-        let files = parts.indices.concurrentMap { parts[$0]() }.flatMap { $0 }
-        for (name, pieces) in files {
-            try write(pieces: pieces, to: url.appendingPathComponent(name).path, shownAs: "\(folder)/\(name)")
+    }
+
+    /// The reports that read the metrics: the HTML report (first: the longest), `report.md`,
+    /// `metrics.csv`.
+    static func metricParts(results: RunResults, sampleCount: Int, columns: ScoreColumns) -> [Part] {
+        [
+            { HTMLReport.files(results: results, sampleCount: sampleCount, columns: columns).map { ($0.0, [$0.1]) } },
+            { [("report.md", [MarkdownReport.render(results)])] },
+            { [("metrics.csv", [CSVExport.metrics(results)])] },
+        ]
+    }
+
+    /// Renders `parts` on all cores, in order as workers free up; each part writes its files
+    /// into `folder` as soon as they are rendered (the others still rendering). Throws the
+    /// first failure in `parts` order.
+    static func write(parts: [Part], folder: String) throws(RunError) {
+        let url = URL(fileURLWithPath: folder)
+        let outcomes = parts.indices.concurrentMap { index -> RunError? in
+            for (name, pieces) in parts[index]() {
+                let written = Result { () throws(RunError) in
+                    try write(pieces: pieces, to: url.appendingPathComponent(name).path, shownAs: "\(folder)/\(name)")
+                }
+                if case .failure(let error) = written { return error }
+            }
+            return nil
         }
+        if let failure = outcomes.compactMap({ $0 }).first { throw failure }
     }
 
     private static func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {

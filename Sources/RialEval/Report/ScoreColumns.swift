@@ -94,7 +94,10 @@ struct ScoreColumns: Sendable {
             }
             if !score.isFinite { nonFinite += 1 }
         }
-        let ranked = rankings.ranked("\(key)\u{0}\(subset)") {
+        // Rows are distinct, so a subset as long as the columns is every row: one ranking
+        // for both (a run of one data kind plots `all` and that kind alike).
+        let name = rows.count == count ? "\u{0}all" : subset
+        let ranked = rankings.ranked("\(key)\u{0}\(name)") {
             var scores: [Double] = [], truth: [Bool] = []
             scores.reserveCapacity(rows.count)
             truth.reserveCapacity(rows.count)

@@ -305,13 +305,9 @@ public enum RunRescore {
         context.configuration = rescorer.configuration
         context.toolVersion = toolVersion
         context.rescoredFrom = origin(run: run, runResults: runResults, configurationFile: configurationFile)
-        var (results, columns) = RunResults.rescored(
-            from: runResults, sidecar: sidecar, metricColumns: metricColumns, outputs: outputs, context: context)
-        let metricsSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
-        results.samplesSHA256 = runResults.samplesSHA256
-        results.samplesLines = runResults.samplesLines
-        results.samplesFrom = runResults.samplesFrom ?? URL(fileURLWithPath: run).standardizedFileURL.path
-        results.aggregationSidecarSHA256 = runResults.aggregationSidecarSHA256
+        let methods = runResults.methods, export = context.curveExport
+        let columns = RunResults.rescoredColumns(
+            keys: methods, sidecar: sidecar, metricColumns: metricColumns, outputs: outputs)
         var newColumns = metricColumns
         if let k = newColumns.keys.firstIndex(of: "aggregate") {
             for i in 0..<newColumns.count {
@@ -320,8 +316,26 @@ public enum RunRescore {
                 newColumns.score[k][i] = score ?? 0
             }
         }
+        // What reads no metric (the metric columns, scores.csv and the curve CSVs) is
+        // written while the metrics are computed.
+        let written = newColumns
+        let early = RunOutput.BackgroundWork { () throws(RunError) -> String in
+            let digest = try written.write(folder: staging)
+            try ReportWriter.write(
+                parts: ReportWriter.sampleParts(methods: methods, export: export, columns: columns), folder: staging)
+            return digest
+        }
+        var results = RunResults.rescored(
+            from: runResults, sidecar: sidecar, metricColumns: metricColumns, outputs: outputs, context: context,
+            columns: columns)
+        let metricsSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
+        results.samplesSHA256 = runResults.samplesSHA256
+        results.samplesLines = runResults.samplesLines
+        results.samplesFrom = runResults.samplesFrom ?? URL(fileURLWithPath: run).standardizedFileURL.path
+        results.aggregationSidecarSHA256 = runResults.aggregationSidecarSHA256
         try RunOutput.writeColumnsRun(
-            results: results, metricColumns: newColumns, sidecarFrom: run, folder: staging, columns: columns)
+            results: results, sampleCount: metricColumns.count, early: early, sidecarFrom: run, folder: staging,
+            columns: columns)
         let reportSeconds = (clock.now - start).milliseconds / 1_000 - recordSeconds
         let failed = sidecar.status.count { $0 != 0 }
         var outcome = Outcome(

@@ -117,32 +117,47 @@ public enum RunOutput {
         return records.indices.concurrentMap { rescorer.rescore(records[$0]) }
     }
 
-    /// Writes the run folder of a rescore from columns into `folder`: `results.json` (its
-    /// samples those of the folder `samplesFrom`), the run's aggregation sidecar (copied,
-    /// its inputs do not change), the metric columns with the new aggregate, and the reports
-    /// from `columns`.
+    /// Work running on a thread of its own (not in a `concurrentMap`, so the `concurrentMap`s
+    /// inside it and beside it each spread over the cores; nested, one would run serially).
+    final class BackgroundWork<Value: Sendable>: @unchecked Sendable {
+        private let result = Locked<Result<Value, RunError>?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ work: @escaping @Sendable () throws(RunError) -> Value) {
+            let result = result, done = done
+            let thread = Thread {
+                let outcome = Result { () throws(RunError) in try work() }
+                result.withLock { $0 = outcome }
+                done.signal()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+
+        /// Waits for the work (once) and returns its value or throws its error.
+        func wait() throws(RunError) -> Value {
+            done.wait()
+            return try result.withLock { $0 }!.get()
+        }
+    }
+
+    /// Completes a rescore from the run's columns in `folder`: the reports that read the
+    /// metrics (`ReportWriter.metricParts`), then, once `early` (started before the metrics:
+    /// it writes the metric columns and the reports that read only scores, and returns the
+    /// metric columns' SHA-256) is done, the sidecar (a hard link to `sidecarFrom`'s) and
+    /// `results.json` with that digest. Always waits for `early`, also when a report fails.
     static func writeColumnsRun(
-        results: RunResults, metricColumns: MetricColumns, sidecarFrom: String, folder: String,
+        results: RunResults, sampleCount: Int, early: BackgroundWork<String>, sidecarFrom: String, folder: String,
         columns: ScoreColumns
     ) throws(RunError) {
         let url = URL(fileURLWithPath: folder)
         var results = results
-        // The reports do not read the file: it is encoded, hashed and written on a thread of
-        // its own while they render on every core (not in a `concurrentMap` beside them,
-        // which would run the reports' own `concurrentMap` on one thread).
-        let written = Locked<Result<String, RunError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let writer = Thread {
-            written.withLock { $0 = Result { () throws(RunError) in try metricColumns.write(folder: folder) } }
-            done.signal()
-        }
-        writer.stackSize = 1 << 20
-        writer.start()
         let reports = Result { () throws(RunError) in
-            try ReportWriter.write(results: results, sampleCount: metricColumns.count, folder: folder, columns: columns)
+            try ReportWriter.write(
+                parts: ReportWriter.metricParts(results: results, sampleCount: sampleCount, columns: columns),
+                folder: folder)
         }
-        done.wait()
-        results.metricColumnsSHA256 = try written.withLock { $0 }!.get()
+        results.metricColumnsSHA256 = try early.wait()
         try reports.get()
         let sidecarSource = URL(fileURLWithPath: sidecarFrom).appendingPathComponent(AggregationColumns.fileName)
         let sidecarTarget = url.appendingPathComponent(AggregationColumns.fileName)

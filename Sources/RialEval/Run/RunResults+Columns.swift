@@ -30,25 +30,49 @@ extension RunResults {
         from source: RunResults, sidecar: AggregationColumns, metricColumns: MetricColumns, outputs: AggregateOutputs,
         context: Context
     ) -> (results: RunResults, columns: ScoreColumns) {
+        let columns = rescoredColumns(
+            keys: source.methods, sidecar: sidecar, metricColumns: metricColumns, outputs: outputs)
+        return (
+            rescored(
+                from: source, sidecar: sidecar, metricColumns: metricColumns, outputs: outputs, context: context,
+                columns: columns), columns
+        )
+    }
+
+    /// The score columns of the evaluated samples (the reports' input), whose `aggregate`
+    /// column is `outputs`' metric score: what the reports that read no metric need, ready
+    /// before the metrics.
+    static func rescoredColumns(
+        keys: [String], sidecar: AggregationColumns, metricColumns: MetricColumns, outputs: AggregateOutputs
+    ) -> ScoreColumns {
         let rows = (0..<sidecar.count).filter { sidecar.status[$0] == 0 }
-        let keys = source.methods
         let scores = keys.indices.concurrentMap { k -> [Double?] in
             keys[k] == "aggregate"
                 ? rows.map { outputs.metricScore($0) }
                 : rows.map { metricColumns.score(k, at: $0) }
         }
         let kinds = sidecar.dataKinds.map { SampleRecord.DataKind(rawValue: $0)! }
-        let groups = rows.map {
-            sidecar.group[$0] == AggregationColumns.noGroup ? nil : sidecar.groups[Int(sidecar.group[$0])]
-        }
-        let labels = rows.map { sidecar.labels[Int(sidecar.label[$0])] }
-        let bonaFide = rows.map { sidecar.bonaFide[$0] == 1 }
-        let data = rows.map { kinds[Int(sidecar.data[$0])] }
-        let ids = rows.map { metricColumns.ids[$0] }
-        let columns = ScoreColumns(
-            keys: keys, scores: scores, ids: ids,
+        return ScoreColumns(
+            keys: keys, scores: scores, ids: rows.map { metricColumns.ids[$0] },
             datasets: rows.map { metricColumns.datasets[Int(metricColumns.dataset[$0])] },
-            labels: labels, bonaFide: bonaFide, data: data, groups: groups)
+            labels: rows.map { sidecar.labels[Int(sidecar.label[$0])] },
+            bonaFide: rows.map { sidecar.bonaFide[$0] == 1 },
+            data: rows.map { kinds[Int(sidecar.data[$0])] },
+            groups: rows.map {
+                sidecar.group[$0] == AggregationColumns.noGroup ? nil : sidecar.groups[Int(sidecar.group[$0])]
+            })
+    }
+
+    /// The results of `source`'s samples under `context.configuration` from their score
+    /// columns `columns` (`rescoredColumns`).
+    static func rescored(
+        from source: RunResults, sidecar: AggregationColumns, metricColumns: MetricColumns, outputs: AggregateOutputs,
+        context: Context, columns: ScoreColumns
+    ) -> RunResults {
+        let rows = (0..<sidecar.count).filter { sidecar.status[$0] == 0 }
+        let keys = source.methods
+        let scores = columns.scores, groups = columns.groups, labels = columns.labels
+        let bonaFide = columns.bonaFide, data = columns.data, ids = columns.ids
         let tags = rows.map { metricColumns.tags(at: $0) }
         let attestations = rows.map { metricColumns.attestations[Int(metricColumns.attestation[$0])] }
 
@@ -127,6 +151,6 @@ extension RunResults {
                     agreeing: aggregated.count { outputs.methodsAgree[rows[$0]] == 1 },
                     boosted: aggregated.count { outputs.boosted[rows[$0]] == 1 }, samples: aggregated.count
                 ), configuration: context.configuration)
-        return (results, columns)
+        return results
     }
 }
