@@ -247,12 +247,13 @@ struct WeightedCurve: Sendable {
     }
 
     /// What makes a resample's AUC and EER cost O(G² + G log n) plus a short pass, instead
-    /// of a pass over every sample, when there are few clusters `G` (a large run's groups).
+    /// of a pass over every sample, when there are few clusters `G` (a large run's groups;
+    /// `G² <= entries`).
     ///
     /// - AUC: the numerator `Σ_b N_b (2 TP_before + P_b)` is a quadratic form in the
     ///   cluster weights, `Σ_g Σ_h w_g w_h pairs[g G + h]` with
     ///   `pairs[g G + h] = Σ_b negatives_b(g) (2 positivesBefore_b(h) + positives_b(h))`
-    ///   (unweighted counts of block `b`): the same integer.
+    ///   (unweighted counts of block `b`), or its transpose (the same form): the same integer.
     /// - EER: the weighted `TP` and `FP` at every `prefix` row (`BlockPrefixCounts`,
     ///   columns `2g + isBonaFide`) give `d` there; `d` never rises along the sweep, so a
     ///   binary search finds the last row with `d > 0`, and the crossing is found from
@@ -262,32 +263,52 @@ struct WeightedCurve: Sendable {
         let prefix: BlockPrefixCounts
     }
 
-    /// Whether the summary is cheaper than the pass: `4 G² <= entries`.
-    var summaryPays: Bool { clusterCount > 0 && 4 * clusterCount * clusterCount <= packed.count }
+    /// Whether the summary is cheaper than the pass: `G² <= entries` (the quadratic form's
+    /// plain multiply-adds against the pass's gathers, per resample).
+    var summaryPays: Bool { clusterCount > 0 && clusterCount * clusterCount <= packed.count }
 
     /// The summary (see `ClusterSummary`).
     func clusterSummary() -> ClusterSummary {
         let g = clusterCount
+        // `wᵀ M w = wᵀ Mᵀ w`, so `pairs` may hold M or its transpose: built row by row from
+        // the class with fewer entries (each of its entries adds one row segment of G).
         var pairs = [Int](repeating: 0, count: g * g)
+        let positiveEntries = packed.count { $0 & 1 == 1 }
+        let fromPositives = 2 * positiveEntries <= packed.count
+        // Samples of the other class per cluster in the blocks before the current one.
         var before = [Int](repeating: 0, count: g)
-        var blockPositives: [(cluster: Int, count: Int)] = []
+        var totals = [Int](repeating: 0, count: g)
+        for k in packed.indices where (packed[k] & 1 == 1) != fromPositives {
+            totals[Int(packed[k] >> 1)] += Int(counts[k])
+        }
+        var blockOther: [(cluster: Int, count: Int)] = []
         var start = 0
         for end32 in entryEnds {
             let end = Int(end32)
-            blockPositives.removeAll(keepingCapacity: true)
-            for k in start..<end where packed[k] & 1 == 1 {
-                blockPositives.append((Int(packed[k] >> 1), Int(counts[k])))
+            blockOther.removeAll(keepingCapacity: true)
+            for k in start..<end where (packed[k] & 1 == 1) != fromPositives {
+                blockOther.append((Int(packed[k] >> 1), Int(counts[k])))
             }
-            for k in start..<end where packed[k] & 1 == 0 {
+            for k in start..<end where (packed[k] & 1 == 1) == fromPositives {
                 let row = Int(packed[k] >> 1) * g, c = Int(counts[k])
                 pairs.withUnsafeMutableBufferPointer { m in
                     before.withUnsafeBufferPointer { p in
-                        for h in 0..<g { m[row + h] &+= 2 &* c &* p[h] }
+                        totals.withUnsafeBufferPointer { t in
+                            if fromPositives {
+                                // Row h of Mᵀ: a positive of h (count c) in block b adds, for every g,
+                                // c (2 negatives of g after b + negatives of g in b)
+                                // = c (2 N_g - 2 negativesBefore_b(g) - negatives_b(g)); the last term below.
+                                for h in 0..<g { m[row + h] &+= c &* (2 &* (t[h] &- p[h])) }
+                            } else {
+                                // Row g of M: a negative of g adds c (2 positivesBefore_b(h) + positives_b(h)).
+                                for h in 0..<g { m[row + h] &+= 2 &* c &* p[h] }
+                            }
+                        }
                     }
                 }
-                for (h, positives) in blockPositives { pairs[row + h] &+= c &* positives }
+                for (h, other) in blockOther { pairs[row + h] &+= fromPositives ? -(c &* other) : c &* other }
             }
-            for (h, positives) in blockPositives { before[h] += positives }
+            for (h, other) in blockOther { before[h] += other }
             start = end
         }
         let prefix = BlockPrefixCounts(
