@@ -117,16 +117,23 @@ import Testing
     /// bench-rescore's run folder: its sidecar equals the columns of its samples.jsonl
     /// records, and with distinct scores every line's method scores are its own (the same
     /// in `methods` and `aggregation_inputs`), where the templates repeat after 1,000 lines.
+    /// With `groups` (bench-rescore --groups), line i is in group `g(i mod groups)`, in its
+    /// record and in the sidecar alike.
     @Test func theBenchmarkRunsSidecarMatchesItsRecords() throws {
-        for distinct in [false, true] {
+        for (distinct, groups) in [(false, nil), (true, nil), (true, 7)] as [(Bool, Int?)] {
             let folder = try Fixtures.makeTemporaryFolder("rial-bench-sidecar").appendingPathComponent("run").path
             try RescoreBenchmark.writeRun(
-                folder: folder, samples: 1_200, fieldsPerMethod: 0, resamples: 0, distinctScores: distinct)
+                folder: folder, samples: 1_200, fieldsPerMethod: 0, resamples: 0, distinctScores: distinct,
+                groups: groups)
             let results = try RunOutput.verifiedResults(folder: folder)
             let records = try SampleRecord.readLines(path: "\(folder)/samples.jsonl")
             let columns = try AggregationColumns.read(
                 path: "\(folder)/\(AggregationColumns.fileName)", sha256: results.aggregationSidecarSHA256 ?? "")
             #expect(columns == AggregationColumns(records: records))
+            if let groups {
+                #expect(records.enumerated().allSatisfy { $0.element.group == "g\($0.offset % groups)" })
+                #expect(Set(columns.groups) == Set((0..<groups).map { "g\($0)" }))
+            }
             let metricColumns = try MetricColumns.read(
                 path: "\(folder)/\(MetricColumns.fileName)", sha256: results.metricColumnsSHA256 ?? "")
             #expect(metricColumns == MetricColumns(records: records, keys: results.methods))

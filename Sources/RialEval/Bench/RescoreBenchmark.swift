@@ -68,7 +68,7 @@ public enum RescoreBenchmark {
     /// - Throws: `RunError` when a file cannot be written.
     public static func writeRun(
         folder: String, samples: Int, fieldsPerMethod: Int, resamples: Int, seed: UInt64 = 7,
-        distinctScores: Bool = false, samplesFile: Bool = true
+        distinctScores: Bool = false, samplesFile: Bool = true, groups: Int? = nil
     ) throws(RunError) {
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
             throw RunError("\(folder): cannot be created")
@@ -86,6 +86,13 @@ public enum RescoreBenchmark {
             var cuts: [(range: Range<Int>, next: Int?)] = []
             let idMarker = Array("\"id\":\"\(record.id)\"".utf8)
             if let at = find(idMarker, in: text) { cuts.append(((at + 6)..<(at + idMarker.count - 1), nil)) }
+            // With `groups`, the group's name too (next -2: the line's own group).
+            if groups != nil, let group = record.group {
+                let groupMarker = Array("\"group\":\"\(group)\"".utf8)
+                if let at = find(groupMarker, in: text) {
+                    cuts.append(((at + 9)..<(at + groupMarker.count - 1), -2))
+                }
+            }
             if distinctScores {
                 for (k, key) in methodKeys.enumerated() {
                     guard let score = record.aggregationInputs?[key]?.score else { continue }
@@ -120,6 +127,11 @@ public enum RescoreBenchmark {
         let templateColumns = AggregationColumns(records: templates)
         var columns = AggregationColumns(records: [])
         columns.tile(templateColumns, to: samples)
+        if let groups {
+            // Line i in group g(i mod groups), as its line says.
+            columns.groups = (0..<groups).map { "g\($0)" }
+            columns.group = (0..<samples).map { UInt32($0 % groups) }
+        }
         let keyColumn = methodKeys.map { templateColumns.keys.firstIndex(of: $0) }
         do {
             for i in 0..<samples {
@@ -128,6 +140,10 @@ public enum RescoreBenchmark {
                     if samplesFile { buffer += piece.text }
                     guard let next = piece.next else {
                         if samplesFile { buffer += Array("s\(i)".utf8) }
+                        continue
+                    }
+                    if next == -2, let groups {
+                        if samplesFile { buffer += Array("g\(i % groups)".utf8) }
                         continue
                     }
                     guard next >= 0, let k = keyColumn[next] else { continue }

@@ -319,17 +319,27 @@ struct WeightedThresholdSweep: Sendable {
                 }
                 b += 1
             }
-            var maxRate = Double.nan
-            for s in 0..<speciesCount where eligible[s] && attacks[s] > 0 {
-                let rate = Double(accepted[s]) / Double(attacks[s])
-                maxRate = maxRate.isNaN ? rate : max(maxRate, rate)
-            }
-            results[index] = (
-                negatives > 0 ? Double(acceptedAll) / Double(negatives) : .nan, maxRate,
-                positives > 0 ? Double(positives - tp) / Double(positives) : .nan
-            )
+            results[index] = fixedRates(
+                tp: tp, accepted: accepted, acceptedAll: acceptedAll, totals: (positives, negatives, attacks))
         }
         return results
+    }
+
+    /// Pooled APCER, max APCER and BPCER from weighted counts (see `rates(at:weights:)`).
+    func fixedRates(
+        tp: Int, accepted: [Int], acceptedAll: Int, totals: (positives: Int, negatives: Int, attacks: [Int])
+    )
+        -> (apcerPooled: Double, apcerMax: Double, bpcer: Double)
+    {
+        var maxRate = Double.nan
+        for s in 0..<speciesCount where eligible[s] && totals.attacks[s] > 0 {
+            let rate = Double(accepted[s]) / Double(totals.attacks[s])
+            maxRate = maxRate.isNaN ? rate : max(maxRate, rate)
+        }
+        return (
+            totals.negatives > 0 ? Double(acceptedAll) / Double(totals.negatives) : .nan, maxRate,
+            totals.positives > 0 ? Double(totals.positives - tp) / Double(totals.positives) : .nan
+        )
     }
 
     /// Cumulative counts of the sweep's entries (`BlockPrefixCounts`): column `g` the
@@ -479,19 +489,11 @@ struct WeightedThresholdSweep: Sendable {
     func rates<W: FixedWidthInteger>(at thresholds: [Double], weights: UnsafeBufferPointer<W>, prefix: Prefix) -> [(
         apcerPooled: Double, apcerMax: Double, bpcer: Double
     )] {
-        let (positives, negatives, attacks) = totals(weights: weights)
+        let totals = totals(weights: weights)
         return thresholds.indices.map { index in
             let (tp, accepted, acceptedAll) = state(
                 row: prefix.rowOfThreshold[index], prefix: prefix.counts, weights: weights)
-            var maxRate = Double.nan
-            for s in 0..<speciesCount where eligible[s] && attacks[s] > 0 {
-                let rate = Double(accepted[s]) / Double(attacks[s])
-                maxRate = maxRate.isNaN ? rate : max(maxRate, rate)
-            }
-            return (
-                negatives > 0 ? Double(acceptedAll) / Double(negatives) : .nan, maxRate,
-                positives > 0 ? Double(positives - tp) / Double(positives) : .nan
-            )
+            return fixedRates(tp: tp, accepted: accepted, acceptedAll: acceptedAll, totals: totals)
         }
     }
 }

@@ -11,7 +11,8 @@ struct BenchRescoreCommand: ParsableCommand {
             Writes a run folder of --samples synthetic records shaped as run writes them (every registered method version, \
             each with --fields-per-method further numbers, aggregation inputs, latencies, hashes; not \
             timed; with --distinct-scores every line's method scores differ, else they cycle through \
-            1,000 templates), then times rescore on it under a configuration that changes weights, a \
+            1,000 templates; --groups N puts line i in group i mod N, else the templates' 200 groups), then \
+            times rescore on it under a configuration that changes weights, a \
             calibration and the decision threshold: the aggregation sidecar's part (read and verify \
             aggregation-inputs.bin, aggregate every sample from its columns), then the whole rescore as the \
             command runs it: from the run's columns (read and verify them, aggregate) or, with \
@@ -31,6 +32,9 @@ struct BenchRescoreCommand: ParsableCommand {
 
     @Flag(help: "Give every line its own method scores (else 1,000 templates repeat).")
     var distinctScores = false
+
+    @Option(help: "Put line i in group i mod N (default: the templates' 200 groups).")
+    var groups: Int?
 
     @Flag(help: "Write only the aggregation sidecar (samples.jsonl left empty) and time only its part of a rescore.")
     var sidecarOnly = false
@@ -60,6 +64,7 @@ struct BenchRescoreCommand: ParsableCommand {
             throw ValidationError("--fields-per-method must be in 0...1000, got \(fieldsPerMethod)")
         }
         try BootstrapOptionCheck.resamples(resamples)
+        if let groups, groups < 1 { throw ValidationError("--groups must be at least 1, got \(groups)") }
         try ReleaseBuildCheck.require(allowDebugBuild: allowDebugBuild)
     }
 
@@ -74,7 +79,7 @@ struct BenchRescoreCommand: ParsableCommand {
             if !json { FileHandle.standardError.write(Data("bench-rescore: writing \(samples) records...\n".utf8)) }
             try RescoreBenchmark.writeRun(
                 folder: run, samples: samples, fieldsPerMethod: fieldsPerMethod, resamples: resamples,
-                distinctScores: distinctScores, samplesFile: !sidecarOnly)
+                distinctScores: distinctScores, samplesFile: !sidecarOnly, groups: groups)
             if !json { FileHandle.standardError.write(Data("bench-rescore: rescoring...\n".utf8)) }
             var report = try RescoreBenchmark.measure(
                 run: run, out: URL(fileURLWithPath: base).appendingPathComponent("rescored").path, jobs: jobs.count,
