@@ -227,13 +227,7 @@ struct WeightedThresholdSweep: Sendable {
                         for e in start..<end {
                             let w = Int(counts[e]) * (weights.map { Int($0[Int(clusters[e])]) } ?? 1)
                             blockWeight += w
-                            let s = Int(codes[e])
-                            if s < 0 {
-                                tp += w
-                            } else {
-                                accepted[s] += w
-                                acceptedAll += w
-                            }
+                            Self.add(w, code: Int(codes[e]), tp: &tp, accepted: &accepted, acceptedAll: &acceptedAll)
                         }
                         // A block of weight 0 is not in this resample: its score is no candidate.
                         if blockWeight > 0 && Double(positives - tp) / Double(positives) <= largestPending {
@@ -246,6 +240,17 @@ struct WeightedThresholdSweep: Sendable {
             }
         }
         return results
+    }
+
+    /// Counts an entry of weight `w` and class `code` (-1 bona fide, else its species) as accepted.
+    @inline(__always)
+    static func add(_ w: Int, code s: Int, tp: inout Int, accepted: inout [Int], acceptedAll: inout Int) {
+        if s < 0 {
+            tp += w
+        } else {
+            accepted[s] += w
+            acceptedAll += w
+        }
     }
 
     /// The operating point at `threshold` with weighted counts `tp` (bona fide accepted),
@@ -308,13 +313,8 @@ struct WeightedThresholdSweep: Sendable {
             // Whole tied blocks: a block's samples share its score.
             while b < ranked.blockEnds.count && ranked.scores[Int(ranked.blockEnds[b]) - 1] >= threshold {
                 while e < Int(entries.blockEnds[b]) {
-                    let w = weight(e), s = Int(entries.code[e])
-                    if s < 0 {
-                        tp += w
-                    } else {
-                        accepted[s] += w
-                        acceptedAll += w
-                    }
+                    Self.add(
+                        weight(e), code: Int(entries.code[e]), tp: &tp, accepted: &accepted, acceptedAll: &acceptedAll)
                     e += 1
                 }
                 b += 1
@@ -463,13 +463,7 @@ struct WeightedThresholdSweep: Sendable {
                 while e < end {
                     let w = Int(entries.count[e]) * Int(weights[Int(entries.cluster[e])])
                     blockWeight += w
-                    let s = Int(entries.code[e])
-                    if s < 0 {
-                        tp += w
-                    } else {
-                        accepted[s] += w
-                        acceptedAll += w
-                    }
+                    Self.add(w, code: Int(entries.code[e]), tp: &tp, accepted: &accepted, acceptedAll: &acceptedAll)
                     e += 1
                 }
                 if blockWeight > 0 && Double(positives - tp) / Double(positives) <= target {

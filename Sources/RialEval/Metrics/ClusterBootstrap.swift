@@ -167,6 +167,16 @@ struct WeightedCurve: Sendable {
         }
     }
 
+    /// The EER at the first point with `d <= 0` (`fp` its weighted false positives), by
+    /// linear interpolation from the previous point (`previousFP`, `previousD > 0`).
+    @inline(__always)
+    static func crossing(fp: Int, d: Int, previousFP: Int, previousD: Int, negatives: Int) -> Double {
+        let fpr = Double(fp) / Double(negatives)
+        let previousFPR = Double(previousFP) / Double(negatives)
+        let alpha = Double(previousD) / Double(previousD &- d)
+        return d == 0 ? fpr : previousFPR + alpha * (fpr - previousFPR)
+    }
+
     /// The weighted class totals `Σ_g w_g P_g`, `Σ_g w_g N_g`.
     func totals<W: FixedWidthInteger>(weights: UnsafeBufferPointer<W>) -> (positive: Int, negative: Int) {
         var totalPositive = 0, totalNegative = 0
@@ -215,10 +225,8 @@ struct WeightedCurve: Sendable {
                         fp &+= neg
                         let d = (positives &- tp) &* negatives &- fp &* positives
                         if d <= 0 {
-                            let fpr = Double(fp) / Double(negatives)
-                            let previousFPR = Double(previousFP) / Double(negatives)
-                            let alpha = Double(previousD) / Double(previousD &- d)
-                            eer = d == 0 ? fpr : previousFPR + alpha * (fpr - previousFPR)
+                            eer = Self.crossing(
+                                fp: fp, d: d, previousFP: previousFP, previousD: previousD, negatives: negatives)
                             break
                         }
                         previousD = d
@@ -387,10 +395,8 @@ struct WeightedCurve: Sendable {
                         fp &+= total &- pos
                         let d = (positives &- tp) &* negatives &- fp &* positives
                         if d <= 0 {
-                            let fpr = Double(fp) / Double(negatives)
-                            let previousFPR = Double(previousFP) / Double(negatives)
-                            let alpha = Double(previousD) / Double(previousD &- d)
-                            eer = d == 0 ? fpr : previousFPR + alpha * (fpr - previousFPR)
+                            eer = Self.crossing(
+                                fp: fp, d: d, previousFP: previousFP, previousD: previousD, negatives: negatives)
                             break
                         }
                         previousD = d
