@@ -404,17 +404,16 @@ struct WeightedThresholdSweep: Sendable {
     {
         let g = positivesPerCluster.count
         var accepted = [Int](repeating: 0, count: speciesCount)
-        var tp = 0, all = 0
+        var all = 0
         prefix.counts.withUnsafeBufferPointer { t in
             let base = row * prefix.width
-            for c in 0..<g { tp &+= Int(weights[c]) &* Int(t[base + c]) }
             for (p, entry) in attackEntries.enumerated() {
                 let w = Int(weights[Int(entry.cluster)]) &* Int(t[base + g + p])
                 accepted[Int(entry.species)] &+= w
                 all &+= w
             }
         }
-        return (tp, accepted, all)
+        return (truePositives(row: row, prefix: prefix, weights: weights), accepted, all)
     }
 
     /// Weighted bona fide accepted at `row`.
@@ -423,12 +422,7 @@ struct WeightedThresholdSweep: Sendable {
     )
         -> Int
     {
-        prefix.counts.withUnsafeBufferPointer { t in
-            var tp = 0
-            let base = row * prefix.width
-            for c in 0..<positivesPerCluster.count { tp &+= Int(weights[c]) &* Int(t[base + c]) }
-            return tp
-        }
+        prefix.weighted(row: row, columns: 0..<positivesPerCluster.count) { Int(weights[$0]) }
     }
 
     /// `points(targets:weights:)` from `prefix` (`prefix()`): each target from the last

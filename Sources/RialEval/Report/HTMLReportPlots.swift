@@ -96,9 +96,6 @@ struct HTMLReportPlots {
             } : []
     }
 
-    /// DET curves of every key on `records` (one data kind): pooled APCER against BPCER
-    /// on normal-deviate axes, the points of `DETCurve` (= sklearn `det_curve`), with the
-    /// operating point at each decision threshold as a ring.
     /// The points of a curve the plots draw: those `CurveExport.standard` keeps (every
     /// point of a curve of at most 10,000; of a longer one, the curve CSVs' rule, whose
     /// steps are under a pixel at the plots' size). The plot then leaves out points within
@@ -107,6 +104,9 @@ struct HTMLReportPlots {
         CurveExport.standard.kept(x: x, y: y).map { (x: x[$0], y: y[$0]) }
     }
 
+    /// DET curves of every key on `records` (one data kind): pooled APCER against BPCER
+    /// on normal-deviate axes, the points of `DETCurve` (= sklearn `det_curve`), with the
+    /// operating point at each decision threshold as a ring.
     static func detPlot(kind: String, keys: [String], records: Records, metrics: [String: MethodMetrics])
         -> SVGDocument
     {

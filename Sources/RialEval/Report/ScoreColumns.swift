@@ -20,22 +20,14 @@ struct ScoreColumns: Sendable {
     let rankings = RankingCache()
 
     /// Rankings by key and subset, filled on first use from any thread.
-    final class RankingCache: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [String: RankedScores] = [:]
+    final class RankingCache: Sendable {
+        private let entries = Locked<[String: RankedScores]>([:])
 
         func ranked(_ name: String, _ make: () -> RankedScores) -> RankedScores {
-            lock.lock()
-            if let found = entries[name] {
-                lock.unlock()
-                return found
-            }
-            lock.unlock()
+            if let found = entries.withLock({ $0[name] }) { return found }
             // Computed outside the lock (two threads may both compute it; the results are equal).
             let made = make()
-            lock.lock()
-            entries[name] = made
-            lock.unlock()
+            entries.withLock { $0[name] = made }
             return made
         }
     }

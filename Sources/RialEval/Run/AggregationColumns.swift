@@ -215,15 +215,11 @@ public struct AggregationColumns: Sendable, Equatable {
         let n = count
         out.reserveCapacity(64 + n * (12 + keys.count * 10 + checkKeys.count))
         out += Self.magic
-        append(Self.version, to: &out)
-        append(UInt32(0), to: &out)
-        append(UInt64(n), to: &out)
+        Self.append(Self.version, to: &out)
+        Self.append(UInt32(0), to: &out)
+        Self.append(UInt64(n), to: &out)
         for table in [keys, checkKeys, labels, groups, families, attestationMethods, dataKinds] {
-            append(UInt32(table.count), to: &out)
-            for entry in table {
-                append(UInt32(entry.utf8.count), to: &out)
-                out.append(contentsOf: entry.utf8)
-            }
+            Self.appendTable(table, to: &out)
         }
         out += status
         out += bonaFide
@@ -244,8 +240,18 @@ public struct AggregationColumns: Sendable, Equatable {
         return out
     }
 
-    private func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+    /// Appends `value` little-endian.
+    static func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
+    }
+
+    /// Appends a string table: its entry count, then each entry's UTF-8 length and bytes.
+    static func appendTable(_ table: [String], to out: inout [UInt8]) {
+        append(UInt32(table.count), to: &out)
+        for entry in table {
+            append(UInt32(entry.utf8.count), to: &out)
+            out.append(contentsOf: entry.utf8)
+        }
     }
 
     /// Appends `values` little-endian, in one copy on a little-endian machine.

@@ -124,10 +124,10 @@ public struct MetricColumns: Sendable, Equatable {
         var out: [UInt8] = []
         out.reserveCapacity(64 + count * (16 + keys.count * 9) + tagCodes.count * 2)
         out += Self.magic
-        append(Self.version, to: &out)
-        append(UInt32(0), to: &out)
-        append(UInt64(count), to: &out)
-        for table in [keys, datasets, tagNames, attestations, ids] { appendTable(table, to: &out) }
+        AggregationColumns.append(Self.version, to: &out)
+        AggregationColumns.append(UInt32(0), to: &out)
+        AggregationColumns.append(UInt64(count), to: &out)
+        for table in [keys, datasets, tagNames, attestations, ids] { AggregationColumns.appendTable(table, to: &out) }
         AggregationColumns.appendAll(dataset, to: &out)
         out += attestation
         AggregationColumns.appendAll(tagStart, to: &out)
@@ -137,18 +137,6 @@ public struct MetricColumns: Sendable, Equatable {
             AggregationColumns.appendAll(score[k], to: &out)
         }
         return out
-    }
-
-    private func appendTable(_ table: [String], to out: inout [UInt8]) {
-        append(UInt32(table.count), to: &out)
-        for entry in table {
-            append(UInt32(entry.utf8.count), to: &out)
-            out.append(contentsOf: entry.utf8)
-        }
-    }
-
-    private func append<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
-        withUnsafeBytes(of: value.littleEndian) { out.append(contentsOf: $0) }
     }
 
     /// Parses the bytes of the file at `path` (named in errors).

@@ -24,21 +24,6 @@ extension RunResults {
         return nil
     }
 
-    /// The results of `source`'s samples under `context.configuration`, whose aggregates are
-    /// `outputs` (of `sidecar`); and the score columns the reports read.
-    static func rescored(
-        from source: RunResults, sidecar: AggregationColumns, metricColumns: MetricColumns, outputs: AggregateOutputs,
-        context: Context
-    ) -> (results: RunResults, columns: ScoreColumns) {
-        let columns = rescoredColumns(
-            keys: source.methods, sidecar: sidecar, metricColumns: metricColumns, outputs: outputs)
-        return (
-            rescored(
-                from: source, sidecar: sidecar, metricColumns: metricColumns, outputs: outputs, context: context,
-                columns: columns), columns
-        )
-    }
-
     /// The score columns of the evaluated samples (the reports' input), whose `aggregate`
     /// column is `outputs`' metric score: what the reports that read no metric need, ready
     /// before the metrics.
