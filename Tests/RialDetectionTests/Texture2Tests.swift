@@ -208,6 +208,5 @@ import Testing
         let ids = MethodRegistry.standard.identifiers.map(\.description)
         let one = ids.firstIndex(of: "texture/1"), two = ids.firstIndex(of: "texture/2")
         #expect(one != nil && two != nil && one! + 1 == two!)
-        #expect(MethodRegistry.standard.newestByFamily[.texture] == .textureV2)
     }
 }
