@@ -2,7 +2,7 @@
 """Checks the calibrations `rial-bench tune` fitted against scikit-learn.
 
 Reads DIR/tune.json (what `rial-bench tune --out DIR` wrote) and the samples.jsonl of every
-input run it lists, rebuilds each calibrated method's data exactly as tune does for the
+input run it lists (of the run it rescored, for a folder `rial-bench rescore` wrote), rebuilds each calibrated method's data exactly as tune does for the
 final fit (every evaluated sample with a known label whose aggregated candidate for the
 method is the method itself, completed, with a finite raw score; bona fide = 1), fits it
 with scikit-learn and compares with both fits tune.json records for that method
@@ -25,6 +25,7 @@ Exit 0 when everything agrees, 1 otherwise. Usage (needs scikit-learn):
 """
 import json
 import math
+import os
 import sys
 
 import numpy as np
@@ -42,10 +43,23 @@ def smoothed_loss(s, y, a, b):
     return float(np.sum(np.where(z >= 0, t * z + np.log1p(np.exp(-z)), (t - 1) * z + np.log1p(np.exp(z)))))
 
 
+def records_path(folder):
+    """FOLDER/samples.jsonl, or, for a folder `rial-bench rescore` wrote (no records of its
+    own), the records of the run it rescored (`samples_from` in its results.json): the
+    method scores and aggregation inputs are that run's."""
+    own = os.path.join(folder, "samples.jsonl")
+    if os.path.exists(own):
+        return own
+    source = json.load(open(os.path.join(folder, "results.json"))).get("samples_from")
+    if not source:
+        raise SystemExit(f"{folder}: no samples.jsonl and no samples_from in results.json")
+    return os.path.join(source, "samples.jsonl")
+
+
 def method_data(runs, key):
     scores, labels = [], []
     for folder in runs:
-        for line in open(f"{folder}/samples.jsonl"):
+        for line in open(records_path(folder)):
             if not line.strip():
                 continue
             r = json.loads(line)
