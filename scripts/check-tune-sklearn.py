@@ -2,10 +2,11 @@
 """Checks the calibrations `rial-bench tune` fitted against scikit-learn.
 
 Reads DIR/tune.json (what `rial-bench tune --out DIR` wrote) and the samples.jsonl of every
-input run it lists (of the run it rescored, for a folder `rial-bench rescore` wrote), rebuilds each calibrated method's data exactly as tune does for the
-final fit (every evaluated sample with a known label whose aggregated candidate for the
-method is the method itself, completed, with a finite raw score; bona fide = 1), fits it
-with scikit-learn and compares with both fits tune.json records for that method
+input run it lists (of the run it rescored, for a folder `rial-bench rescore` wrote),
+rebuilds each calibrated method's data exactly as tune does for the final fit (every
+evaluated sample with a known label whose aggregated candidate for the method is the method
+itself, completed, with a finite raw score; bona fide = 1), fits it with scikit-learn and
+compares with both fits tune.json records for that method
 (`final.calibration_choice.KEY.platt` and `.isotonic`):
 
 - Platt: `sklearn.calibration._sigmoid_calibration` (what CalibratedClassifierCV(method=
