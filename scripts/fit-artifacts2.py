@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fits artifacts/2's five constants (docs/artifacts-2.md, section 2) from a run's measured cues.
 
-    python3 scripts/fit-artifacts2.py RUN MANIFEST OUTDIR
+    python3 scripts/fit-artifacts2.py RUN MANIFEST OUTDIR [--false-detection F]
 
 RUN is a `rial-bench run --dataset MANIFEST` folder whose records hold artifacts/2's cues
 (`banding_rows`, `banding_columns`, `surround_ratio`, `fine_detail_share`), or a folder of such
@@ -11,6 +11,14 @@ depend on the constants, so any run of the current artifacts/2 serves. The score
 on the standardised natural logarithms of the four cues, attacks = 1, then written back in the
 unstandardised form artifacts/2 evaluates:
 z = intercept + sum(weight_i ln cue_i).
+
+The intercept is then calibrated for the operating point: lowered by the (1 - F) quantile of
+z over the fit's real scenes (F = --false-detection, default 0.05), so that `detected`
+(confidence > 0.5, z > 0) is set on a share F of the real scenes the constants were fitted on.
+The logistic regression's own intercept puts the boundary where the classes balance, which on
+the real development set calls about a third of the real scenes screens (docs/artifacts-2.md,
+section 4). The shift is monotone: it moves no sample past another. --false-detection 0.5 or
+more keeps the regression's intercept (the constants before 2026-11-27).
 
 Writes OUTDIR/all.yaml (fitted on every sample: the compiled-in constants) and, for each
 source, OUTDIR/OWNER+NAME.yaml fitted without that source (for
@@ -30,7 +38,7 @@ FLOOR = 1e-6
 NAMES = ["banding_rows_weight", "banding_columns_weight", "surround_weight", "fine_detail_weight"]
 
 
-def main(run, manifest, outdir):
+def main(run, manifest, outdir, false_detection):
     os.makedirs(outdir, exist_ok=True)
     samples = {s["id"]: s for s in json.load(open(manifest))["samples"]}
     x, y, sources, unavailable = [], [], [], 0
@@ -64,7 +72,11 @@ def main(run, manifest, outdir):
         scaler = StandardScaler().fit(x[mask])
         model = LogisticRegression(C=1.0, max_iter=2000).fit(scaler.transform(x[mask]), y[mask])
         weights = model.coef_[0] / scaler.scale_
-        return model.intercept_[0] - np.sum(model.coef_[0] * scaler.mean_ / scaler.scale_), weights
+        intercept = model.intercept_[0] - np.sum(model.coef_[0] * scaler.mean_ / scaler.scale_)
+        if false_detection < 0.5:
+            z = intercept + x[mask & (y == 0)] @ weights
+            intercept -= np.quantile(z, 1 - false_detection)
+        return intercept, weights
 
     def write(path, intercept, weights):
         text = "format: rial-bench-config/1\nartifacts/2:\n  intercept: %.6f\n" % intercept
@@ -79,10 +91,18 @@ def main(run, manifest, outdir):
         b, w = fit(sources != source)
         write(os.path.join(outdir, source.replace("/", "+") + ".yaml"), b, w)
         held[sources == source] = 1 / (1 + np.exp(-(b + x[sources == source] @ w)))
+    detected = held > 0.5
     print("held-out pooled AUC (attacks high): %.3f" % roc_auc_score(y, held))
+    print("held out, detected: %.1f%% of %d real scenes, %.1f%% of %d attacks" % (
+        100 * detected[y == 0].mean(), (y == 0).sum(), 100 * detected[y == 1].mean(), (y == 1).sum()))
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 4:
-        sys.exit("usage: fit-artifacts2.py RUN MANIFEST OUTDIR")
-    main(*sys.argv[1:])
+    args = sys.argv[1:]
+    rate = 0.05
+    if len(args) == 5 and args[3] == "--false-detection":
+        rate = float(args[4])
+        args = args[:3]
+    if len(args) != 3 or not 0 < rate < 1:
+        sys.exit("usage: fit-artifacts2.py RUN MANIFEST OUTDIR [--false-detection F], 0 < F < 1")
+    main(*args, rate)

@@ -186,6 +186,21 @@ import Testing
         #expect(abs(try #require(three.confidence) - 0.75) < 1e-12)
     }
 
+    /// The family's default aggregation input since 2026-11-27, but a phone's artifacts
+    /// payload without `algorithm_version` is still read as `artifacts/1` (its fields are
+    /// `artifacts/1`'s); one that names `artifacts/2` is read as it: 1 - confidence.
+    @Test func aggregatesByDefaultButUnversionedPayloadsReadAsVersion1() throws {
+        #expect(MethodRegistry.standard.newestByFamily[.artifacts] == .artifactsV2)
+        #expect(PipelineConfiguration.standard.aggregateWith[.artifacts] == .artifactsV2)
+        #expect(PipelineConfiguration.standard.methods.contains(.artifactsV1))
+        #expect(MethodRegistry.standard.unversionedPayloadMethod(of: .artifacts)?.identifier == .artifactsV1)
+        #expect(MethodRegistry.standard.unversionedPayloadMethod(of: .texture)?.identifier == .textureV3)
+        let json = #"{"artifacts": {"algorithm_version": "artifacts/2", "confidence": 0.25, "detected": false}}"#
+        let outcome = try #require(try DetectionPayload.parse(Data(json.utf8)).outcomes.first)
+        #expect(outcome.summary.algorithmVersion == .artifactsV2)
+        #expect(outcome.summary.score == 0.75)
+    }
+
     /// Tiny, constant, extreme and odd-shaped images of 1 to 4 channels never crash: a
     /// result is unavailable with a reason, or completed with a finite score in 0...1.
     @Test func degenerateInputsNeverCrash() {

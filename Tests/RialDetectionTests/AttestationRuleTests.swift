@@ -168,7 +168,7 @@ import Testing
         let candidates: [String: AggregationCandidate] = [
             "parallax/2": AggregationCandidate(family: .parallax, source: .computed, available: true, score: 0.95),
             "moire/2": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.95),
-            "artifacts/1": AggregationCandidate(family: .artifacts, source: .computed, available: true, score: 0.95),
+            "artifacts/2": AggregationCandidate(family: .artifacts, source: .computed, available: true, score: 0.95),
         ]
         let result = aggregator.aggregate(candidates, attestation: Self.tee, profile: .android).result
         #expect(result.missingRequired == [.texture] && result.confidenceLevel == .low)

@@ -24,6 +24,9 @@ import Testing
         #expect(byFamily[.moire]?.screenDetected == true)
         #expect(byFamily[.texture]?.screenDetected == true)
         #expect(byFamily[.artifacts]?.printDetected == true)
+        // No algorithm_version: read as the phone's deployed artifacts/1, not as the
+        // default aggregation input artifacts/2, whose fields a phone does not send.
+        #expect(byFamily[.artifacts]?.summary.algorithmVersion == .artifactsV1)
         #expect(byFamily[.moire]?.key == "payload.moire")
         #expect(payload.aggregatedConfidence?["confidence_level"] == "suspicious")
     }

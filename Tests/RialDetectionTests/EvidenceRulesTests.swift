@@ -21,7 +21,7 @@ import Testing
         "depth/2": AggregationCandidate(family: .depth, source: .computed, available: true, score: 0.95),
         "moire/2": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.95),
         "texture/3": AggregationCandidate(family: .texture, source: .computed, available: true, score: 0.95),
-        "artifacts/1": AggregationCandidate(family: .artifacts, source: .computed, available: true, score: 0.95),
+        "artifacts/2": AggregationCandidate(family: .artifacts, source: .computed, available: true, score: 0.95),
     ]
 
     static let lidarFailed: [String: EvidenceCheckStatus] = [

@@ -48,9 +48,10 @@ import Testing
     }
 }
 
-/// `CSVExport.append(_:to:)` writes what `CSVExport.value(_:)` returns, for every kind of number.
+/// `CSVExport.append(_:to:)` (and `value(_:)`, built on it) writes a finite number as JSON does
+/// (`JSONValue.numberText`) and the others as `nan`, `inf`, `-inf`, for every kind of number.
 @Suite struct CSVNumberTextTests {
-    @Test func appendWritesTheSameText() {
+    @Test func appendWritesTheJSONTextOfFiniteNumbers() {
         var values: [Double] = [
             0, -0.0, 1, -1, 0.5, 0.1, 1e-300, 5e-324, 1e300, 0x1p53, -0x1p53, 0x1p53 + 2, 123_456_789,
             0.7142857142857143,
@@ -62,7 +63,9 @@ import Testing
         for v in values {
             var out = "x"
             CSVExport.append(v, to: &out)
-            #expect(out == "x" + CSVExport.value(v), "\(v.bitPattern)")
+            let expected = v.isNaN ? "nan" : v == .infinity ? "inf" : v == -.infinity ? "-inf" : JSONValue.numberText(v)
+            #expect(out == "x" + expected, "\(v.bitPattern)")
+            #expect(CSVExport.value(v) == expected, "\(v.bitPattern)")
         }
         // By hand: whole numbers without a fraction, the rest in shortest round-trip form.
         #expect(CSVExport.value(3) == "3" && CSVExport.value(-0.0) == "0" && CSVExport.value(0.25) == "0.25")

@@ -9,11 +9,11 @@ extension ArtifactAnalyzerV2: DetectionMethod {
             "Screens filling the frame in a lit room without banding, sharp close-up recaptures that keep fine detail, prints without visible banding; real scenes with a dark vignette or night sky around a bright subject, or shot through blur or heavy noise reduction, look like recaptures.",
         latencyTarget: LatencyTarget(milliseconds: 20, source: "methods.md §9"))
 
-    /// Not the family's default: `artifacts/1` stays the default `aggregate_with` and the
-    /// version a phone's artifacts payload is read as (the deployed phone reports
-    /// `artifacts/1`'s fields). Choose it with `aggregate_with: {artifacts: artifacts/2}`;
-    /// docs/artifacts-2.md gives the reasons (the simulated set, where it is inverted).
-    public static let aggregatesByDefault = false
+    /// The family's default input to aggregation since 2026-11-27 (docs/artifacts-2.md
+    /// section 4), but not what a phone's artifacts payload without `algorithm_version`
+    /// is read as: the deployed phone reports `artifacts/1`'s fields (`pwm_confidence`,
+    /// `halftone_detected`, ...), which this version cannot score.
+    public static let readsUnversionedPayload = false
 
     /// Rows top to bottom (the reduction and the centre tile wait for their rows).
     public static let readsRowsWhileDecoding = true

@@ -44,10 +44,13 @@ public protocol DetectionMethod: Sendable {
     /// Default: the family's (`MethodFamily.needsVideo`).
     static var needsVideo: Bool { get }
     /// False for a version that is registered for evaluation but is not its family's
-    /// default: `MethodRegistry.newestByFamily` (the default `aggregate_with`, and the
-    /// version a phone payload without `algorithm_version` is read as) passes over it.
-    /// Default: true.
+    /// default: `MethodRegistry.newestByFamily` (the default `aggregate_with`) passes
+    /// over it. Default: true.
     static var aggregatesByDefault: Bool { get }
+    /// False for a version whose fields a phone does not send: a phone's result of the
+    /// family without `algorithm_version` is then read as an older version
+    /// (`MethodRegistry.unversionedPayloadMethod(of:)`). Default: `aggregatesByDefault`.
+    static var readsUnversionedPayload: Bool { get }
 
     /// Checks the configuration and prepares whatever the analysis reuses.
     ///
@@ -87,6 +90,8 @@ extension DetectionMethod {
     public static var needsVideo: Bool { family.needsVideo }
 
     public static var aggregatesByDefault: Bool { true }
+
+    public static var readsUnversionedPayload: Bool { aggregatesByDefault }
 
     /// `evaluate(_:)` timed with the monotonic clock (`analysis_time_ms`).
     public func analyze(_ input: Input) -> Result {

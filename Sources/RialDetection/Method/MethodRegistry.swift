@@ -60,15 +60,28 @@ public struct MethodRegistry: Sendable, Equatable {
 
     /// The newest registered version of each family among those that aggregate by
     /// default (`DetectionMethod.aggregatesByDefault`; the newest of all when none of a
-    /// family does): what feeds aggregation by default, and what a phone payload without
-    /// `algorithm_version` is read as.
+    /// family does): what feeds aggregation by default.
     public var newestByFamily: [MethodFamily: MethodIdentifier] {
-        var result: [MethodFamily: (identifier: MethodIdentifier, isDefault: Bool)] = [:]
+        newestByFamily(preferring: { $0.aggregatesByDefault })
+    }
+
+    /// The version a phone's result of `family` without `algorithm_version` is read as:
+    /// the newest registered one that reads such a payload
+    /// (`DetectionMethod.readsUnversionedPayload`; the newest of all when none does).
+    public func unversionedPayloadMethod(of family: MethodFamily) -> (any DetectionMethod.Type)? {
+        newestByFamily(preferring: { $0.readsUnversionedPayload })[family].flatMap(method)
+    }
+
+    /// Per family, the newest version for which `isPreferred` holds, else the newest.
+    private func newestByFamily(
+        preferring isPreferred: (any DetectionMethod.Type) -> Bool
+    ) -> [MethodFamily: MethodIdentifier] {
+        var result: [MethodFamily: (identifier: MethodIdentifier, isPreferred: Bool)] = [:]
         for method in methods {
-            let candidate = (identifier: method.identifier, isDefault: method.aggregatesByDefault)
+            let candidate = (identifier: method.identifier, isPreferred: isPreferred(method))
             if let current = result[method.family],
-                current.isDefault && !candidate.isDefault
-                    || current.isDefault == candidate.isDefault
+                current.isPreferred && !candidate.isPreferred
+                    || current.isPreferred == candidate.isPreferred
                         && current.identifier.version >= candidate.identifier.version
             {
                 continue
@@ -76,11 +89,6 @@ public struct MethodRegistry: Sendable, Equatable {
             result[method.family] = candidate
         }
         return result.mapValues(\.identifier)
-    }
-
-    /// The newest registered method of `family`.
-    public func newest(of family: MethodFamily) -> (any DetectionMethod.Type)? {
-        newestByFamily[family].flatMap(method)
     }
 
     public static func == (lhs: MethodRegistry, rhs: MethodRegistry) -> Bool {

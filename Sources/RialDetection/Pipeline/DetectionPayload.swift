@@ -215,7 +215,7 @@ public struct DetectionPayload: Sendable, Equatable {
         let declared = written.flatMap { try? MethodIdentifier(parsing: $0) }
         guard
             let method = declared.flatMap(registry.method).flatMap({ $0.family == family ? $0 : nil })
-                ?? registry.newest(of: family)
+                ?? registry.unversionedPayloadMethod(of: family)
         else { return nil }
         let version = declared ?? method.identifier
         var fields = fields

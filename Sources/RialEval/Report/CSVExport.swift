@@ -138,9 +138,9 @@ public enum CSVExport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Appends `value(v)` to `out` without building a string for it (the same text: the
-    /// integer digits when `v` is a whole number below 2^53 in magnitude, else Swift's
-    /// shortest round-trip form).
+    /// Appends `value(v)` to `out` without building a string for it: `nan`, `inf`,
+    /// `-inf`; the integer digits when `v` is a whole number below 2^53 in magnitude (as
+    /// `JSONValue.numberText`); else Swift's shortest round-trip form.
     static func append(_ v: Double, to out: inout String) {
         if v.isNaN {
             out += "nan"
@@ -153,11 +153,11 @@ public enum CSVExport {
         }
     }
 
+    /// A number cell (see `append(_:to:)`).
     static func value(_ v: Double) -> String {
-        if v.isNaN { return "nan" }
-        if v == .infinity { return "inf" }
-        if v == -.infinity { return "-inf" }
-        return JSONValue.numberText(v)
+        var text = ""
+        append(v, to: &text)
+        return text
     }
 
     /// Leading characters that make a spreadsheet read a cell as a formula.
