@@ -88,44 +88,23 @@ import Testing
 
     /// Every truncation is refused with one line naming the file, and so are trailing bytes.
     @Test func truncatedFilesAreRefused() {
-        var records = AggregationSidecarTests.varied
-        records[0].tags = ["a", "b"]
-        let bytes = MetricColumns(records: records, keys: ["moire/1", "aggregate"]).encoded()
-        for length in 0..<bytes.count {
-            let message = Self.refusal(Array(bytes[0..<length]))
-            #expect(message?.hasPrefix("run/metric-columns.bin: ") == true, "\(length): \(message ?? "accepted")")
-        }
-        #expect(Self.refusal(bytes + [0])?.contains("1 bytes after its last column") == true)
+        ColumnFileFuzz.truncationsAreRefused(Self.fuzzed, path: "run/metric-columns.bin") { Self.refusal($0) }
     }
 
     /// Random bytes and random changes of a valid file never crash: each is refused naming
     /// the file in one line, or reads as a file of the same layout.
     @Test func randomBytesAndCorruptionsAreRefusedOrRead() {
-        var random = SplitMix64(seed: 5)
+        let refused = ColumnFileFuzz.randomBytesAreRefusedOrRead(
+            valid: Self.fuzzed, magic: "RBMETCOL", path: "run/metric-columns.bin", seed: 5
+        ) { Self.refusal($0) }
+        #expect(refused > 200)
+    }
+
+    /// The valid file the fuzz tests start from: varied records, one with tags.
+    static var fuzzed: [UInt8] {
         var records = AggregationSidecarTests.varied
         records[0].tags = ["a", "b"]
-        let valid = MetricColumns(records: records, keys: ["moire/1", "aggregate"]).encoded()
-        var refused = 0
-        for trial in 0..<400 {
-            var bytes: [UInt8]
-            if trial % 2 == 0 {
-                bytes = (0..<Int(random.next() % 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
-                if trial % 4 == 0 && bytes.count >= 16 {
-                    bytes.replaceSubrange(0..<12, with: Array("RBMETCOL".utf8) + [1, 0, 0, 0])
-                }
-            } else {
-                bytes = valid
-                for _ in 0..<(1 + Int(random.next() % 4)) {
-                    bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next())
-                }
-            }
-            if let message = Self.refusal(bytes) {
-                refused += 1
-                #expect(message.hasPrefix("run/metric-columns.bin: "), "\(message)")
-                #expect(!message.contains("\n"))
-            }
-        }
-        #expect(refused > 200)
+        return MetricColumns(records: records, keys: ["moire/1", "aggregate"]).encoded()
     }
 
     @Test func anotherVersionOrHeaderIsRefusedNamingIt() {
