@@ -18,7 +18,6 @@ enum ColumnFileFuzz {
     /// version 1, so the parser gets past the header), half `valid` with 1 to 4 random bytes
     /// changed. Each is refused in one line naming `path` or reads as a file of the same
     /// layout. Returns how many were refused.
-    @discardableResult
     static func randomBytesAreRefusedOrRead(
         valid: [UInt8], magic: String, path: String, seed: UInt64, refusal: ([UInt8]) -> String?
     ) -> Int {
