@@ -70,3 +70,41 @@ extension MethodologyTuningTests {
         #expect(text.contains(String(format: "%.3f", report.heldOutAfter.auc)))
     }
 }
+
+extension MethodologyTuningTests {
+    /// The versions that fed the aggregate are named when every input run recorded the
+    /// same `aggregate_with`, said to differ when they do not, and said to be missing for
+    /// a tune.json written before they were kept (which still reads).
+    @Test func headlineNamesTheAggregatedVersions() throws {
+        var report = try Self.report()
+        let versions: [MethodFamily: MethodIdentifier] = [
+            .texture: .textureV3, .moire: .moireV2, .artifacts: .artifactsV2,
+        ]
+        let input = TuningReport.InputRun(
+            folder: "runs/a", samplesSHA256: "00", samples: 10, seeds: [:], aggregateWith: versions)
+        report.inputs = [input, input]
+        var text = MethodologyReport.tuningHeadline(.init(folder: "tuned/x", report: report)).joined()
+        // Families in their declared order.
+        #expect(
+            text.contains(
+                "Aggregated versions (every input run's `aggregate_with`): `moire/2`, `texture/3`, `artifacts/2`."))
+        #expect(
+            try TuningReport.decode(try report.jsonData()).aggregatedVersions == [.moireV2, .textureV3, .artifactsV2])
+
+        var other = input
+        other.aggregateWith?[.artifacts] = .artifactsV1
+        report.inputs = [input, other]
+        text = report.markdown()
+        #expect(report.aggregatedVersions == nil)
+        #expect(text.contains("the input runs' `aggregate_with` differ"))
+
+        // An older tune.json: the inputs have no `aggregate_with`.
+        report.inputs = [TuningReport.InputRun(folder: "runs/a", samplesSHA256: "00", samples: 10, seeds: [:])]
+        var json = try JSONSerialization.jsonObject(with: try report.jsonData()) as! [String: Any]
+        #expect(((json["inputs"] as! [[String: Any]])[0]["aggregate_with"]) == nil)
+        json["created"] = "2026-11-20"
+        let old = try TuningReport.decode(try JSONSerialization.data(withJSONObject: json))
+        #expect(old.aggregatedVersions == nil)
+        #expect(old.markdown().contains("Aggregated versions: not recorded"))
+    }
+}

@@ -472,7 +472,7 @@ public enum MethodologyReport {
         let target = String(format: "%g%%", 100 * r.heldOutAfter.apcerAtBPCER.targetBPCER)
         let b = r.heldOutBefore, a = r.heldOutAfter
         return [
-            "**Tuned on real photos, held out (\(MarkdownText.code(tuning.folder))):** \(r.samples) samples, \(scheme); every number on samples no fit saw. Aggregate AUC \(n(b.auc))\(ci(b.aucCI, n)) with the base configuration, \(n(a.auc))\(ci(a.aucCI, n)) tuned; APCER (max species) at BPCER \(target) \(p(b.apcerAtBPCER.apcerMax))\(ci(b.apcerAtBPCER.apcerMaxCI, p)) base, \(p(a.apcerAtBPCER.apcerMax))\(ci(a.apcerAtBPCER.apcerMaxCI, p)) tuned. Per source: the section \"Tuning, held out\" below.",
+            "**Tuned on real photos, held out (\(MarkdownText.code(tuning.folder))):** \(r.samples) samples, \(scheme); every number on samples no fit saw. \(r.aggregatedVersionsSentence) Aggregate AUC \(n(b.auc))\(ci(b.aucCI, n)) with the base configuration, \(n(a.auc))\(ci(a.aucCI, n)) tuned; APCER (max species) at BPCER \(target) \(p(b.apcerAtBPCER.apcerMax))\(ci(b.apcerAtBPCER.apcerMaxCI, p)) base, \(p(a.apcerAtBPCER.apcerMax))\(ci(a.apcerAtBPCER.apcerMaxCI, p)) tuned. Per source: the section \"Tuning, held out\" below.",
             "",
         ]
     }

@@ -80,7 +80,20 @@ extension TuningReport {
         out += inputs.map { "\(MarkdownText.escape($0.folder)) (samples_sha256 \($0.samplesSHA256.prefix(12))…)" }
             .joined(separator: ", ")
         out += ".\n"
+        out += "\n" + aggregatedVersionsSentence + "\n"
         return out
+    }
+
+    /// Which method versions fed the aggregate of the input runs (their `aggregate_with`).
+    var aggregatedVersionsSentence: String {
+        if let versions = aggregatedVersions {
+            return "Aggregated versions (every input run's `aggregate_with`): "
+                + versions.map { MarkdownText.code($0.description) }.joined(separator: ", ") + "."
+        }
+        if inputs.contains(where: { $0.aggregateWith != nil }) {
+            return "Aggregated versions: the input runs' `aggregate_with` differ (see `inputs` in tune.json)."
+        }
+        return "Aggregated versions: not recorded (a tune.json written before `aggregate_with` was kept)."
     }
 
     /// What was measured on held-out samples: how the folds were made, the pooled

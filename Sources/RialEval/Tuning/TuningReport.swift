@@ -15,19 +15,38 @@ public struct TuningReport: Sendable, Equatable, Codable {
         public var samplesSHA256: String
         public var samples: Int
         public var seeds: [String: UInt64]
+        /// The run's `aggregate_with` (family -> the version that fed its aggregate), so
+        /// that a study names the method versions its numbers rest on. Absent from
+        /// `tune.json` files written before it was recorded.
+        public var aggregateWith: [MethodFamily: MethodIdentifier]?
 
         enum CodingKeys: String, CodingKey {
             case folder
             case samplesSHA256 = "samples_sha256"
             case samples, seeds
+            case aggregateWith = "aggregate_with"
         }
 
-        public init(folder: String, samplesSHA256: String, samples: Int, seeds: [String: UInt64]) {
+        public init(
+            folder: String, samplesSHA256: String, samples: Int, seeds: [String: UInt64],
+            aggregateWith: [MethodFamily: MethodIdentifier]? = nil
+        ) {
             self.folder = folder
             self.samplesSHA256 = samplesSHA256
             self.samples = samples
             self.seeds = seeds
+            self.aggregateWith = aggregateWith
         }
+    }
+
+    /// The versions that fed the aggregate, ordered by family, when every input run
+    /// recorded the same `aggregate_with`; nil when none recorded it or they differ.
+    public var aggregatedVersions: [MethodIdentifier]? {
+        let recorded = inputs.map(\.aggregateWith)
+        guard let first = recorded.first, let versions = first, recorded.allSatisfy({ $0 == versions }) else {
+            return nil
+        }
+        return versions.keys.sorted().map { versions[$0]! }
     }
 
     /// One outer fold: fitted on the other folds, measured on this one.
@@ -228,6 +247,10 @@ extension TuningReport {
             let seeds = input.seeds.keys.sorted().map { "\($0)=\(input.seeds[$0]!)" }.joined(separator: " ")
             p["input_\(k + 1)"] =
                 "\(input.folder): samples_sha256 \(input.samplesSHA256), \(input.samples) samples, seeds \(seeds)"
+                + (input.aggregateWith.map { versions in
+                    ", aggregate_with "
+                        + versions.keys.sorted().map { versions[$0]!.description }.joined(separator: " ")
+                } ?? "")
         }
         return p
     }

@@ -117,7 +117,7 @@ struct Tune: ParsableCommand {
                 inputs.append(
                     .init(
                         folder: folder, samplesSHA256: results.samplesSHA256 ?? "", samples: lines.count,
-                        seeds: results.seeds))
+                        seeds: results.seeds, aggregateWith: results.configuration.aggregateWith))
                 if firstConfiguration == nil { firstConfiguration = results.configuration }
             } catch {
                 throw CLIError.badInput(error.description)
