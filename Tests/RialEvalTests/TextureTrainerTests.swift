@@ -142,7 +142,20 @@ import Testing
 
     /// A manifest with two train images, one validation image, a `screen` sample, a
     /// corrupt image and an image whose SHA-256 does not match.
-    private func writeDataset(in folder: URL) throws -> String {
+    /// A set made with a phone camera names it in the command that remakes it (the spec
+    /// records `camera` only when it is not `standard`).
+    @Test func generatedByNamesAPhoneCamera() throws {
+        let folder = try EvalFixtures.makeTemporaryFolder("texture-train-camera")
+        defer { EvalFixtures.removeTemporary(folder) }
+        let manifest = try writeDataset(in: folder, camera: "phone2")
+        let collection = try TextureTrainer(options: .init()).collect(manifests: [manifest])
+        let dataset = try #require(collection.datasets.first)
+        #expect(
+            dataset.generatedBy == "rial-bench synth --out \(folder.path) --count 6 --seed 9 --width 160 --height 144 "
+                + "--classes real_scene lcd_screen --camera phone2 --procedural-only")
+    }
+
+    private func writeDataset(in folder: URL, camera: String? = nil) throws -> String {
         let images = [("a", 1), ("b", 2), ("c", 3), ("s", 4)]
         for (name, seed) in images {
             var rng = SplitMix64(seed: UInt64(seed))
@@ -155,7 +168,7 @@ import Testing
         let manifest = """
             {"format": "rial-bench-dataset/1", "name": "toy",
              "generator": {"spec": {"count": 6, "seed": 9, "width": 160, "height": 144,
-                                    "classes": ["real_scene", "lcd_screen"], "secondView": false},
+                                    "classes": ["real_scene", "lcd_screen"], "secondView": false\(camera.map { ", \"camera\": \"\($0)\"" } ?? "")},
                            "texture_sources": []},
              "samples": [
               {"id": "a", "image": "a.jpg", "label": "real_scene", "split": "train"},

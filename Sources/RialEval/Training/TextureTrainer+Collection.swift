@@ -155,6 +155,8 @@ extension TextureTrainer {
             words += ["--classes"] + classes
         }
         if case .bool(true)? = spec["secondView"] { words.append("--second-view") }
+        // The spec names the camera only when it is not the standard one.
+        if let camera = spec["camera"]?.stringValue, camera != "standard" { words += ["--camera", camera] }
         if let sources = loader.extensions["generator"]?["texture_sources"]?.arrayValue, sources.isEmpty {
             words.append("--procedural-only")
         }
