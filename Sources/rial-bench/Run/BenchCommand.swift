@@ -104,6 +104,18 @@ struct Bench: ParsableCommand {
             )
             Terminal.out(table.render())
             Terminal.out(String(format: "end to end / decode = %.2f (goal <= 1.5)", report.endToEndOverDecode))
+            if let bound = report.endToEndBound {
+                let decode = report.entries.first { $0.key == "decode" }?.statistics.p50 ?? .nan
+                Terminal.out(
+                    String(
+                        format:
+                            "end to end can take no less than %.2f ms here (%.2f x decode): %.2f ms of single-threaded "
+                            + "work (decode, sha256, %@) over %d cores%@",
+                        bound.boundMs, bound.boundMs / decode, bound.cpuMs, bound.methods.joined(separator: ", "),
+                        bound.cores,
+                        bound.boundMs > 1.5 * decode
+                            ? "; above the goal, so only cheaper methods or more cores meet it" : ""))
+            }
             if let video = report.video {
                 Terminal.out("video clip: \(video.clip); \(video.libraries)")
                 Terminal.out(
