@@ -37,16 +37,20 @@ public struct TuningReport: Sendable, Equatable, Codable {
             self.seeds = seeds
             self.aggregateWith = aggregateWith
         }
+
+        /// `aggregateWith`'s versions ordered by family; nil when not recorded.
+        public var aggregatedVersions: [MethodIdentifier]? {
+            aggregateWith.map { versions in versions.keys.sorted().map { versions[$0]! } }
+        }
     }
 
     /// The versions that fed the aggregate, ordered by family, when every input run
     /// recorded the same `aggregate_with`; nil when none recorded it or they differ.
     public var aggregatedVersions: [MethodIdentifier]? {
-        let recorded = inputs.map(\.aggregateWith)
-        guard let first = recorded.first, let versions = first, recorded.allSatisfy({ $0 == versions }) else {
+        guard let first = inputs.first?.aggregateWith, inputs.allSatisfy({ $0.aggregateWith == first }) else {
             return nil
         }
-        return versions.keys.sorted().map { versions[$0]! }
+        return inputs[0].aggregatedVersions
     }
 
     /// One outer fold: fitted on the other folds, measured on this one.
@@ -247,10 +251,8 @@ extension TuningReport {
             let seeds = input.seeds.keys.sorted().map { "\($0)=\(input.seeds[$0]!)" }.joined(separator: " ")
             p["input_\(k + 1)"] =
                 "\(input.folder): samples_sha256 \(input.samplesSHA256), \(input.samples) samples, seeds \(seeds)"
-                + (input.aggregateWith.map { versions in
-                    ", aggregate_with "
-                        + versions.keys.sorted().map { versions[$0]!.description }.joined(separator: " ")
-                } ?? "")
+                + (input.aggregatedVersions.map { ", aggregate_with " + $0.map(\.description).joined(separator: " ") }
+                    ?? "")
         }
         return p
     }
