@@ -186,6 +186,11 @@ public enum Texture2Features: TextureFeatureSet {
 
     /// `box(_:width:height:size:)` into `out` with caller-owned scratch buffers (`rows`:
     /// `x.count` values, `sums`: `w` values), so repeated filtering allocates nothing.
+    ///
+    /// Sums are `Double` and each output the sum times `1 / k` (rounded to `Float`). The
+    /// horizontal pass runs four rows at once (four independent running sums, the same
+    /// additions in the same order per row) and the vertical pass one running sum per
+    /// column, so both keep the cores' pipelines full without changing what is summed.
     static func box(
         _ x: [Float], width w: Int, height h: Int, size k: Int, into out: inout [Float], rows: inout [Float],
         sums: inout [Double]
@@ -196,43 +201,82 @@ public enum Texture2Features: TextureFeatureSet {
             while i < 0 || i >= n { i = i < 0 ? -i - 1 : 2 * n - i - 1 }
             return i
         }
-        let scale = Double(k)
+        let inverse = 1 / Double(k)
+        // Source column added and dropped at output column j (j >= 1), reflected at the borders.
+        var added = [Int](repeating: 0, count: w), dropped = added
+        for j in 0..<w {
+            added[j] = reflect(j + radius, w)
+            dropped[j] = reflect(j - radius - 1, w)
+        }
         x.withUnsafeBufferPointer { src in
             rows.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<h {
-                    let base = i * w
-                    var s = 0.0
-                    for d in -radius...radius { s += Double(src[base + reflect(d, w)]) }
-                    dst[base] = Float(s / scale)
-                    if w > 1 {
-                        for j in 1..<w {
-                            let add = j + radius, drop = j - radius - 1
-                            let a = add < w ? add : reflect(add, w), r = drop >= 0 ? drop : reflect(drop, w)
-                            s += Double(src[base + a]) - Double(src[base + r])
-                            dst[base + j] = Float(s / scale)
+                added.withUnsafeBufferPointer { add in
+                    dropped.withUnsafeBufferPointer { drop in
+                        var i = 0
+                        while i < h {
+                            let lanes = Swift.min(4, h - i)
+                            var s = SIMD4<Double>(repeating: 0)
+                            var base = SIMD4<Int>(repeating: 0)
+                            for lane in 0..<lanes { base[lane] = (i + lane) * w }
+                            for lane in 0..<lanes {
+                                for d in -radius...radius { s[lane] += Double(src[base[lane] + reflect(d, w)]) }
+                                dst[base[lane]] = Float(s[lane] * inverse)
+                            }
+                            if w > 1 {
+                                if lanes == 4 {
+                                    let b0 = base[0], b1 = base[1], b2 = base[2], b3 = base[3]
+                                    for j in 1..<w {
+                                        let a = add[j], r = drop[j]
+                                        let entering = SIMD4<Double>(
+                                            Double(src[b0 &+ a]), Double(src[b1 &+ a]), Double(src[b2 &+ a]),
+                                            Double(src[b3 &+ a]))
+                                        let leaving = SIMD4<Double>(
+                                            Double(src[b0 &+ r]), Double(src[b1 &+ r]), Double(src[b2 &+ r]),
+                                            Double(src[b3 &+ r]))
+                                        s += entering - leaving
+                                        let o = s * inverse
+                                        dst[b0 &+ j] = Float(o[0])
+                                        dst[b1 &+ j] = Float(o[1])
+                                        dst[b2 &+ j] = Float(o[2])
+                                        dst[b3 &+ j] = Float(o[3])
+                                    }
+                                } else {
+                                    for lane in 0..<lanes {
+                                        let b = base[lane]
+                                        var t = s[lane]
+                                        for j in 1..<w {
+                                            t += Double(src[b &+ add[j]]) - Double(src[b &+ drop[j]])
+                                            dst[b &+ j] = Float(t * inverse)
+                                        }
+                                    }
+                                }
+                            }
+                            i += lanes
                         }
                     }
                 }
             }
         }
-        for j in 0..<w { sums[j] = 0 }
         rows.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 sums.withUnsafeMutableBufferPointer { acc in
+                    guard let source = src.baseAddress, let target = dst.baseAddress, let column = acc.baseAddress
+                    else { return }
+                    for j in 0..<w { column[j] = 0 }
                     for d in -radius...radius {
-                        let row = reflect(d, h) * w
-                        for j in 0..<w { acc[j] += Double(src[row + j]) }
+                        let row = source + reflect(d, h) * w
+                        for j in 0..<w { column[j] += Double(row[j]) }
                     }
-                    for j in 0..<w { dst[j] = Float(acc[j] / scale) }
+                    for j in 0..<w { target[j] = Float(column[j] * inverse) }
                     if h > 1 {
                         for i in 1..<h {
                             let add = i + radius, drop = i - radius - 1
-                            let a = (add < h ? add : reflect(add, h)) * w
-                            let r = (drop >= 0 ? drop : reflect(drop, h)) * w
-                            let o = i * w
+                            let a = source + (add < h ? add : reflect(add, h)) * w
+                            let r = source + (drop >= 0 ? drop : reflect(drop, h)) * w
+                            let o = target + i * w
                             for j in 0..<w {
-                                acc[j] += Double(src[a + j]) - Double(src[r + j])
-                                dst[o + j] = Float(acc[j] / scale)
+                                column[j] += Double(a[j]) - Double(r[j])
+                                o[j] = Float(column[j] * inverse)
                             }
                         }
                     }
@@ -260,19 +304,41 @@ public enum Texture2Features: TextureFeatureSet {
             box(cb, width: w, height: h, size: k, into: &blurred.1, rows: &rows, sums: &sums)
             box(cr, width: w, height: h, size: k, into: &blurred.2, rows: &rows, sums: &sums)
             var eY = 0.0, eY4 = 0.0, eC = 0.0
-            for p in 0..<count {
-                let d = Double(previous.0[p] - blurred.0[p])
-                let d2 = d * d
-                eY += d2
-                eY4 += d2 * d2
-                let dCb = Double(previous.1[p] - blurred.1[p]), dCr = Double(previous.2[p] - blurred.2[p])
-                eC += dCb * dCb + dCr * dCr
+            withPointers(previous.0, previous.1, previous.2) { py, pb, pr in
+                withPointers(blurred.0, blurred.1, blurred.2) { by, bb, br in
+                    for p in 0..<count {
+                        let d = Double(py[p] - by[p])
+                        let d2 = d * d
+                        eY += d2
+                        eY4 += d2 * d2
+                        let dCb = Double(pb[p] - bb[p]), dCr = Double(pr[p] - br[p])
+                        eC += dCb * dCb + dCr * dCr
+                    }
+                }
             }
             let energyY = eY / n + 1e-3, energyC = eC / n + 1e-3
             values.append(log(energyY))
             values.append(log(energyC / energyY))
             values.append(log(eY4 / n / (energyY * energyY) + 1e-6))
             swap(&previous, &blurred)
+        }
+    }
+
+    /// Runs `body` with the base addresses of three equally long planes (reads without
+    /// bounds checks in the per-pixel loops).
+    @inline(__always) static func withPointers<R>(
+        _ a: [Float], _ b: [Float], _ c: [Float],
+        _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R
+    ) -> R {
+        precondition(a.count == b.count && b.count == c.count, "Texture2Features: planes differ in size")
+        return a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                c.withUnsafeBufferPointer { pc in
+                    // An empty plane has no base address; nothing is read from it then.
+                    let empty = UnsafePointer<Float>(bitPattern: MemoryLayout<Float>.alignment)!
+                    return body(pa.baseAddress ?? empty, pb.baseAddress ?? empty, pc.baseAddress ?? empty)
+                }
+            }
         }
     }
 
@@ -283,14 +349,19 @@ public enum Texture2Features: TextureFeatureSet {
         let br = box(r, width: w, height: h, size: 3), bg = box(g, width: w, height: h, size: 3)
         let bb = box(b, width: w, height: h, size: 3)
         var rr = 0.0, gg = 0.0, bbs = 0.0, rg = 0.0, gb = 0.0, rb = 0.0
-        for p in 0..<r.count {
-            let hr = Double(r[p] - br[p]), hg = Double(g[p] - bg[p]), hb = Double(b[p] - bb[p])
-            rr += hr * hr
-            gg += hg * hg
-            bbs += hb * hb
-            rg += hr * hg
-            gb += hg * hb
-            rb += hr * hb
+        let n = r.count
+        withPointers(r, g, b) { r, g, b in
+            withPointers(br, bg, bb) { br, bg, bb in
+                for p in 0..<n {
+                    let hr = Double(r[p] - br[p]), hg = Double(g[p] - bg[p]), hb = Double(b[p] - bb[p])
+                    rr += hr * hr
+                    gg += hg * hg
+                    bbs += hb * hb
+                    rg += hr * hg
+                    gb += hg * hb
+                    rb += hr * hb
+                }
+            }
         }
         values.append(rg / (rr * gg + 1e-9).squareRoot())
         values.append(gb / (gg * bbs + 1e-9).squareRoot())
@@ -327,19 +398,27 @@ public enum Texture2Features: TextureFeatureSet {
         var sx = 0.0, sy = 0.0, edges = 0
         var orientation = [Double](repeating: 0, count: 8)
         var tileSum = [Double](repeating: 0, count: 16), tileCount = [Int](repeating: 0, count: 16)
-        for i in 0..<h {
-            let tileRow = Swift.min(3, (i * 4) / h)
-            for j in 0..<w {
-                let gx: Double = j > 0 && j < w - 1 ? Double(y[i * w + j + 1] - y[i * w + j - 1]) / 2 : 0
-                let gy: Double = i > 0 && i < h - 1 ? Double(y[(i + 1) * w + j] - y[(i - 1) * w + j]) / 2 : 0
-                let g2 = gx * gx + gy * gy
-                sx += gx * gx
-                sy += gy * gy
-                if g2 > 400 { edges += 1 }
-                if g2 > 0 { orientation[orientationBin(gx, gy)] += g2 }
-                let tile = tileRow * 4 + Swift.min(3, (j * 4) / w)
-                tileSum[tile] += g2
-                tileCount[tile] += 1
+        let tileColumn = (0..<w).map { Swift.min(3, ($0 * 4) / w) }
+        y.withUnsafeBufferPointer { y in
+            tileColumn.withUnsafeBufferPointer { tileColumn in
+                for i in 0..<h {
+                    let tileRow = Swift.min(3, (i * 4) / h)
+                    let row = i * w
+                    let inner = i > 0 && i < h - 1
+                    for j in 0..<w {
+                        let p = row + j
+                        let gx: Double = j > 0 && j < w - 1 ? Double(y[p + 1] - y[p - 1]) / 2 : 0
+                        let gy: Double = inner ? Double(y[p + w] - y[p - w]) / 2 : 0
+                        let g2 = gx * gx + gy * gy
+                        sx += gx * gx
+                        sy += gy * gy
+                        if g2 > 400 { edges += 1 }
+                        if g2 > 0 { orientation[orientationBin(gx, gy)] += g2 }
+                        let tile = tileRow * 4 + tileColumn[j]
+                        tileSum[tile] += g2
+                        tileCount[tile] += 1
+                    }
+                }
             }
         }
         let n = Double(w * h), total = sx + sy
