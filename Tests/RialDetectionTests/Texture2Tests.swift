@@ -103,7 +103,6 @@ import Testing
         #expect(abs(try value(v, "hp_corr_rb")) < 1e-6)
     }
 
-    /// A 512 x 1024 image is resampled 2:1 with 2 x 2 taps to 256 x 512.
     /// The box filter against its definition, the mean of the `k x k` window with
     /// half-sample symmetric reflection (`x[-1] = x[0]`, `x[n] = x[n - 1]`), summed
     /// directly: every small size, so the four-row horizontal pass meets every remainder
@@ -140,6 +139,7 @@ import Testing
         #expect(Texture2Features.box([0, 3, 6], width: 3, height: 1, size: 3) == [1, 3, 5])
     }
 
+    /// A 512 x 1024 image is resampled 2:1 with 2 x 2 taps to 256 x 512.
     @Test func analysisScaleIsResolutionNormalised() throws {
         let big = try features(TextureImages.constant(width: 1024, height: 512, rgb: (10, 20, 30)))
         #expect(big.width == 512 && big.height == 256)

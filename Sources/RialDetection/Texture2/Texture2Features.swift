@@ -202,58 +202,42 @@ public enum Texture2Features: TextureFeatureSet {
             return i
         }
         let inverse = 1 / Double(k)
-        // Source column added and dropped at output column j (j >= 1), reflected at the borders.
-        var added = [Int](repeating: 0, count: w), dropped = added
-        for j in 0..<w {
-            added[j] = reflect(j + radius, w)
-            dropped[j] = reflect(j - radius - 1, w)
-        }
         x.withUnsafeBufferPointer { src in
             rows.withUnsafeMutableBufferPointer { dst in
-                added.withUnsafeBufferPointer { add in
-                    dropped.withUnsafeBufferPointer { drop in
-                        var i = 0
-                        while i < h {
-                            let lanes = Swift.min(4, h - i)
-                            var s = SIMD4<Double>(repeating: 0)
-                            var base = SIMD4<Int>(repeating: 0)
-                            for lane in 0..<lanes { base[lane] = (i + lane) * w }
-                            for lane in 0..<lanes {
-                                for d in -radius...radius { s[lane] += Double(src[base[lane] + reflect(d, w)]) }
-                                dst[base[lane]] = Float(s[lane] * inverse)
-                            }
-                            if w > 1 {
-                                if lanes == 4 {
-                                    let b0 = base[0], b1 = base[1], b2 = base[2], b3 = base[3]
-                                    for j in 1..<w {
-                                        let a = add[j], r = drop[j]
-                                        let entering = SIMD4<Double>(
-                                            Double(src[b0 &+ a]), Double(src[b1 &+ a]), Double(src[b2 &+ a]),
-                                            Double(src[b3 &+ a]))
-                                        let leaving = SIMD4<Double>(
-                                            Double(src[b0 &+ r]), Double(src[b1 &+ r]), Double(src[b2 &+ r]),
-                                            Double(src[b3 &+ r]))
-                                        s += entering - leaving
-                                        let o = s * inverse
-                                        dst[b0 &+ j] = Float(o[0])
-                                        dst[b1 &+ j] = Float(o[1])
-                                        dst[b2 &+ j] = Float(o[2])
-                                        dst[b3 &+ j] = Float(o[3])
-                                    }
-                                } else {
-                                    for lane in 0..<lanes {
-                                        let b = base[lane]
-                                        var t = s[lane]
-                                        for j in 1..<w {
-                                            t += Double(src[b &+ add[j]]) - Double(src[b &+ drop[j]])
-                                            dst[b &+ j] = Float(t * inverse)
-                                        }
-                                    }
-                                }
-                            }
-                            i += lanes
+                var i = 0
+                while i < h {
+                    // Rows i..<i + 4; past the last row a lane repeats it (the same values
+                    // written twice).
+                    let last = h - 1
+                    let b0 = i * w, b1 = Swift.min(i + 1, last) * w
+                    let b2 = Swift.min(i + 2, last) * w, b3 = Swift.min(i + 3, last) * w
+                    var s = SIMD4<Double>(repeating: 0)
+                    for d in -radius...radius {
+                        let c = reflect(d, w)
+                        s += SIMD4(Double(src[b0 + c]), Double(src[b1 + c]), Double(src[b2 + c]), Double(src[b3 + c]))
+                    }
+                    var o = s * inverse
+                    dst[b0] = Float(o[0])
+                    dst[b1] = Float(o[1])
+                    dst[b2] = Float(o[2])
+                    dst[b3] = Float(o[3])
+                    if w > 1 {
+                        for j in 1..<w {
+                            let add = j + radius, drop = j - radius - 1
+                            let a = add < w ? add : reflect(add, w), r = drop >= 0 ? drop : reflect(drop, w)
+                            let entering = SIMD4(
+                                Double(src[b0 &+ a]), Double(src[b1 &+ a]), Double(src[b2 &+ a]), Double(src[b3 &+ a]))
+                            let leaving = SIMD4(
+                                Double(src[b0 &+ r]), Double(src[b1 &+ r]), Double(src[b2 &+ r]), Double(src[b3 &+ r]))
+                            s += entering - leaving
+                            o = s * inverse
+                            dst[b0 &+ j] = Float(o[0])
+                            dst[b1 &+ j] = Float(o[1])
+                            dst[b2 &+ j] = Float(o[2])
+                            dst[b3 &+ j] = Float(o[3])
                         }
                     }
+                    i += 4
                 }
             }
         }
@@ -324,21 +308,15 @@ public enum Texture2Features: TextureFeatureSet {
         }
     }
 
-    /// Runs `body` with the base addresses of three equally long planes (reads without
-    /// bounds checks in the per-pixel loops).
+    /// Runs `body` with three equally long planes as buffer pointers (in release builds
+    /// their subscripts are not bounds-checked, unlike the arrays' in the per-pixel loops).
     @inline(__always) static func withPointers<R>(
         _ a: [Float], _ b: [Float], _ c: [Float],
-        _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R
+        _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>) -> R
     ) -> R {
         precondition(a.count == b.count && b.count == c.count, "Texture2Features: planes differ in size")
         return a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb in
-                c.withUnsafeBufferPointer { pc in
-                    // An empty plane has no base address; nothing is read from it then.
-                    let empty = UnsafePointer<Float>(bitPattern: MemoryLayout<Float>.alignment)!
-                    return body(pa.baseAddress ?? empty, pb.baseAddress ?? empty, pc.baseAddress ?? empty)
-                }
-            }
+            b.withUnsafeBufferPointer { pb in c.withUnsafeBufferPointer { pc in body(pa, pb, pc) } }
         }
     }
 
