@@ -48,7 +48,7 @@ import Testing
         // The run was made with the default configuration: its `aggregate_with` is recorded
         // and named (the newest version of each family).
         #expect(markdown.contains("Aggregated versions (every input run's `aggregate_with`): "))
-        #expect(markdown.contains("`texture/3`") && markdown.contains("`artifacts/2`"))
+        #expect(markdown.contains("`texture/4`") && markdown.contains("`artifacts/2`"))
         let yaml = try String(contentsOfFile: "\(a)/tuned.yaml", encoding: .utf8)
         #expect(yaml.contains("provenance:") && yaml.contains("calibration:"))
         let check = try CLIRunner.run(["config", "check", "\(a)/tuned.yaml"])

@@ -20,7 +20,7 @@ import Testing
     static let strong: [String: AggregationCandidate] = [
         "depth/2": AggregationCandidate(family: .depth, source: .computed, available: true, score: 0.95),
         "moire/2": AggregationCandidate(family: .moire, source: .computed, available: true, score: 0.95),
-        "texture/3": AggregationCandidate(family: .texture, source: .computed, available: true, score: 0.95),
+        "texture/4": AggregationCandidate(family: .texture, source: .computed, available: true, score: 0.95),
         "artifacts/2": AggregationCandidate(family: .artifacts, source: .computed, available: true, score: 0.95),
     ]
 

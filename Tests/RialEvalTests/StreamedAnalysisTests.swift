@@ -39,7 +39,8 @@ import Testing
         let rows = try #require(streamed.rows)
         #expect(
             Set(rows.outcomes.keys) == [
-                .depthV1, .depthV2, .moireV1, .moireV2, .textureV1, .textureV2, .textureV3, .artifactsV1, .artifactsV2,
+                .depthV1, .depthV2, .moireV1, .moireV2, .textureV1, .textureV2, .textureV3, .textureV4, .artifactsV1,
+                .artifactsV2,
             ])
         #expect(streamed.input.image == plain.input.image)
         #expect(streamed.sha256 == plain.sha256)

@@ -75,7 +75,7 @@ import Testing
         #expect(problem.groups[5] == "g1")
         #expect(
             problem.matrix.columns.map(\.key) == [
-                "depth/2", "parallax/2", "moire/2", "texture/3", "artifacts/2", "attestation",
+                "depth/2", "parallax/2", "moire/2", "texture/4", "artifacts/2", "attestation",
             ])
     }
 }

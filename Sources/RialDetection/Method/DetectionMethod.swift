@@ -51,6 +51,12 @@ public protocol DetectionMethod: Sendable {
     /// family without `algorithm_version` is then read as an older version
     /// (`MethodRegistry.unversionedPayloadMethod(of:)`). Default: `aggregatesByDefault`.
     static var readsUnversionedPayload: Bool { get }
+    /// The methods whose results of the same capture this one reads
+    /// (`MethodCapture.shared`, `SharedResults`) instead of computing them again; it
+    /// computes them itself, with their standard constants, when they do not run or are
+    /// configured otherwise. The analyzer runs a reader after them when it runs methods
+    /// one after another. Default: none.
+    static var readsResultsOf: [MethodIdentifier] { get }
 
     /// Checks the configuration and prepares whatever the analysis reuses.
     ///
@@ -93,6 +99,12 @@ extension DetectionMethod {
 
     public static var readsUnversionedPayload: Bool { aggregatesByDefault }
 
+    public static var readsResultsOf: [MethodIdentifier] { [] }
+
+    /// True when this instance analyses with the compiled-in constants (its results can
+    /// stand in for those a reader computes with them, `SharedResults`).
+    var usesStandardConfiguration: Bool { configuration == Configuration() }
+
     /// `evaluate(_:)` timed with the monotonic clock (`analysis_time_ms`).
     public func analyze(_ input: Input) -> Result {
         let timer = AnalysisTimer()
@@ -102,16 +114,21 @@ extension DetectionMethod {
     }
 
     /// The outcome of this method on `capture`: analysed and timed, decided without
-    /// analysis, or unavailable for a missing input.
+    /// analysis, or unavailable for a missing input. The result is posted to
+    /// `capture.shared` for the methods that read it (`SharedResults`).
     public func outcome(on capture: MethodCapture) -> MethodOutcome {
         let timer = AnalysisTimer()
         switch input(from: capture) {
         case .ready(let input):
-            return MethodOutcome(computed: analyze(input), of: Self.self)
+            let result = analyze(input)
+            capture.shared?.post(result, of: Self.self)
+            return MethodOutcome(computed: result, of: Self.self)
         case .decided(var result):
             result.analysisTimeMs = timer.elapsedMilliseconds
+            capture.shared?.post(result, of: Self.self)
             return MethodOutcome(computed: result, of: Self.self)
         case .missing(let reason):
+            capture.shared?.post(nil, of: Self.self)
             return .missingInput(Self.identifier, family: Self.family, reason)
         }
     }

@@ -29,12 +29,16 @@ public struct MethodCapture: Sendable {
     public let focalPx: Double?
     /// Stereo baseline, millimetres.
     public let baselineMm: Double?
+    /// The results of this capture's other methods that a method may read
+    /// (`DetectionMethod.readsResultsOf`); nil when the analyzer shares none.
+    public let shared: SharedResults?
 
     init(
         rows: ImageRows?, imageProblem: String? = nil, image: Image8?, depth: DepthMap?,
         depthIntrinsics: DepthAnalyzerV2.CameraIntrinsics?, right: Image8? = nil, focalPx: Double? = nil,
-        baselineMm: Double? = nil, depthKeyframes: DepthKeyframes? = nil
+        baselineMm: Double? = nil, depthKeyframes: DepthKeyframes? = nil, shared: SharedResults? = nil
     ) {
+        self.shared = shared
         self.depthKeyframes = depthKeyframes
         self.rows = rows
         self.imageProblem = imageProblem
@@ -52,7 +56,15 @@ public struct MethodCapture: Sendable {
         MethodCapture(
             rows: rows, imageProblem: imageProblem, image: image, depth: depth,
             depthIntrinsics: depthIntrinsics, right: right, focalPx: focalPx, baselineMm: baselineMm,
-            depthKeyframes: depthKeyframes)
+            depthKeyframes: depthKeyframes, shared: shared)
+    }
+
+    /// The same capture with `shared` as the results its methods share.
+    func sharing(_ shared: SharedResults?) -> MethodCapture {
+        MethodCapture(
+            rows: rows, imageProblem: imageProblem, image: image, depth: depth,
+            depthIntrinsics: depthIntrinsics, right: right, focalPx: focalPx, baselineMm: baselineMm,
+            depthKeyframes: depthKeyframes, shared: shared)
     }
 
     /// Runs `body` with the view of a finished capture.

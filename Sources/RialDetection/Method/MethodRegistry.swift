@@ -34,6 +34,7 @@ public struct MethodRegistry: Sendable, Equatable {
         TextureAnalyzer.self,
         Texture2Analyzer.self,
         Texture3Analyzer.self,
+        Texture4Analyzer.self,
         ArtifactAnalyzer.self,
         ArtifactAnalyzerV2.self,
         TemporalAnalyzerV1.self,

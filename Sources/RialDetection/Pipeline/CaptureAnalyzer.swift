@@ -133,11 +133,13 @@ public struct CaptureAnalyzer: Sendable {
         payload: DetectionPayload? = nil, concurrent: Bool = true
     ) -> RowAnalysis {
         let start = ContinuousClock().now
-        let capture = MethodCapture(rows: rows, image: nil, depth: depth, depthIntrinsics: depthIntrinsics)
         // Row methods read the photo; the video methods (none reads rows) run in `analyze`.
         let methods = localMethods(payload: payload, isVideo: false).filter {
             instances[$0].map { type(of: $0).readsRowsWhileDecoding } ?? false
         }
+        let capture = MethodCapture(
+            rows: rows, image: nil, depth: depth, depthIntrinsics: depthIntrinsics,
+            shared: sharedResults(for: methods))
         let outcomes: [MethodOutcome]
         if !rows.isStreamed {
             outcomes = run(methods, on: capture, concurrent: concurrent)
@@ -160,22 +162,67 @@ public struct CaptureAnalyzer: Sendable {
                 })
             outcomes = slots.withLock { $0.compactMap { $0 } }
         } else {
-            outcomes = rows.withReaderSlot { reader in methods.map { outcome(of: $0, on: capture.reading(reader)) } }
+            // One after another, a method that reads others' results after them.
+            let order = readersLast(methods)
+            let computed = rows.withReaderSlot { reader in
+                order.map { outcome(of: methods[$0], on: capture.reading(reader)) }
+            }
+            outcomes = zip(order, computed).sorted { $0.0 < $1.0 }.map(\.1)
         }
         return RowAnalysis(outcomes: Dictionary(uniqueKeysWithValues: zip(methods, outcomes)), start: start)
     }
 
-    /// Runs `methods` (in order), concurrently when asked. Results keep the order of `methods`.
+    /// Runs `methods` (in order), concurrently when asked, sharing the results they read
+    /// of each other (`sharedResults(for:)`). Results keep the order of `methods`.
     ///
-    /// Concurrent tasks start longest first (`expectedCost`): with fewer cores than
-    /// methods, a long method started last would finish alone while the other cores idle
-    /// (greedy longest-processing-time scheduling). Which method runs first changes no result.
+    /// The methods that read others' results (`DetectionMethod.readsResultsOf`) run after
+    /// the rest, so none ever waits: a worker blocked on a result could be the one that
+    /// would have computed it. Concurrent tasks start longest first (`expectedCost`): with
+    /// fewer cores than methods, a long method started last would finish alone while the
+    /// other cores idle (greedy longest-processing-time scheduling). Which method runs
+    /// first changes no result.
     func run(_ methods: [MethodIdentifier], on capture: MethodCapture, concurrent: Bool) -> [MethodOutcome] {
-        guard concurrent && methods.count > 1 else { return methods.map { outcome(of: $0, on: capture) } }
-        // The workers take methods in this order, each the next one as soon as it is free.
-        let order = longestFirst(methods, on: capture)
-        let computed = order.indices.concurrentMap { outcome(of: methods[order[$0]], on: capture) }
-        return zip(order, computed).sorted { $0.0 < $1.0 }.map(\.1)
+        let capture = capture.sharing(sharedResults(for: methods))
+        var outcomes = [MethodOutcome?](repeating: nil, count: methods.count)
+        let readers = methods.indices.filter { isReader(methods[$0]) }
+        for round in [methods.indices.filter { !isReader(methods[$0]) }, readers] {
+            let subset = round.map { methods[$0] }
+            var computed: [MethodOutcome]
+            if concurrent && subset.count > 1 {
+                // The workers take methods in this order, each the next one as soon as it is free.
+                let order = longestFirst(subset, on: capture)
+                let done = order.indices.concurrentMap { outcome(of: subset[order[$0]], on: capture) }
+                computed = zip(order, done).sorted { $0.0 < $1.0 }.map(\.1)
+            } else {
+                computed = subset.map { outcome(of: $0, on: capture) }
+            }
+            for (index, outcome) in zip(round, computed) { outcomes[index] = outcome }
+        }
+        return outcomes.map { $0! }
+    }
+
+    /// Whether `method` reads the results of other methods of the capture.
+    func isReader(_ method: MethodIdentifier) -> Bool {
+        instances[method].map { !type(of: $0).readsResultsOf.isEmpty } ?? false
+    }
+
+    /// Indices of `methods`, the readers of others' results (`isReader`) after the rest,
+    /// otherwise in their given order.
+    func readersLast(_ methods: [MethodIdentifier]) -> [Int] {
+        methods.indices.filter { !isReader(methods[$0]) } + methods.indices.filter { isReader(methods[$0]) }
+    }
+
+    /// The results `methods` share when they run on one capture (`SharedResults`): those
+    /// of the methods among them that one of them reads and that analyse with their
+    /// compiled-in constants (a reader's model was trained on those). Nil when none of
+    /// them reads another's results. A reader is never shared with another reader, so
+    /// no reader waits for one.
+    func sharedResults(for methods: [MethodIdentifier]) -> SharedResults? {
+        let read = Set(methods.flatMap { instances[$0].map { type(of: $0).readsResultsOf } ?? [] })
+        let expected = methods.filter {
+            read.contains($0) && !isReader($0) && instances[$0]?.usesStandardConfiguration == true
+        }
+        return expected.isEmpty ? nil : SharedResults(expected: Set(expected))
     }
 
     /// Indices of `methods`, longest `expectedCost` first (ties in their given order).
@@ -192,9 +239,20 @@ public struct CaptureAnalyzer: Sendable {
         return MeasuredCosts.milliseconds[method.description] ?? 0
     }
 
-    /// One method on one capture, timed by the method itself (benchmarks call this).
+    /// One method on one capture, timed by the method itself (benchmarks call this). A
+    /// method that reads others' results (`DetectionMethod.readsResultsOf`) gets those of
+    /// the configured ones computed first, untimed, as a pipeline running them shares
+    /// them: its time is its own cost.
     public func analyzeMethod(_ method: MethodIdentifier, on input: CaptureInput) -> MethodOutcome {
-        MethodCapture.with(input) { outcome(of: method, on: $0) }
+        MethodCapture.with(input) { capture in
+            let given = (instances[method].map { type(of: $0).readsResultsOf } ?? []).filter {
+                instances[$0] != nil && !isReader($0)
+            }
+            guard !given.isEmpty else { return outcome(of: method, on: capture) }
+            let sharing = capture.sharing(sharedResults(for: given + [method]))
+            for other in given { _ = outcome(of: other, on: sharing) }
+            return outcome(of: method, on: sharing)
+        }
     }
 
     /// Whether `input` has what `method` needs (false also when it is not configured).

@@ -17,6 +17,7 @@ enum MeasuredCosts {
         "texture/1": 1.87,
         "texture/2": 7.58,
         "texture/3": 7.57,
+        "texture/4": 7.57,
         "artifacts/1": 5.94,
         "artifacts/2": 7.51,
         "temporal/1": 2.90,

@@ -1,7 +1,7 @@
 extension LearnedTextureAnalyzer {
     /// The decision constants of a learned texture method and the model it scores with
     /// (the features and weights are the model's); the same keys and ranges for
-    /// `texture/1`, `texture/2` and `texture/3`. A partial object is decoded over the
+    /// `texture/1` to `texture/4`. A partial object is decoded over the
     /// defaults (`JSONValue.decode(_:overlaying:)`). Call `validate()` (or build the
     /// analyzer, which does) before use.
     public struct Configuration: Sendable, Equatable, Codable {
@@ -13,14 +13,14 @@ extension LearnedTextureAnalyzer {
         /// 0.5; in 0...1 (0 never says unknown; with 4 classes the largest is >= 0.25).
         public var minimumConfidence: Double = 0.5
         /// Standard deviation of the luma the feature set measures (`texture/1`: a strided
-        /// global sample; `texture/2`, `texture/3`: the analysis image), levels (0...255),
+        /// global sample; `texture/2` to `texture/4`: the analysis image), levels (0...255),
         /// below which the image counts as constant and the result is `.unavailable`. 1.0; >= 0.
         public var minimumLumaStd: Double = 1.0
         /// The model file to score with, of the method's feature set (`texture/N` reads
         /// version N, written by `rial-bench train texture --method texture/N`), relative to
         /// the configuration file's folder, or `{path, model_id, sha256}` to pin its
         /// identity. Absent: the model compiled into the build (`texture-2`, `texture2-1`,
-        /// `texture3-1`: models/MODEL_ID.json). Read when the configuration file is read;
+        /// `texture3-1`, `texture4-1`: models/MODEL_ID.json). Read when the configuration file is read;
         /// results record its `model_id` and `model_sha256`.
         public var model: ModelFileReference?
         /// The model read from `model`'s file by the configuration-file reader (not a key).

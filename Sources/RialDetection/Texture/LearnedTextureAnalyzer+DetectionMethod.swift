@@ -13,22 +13,42 @@ extension LearnedTextureAnalyzer: DetectionMethod {
     /// `Method.aggregatesByDefault`.
     public static var aggregatesByDefault: Bool { Method.aggregatesByDefault }
 
+    /// `Method.readsUnversionedPayload`.
+    public static var readsUnversionedPayload: Bool { Method.readsUnversionedPayload }
+
     /// Every feature set reads its rows top to bottom as they arrive.
     public static var readsRowsWhileDecoding: Bool { true }
 
-    public func input(from capture: MethodCapture) -> InputCheck<ImageRows, Result> {
-        imageRows(of: capture) {
-            .unavailable(
-                reason: $0, modelID: model.modelID, modelSHA256: modelSHA256, algorithmVersion: Self.identifier)
+    /// `Method.Features.readsResultsOf`.
+    public static var readsResultsOf: [MethodIdentifier] { Method.Features.readsResultsOf }
+
+    public func input(from capture: MethodCapture) -> InputCheck<TextureInput, Result> {
+        guard let rows = capture.rows else {
+            return .decided(
+                .unavailable(
+                    reason: capture.imageProblem ?? "no image", modelID: model.modelID, modelSHA256: modelSHA256,
+                    algorithmVersion: Self.identifier))
         }
+        return .ready(TextureInput(rows: rows, shared: capture.shared))
     }
 
     /// Classifies rows that may still be decoding. Never throws.
-    public func evaluate(_ rows: ImageRows) -> Result {
+    public func evaluate(_ input: TextureInput) -> Result {
         classify(
             Swift.Result<Method.Features.Vector, TextureFeatureError> { () throws(TextureFeatureError) in
-                try Method.Features.extract(rows: rows)
+                try Method.Features.extract(rows: input.rows, shared: input.shared)
             })
+    }
+
+    /// Analyses a photo in memory and times it (every feature computed here).
+    public func analyze(_ image: Image8) -> Result {
+        MethodCapture.withImage(image) { capture in
+            switch input(from: capture) {
+            case .ready(let input): return analyze(input)
+            case .decided(let result): return result
+            case .missing(let reason): preconditionFailure("a texture method found no image: \(reason)")
+            }
+        }
     }
 
     /// `is_likely_recaptured` with `classification` `lcd_screen` or `oled_screen` ->
@@ -51,4 +71,12 @@ extension LearnedTextureAnalyzer: DetectionMethod {
         else { return nil }
         return classification == "real_scene" ? confidence : 1 - confidence
     }
+}
+
+/// What a learned texture method reads of a capture: the photo's rows (which may still be
+/// decoding) and the results of the capture's other methods its feature set may read
+/// (`TextureFeatureSet.readsResultsOf`).
+public struct TextureInput: Sendable {
+    public let rows: ImageRows
+    public let shared: SharedResults?
 }

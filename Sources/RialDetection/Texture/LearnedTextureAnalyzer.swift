@@ -3,11 +3,12 @@ import RialMedia
 
 /// A learned texture classifier telling a real scene from a recaptured LCD, OLED or print
 /// (specs/methods.md section 4, a supporting signal): the steps `texture/1`
-/// (`TextureAnalyzer`), `texture/2` (`Texture2Analyzer`) and `texture/3`
-/// (`Texture3Analyzer`) share, with what differs between them (the feature set, the model
+/// (`TextureAnalyzer`), `texture/2` (`Texture2Analyzer`), `texture/3`
+/// (`Texture3Analyzer`) and `texture/4` (`Texture4Analyzer`) share, with what differs between them (the feature set, the model
 /// type and the compiled-in model) given by `Method`.
 ///
-/// 1. `Method.Features.extract(rows:)` computes the descriptor. A gray image (the colour
+/// 1. `Method.Features.extract(rows:shared:)` computes the descriptor (reading the
+///    results of the capture's other methods it may read, `TextureInput.shared`). A gray image (the colour
 ///    features need R, G, B), a side below the feature set's `minimumSide`, or a constant
 ///    image (luma std below `minimumLumaStd`) gives `.unavailable`.
 /// 2. The model (multinomial logistic regression on standardised, clipped features,

@@ -13,6 +13,8 @@ public protocol LearnedTextureMethod: Sendable {
     static var summary: MethodSummary { get }
     /// `DetectionMethod.aggregatesByDefault`. Default: true.
     static var aggregatesByDefault: Bool { get }
+    /// `DetectionMethod.readsUnversionedPayload`. Default: `aggregatesByDefault`.
+    static var readsUnversionedPayload: Bool { get }
     /// The model used when the configuration names none.
     static var compiledInModel: Model { get }
     /// SHA-256 of `compiledInModel`'s canonical JSON, 64 lowercase hex digits.
@@ -21,4 +23,6 @@ public protocol LearnedTextureMethod: Sendable {
 
 extension LearnedTextureMethod {
     public static var aggregatesByDefault: Bool { true }
+
+    public static var readsUnversionedPayload: Bool { aggregatesByDefault }
 }

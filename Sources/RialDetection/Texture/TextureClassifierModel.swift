@@ -3,8 +3,8 @@ import Foundation
 /// The model a learned texture method scores with (`LearnedTextureMethod.Model`): a
 /// `TextureModel` (file format `rial-texture-model/1`) that loading has checked to be for
 /// the method's feature set. `texture/1` scores with `TextureModel` itself (it checks
-/// version 1 when it loads a file); `texture/2` and `texture/3` with
-/// `VersionedTextureModel` (`Texture2Model`, `Texture3Model`).
+/// version 1 when it loads a file); `texture/2` to `texture/4` with
+/// `VersionedTextureModel` (`Texture2Model`, `Texture3Model`, `Texture4Model`).
 public protocol TextureClassifierModel: LearnedModel {
     /// The standardised, clipped multinomial logistic regression.
     var textureModel: TextureModel { get }

@@ -1,7 +1,7 @@
 import RialMedia
 
 /// One version of the texture descriptor (`TextureFeatures`, `Texture2Features`,
-/// `Texture3Features`): what a learned texture method (`LearnedTextureAnalyzer`) computes
+/// `Texture3Features`, `Texture4Features`): what a learned texture method (`LearnedTextureAnalyzer`) computes
 /// of a photo and what its model (`TextureModel.featureSetVersion`, `featureNames`) was
 /// trained on. `texture/N` computes feature set version N.
 ///
@@ -20,6 +20,12 @@ public protocol TextureFeatureSet: Sendable {
     /// The descriptor of rows that may still be decoding (read top to bottom), which
     /// `extract(rows:)` has checked: at least 3 channels, both sides >= `minimumSide`.
     static func describe(checkedRows rows: ImageRows) -> Vector
+    /// The methods whose results of the same capture the descriptor reads
+    /// (`DetectionMethod.readsResultsOf`). Default: none.
+    static var readsResultsOf: [MethodIdentifier] { get }
+    /// `describe(checkedRows:)`, reading what it can of `shared` (the results of the
+    /// capture's other methods) instead of computing it. Default: `shared` is not read.
+    static func describe(checkedRows rows: ImageRows, shared: SharedResults?) -> Vector
 }
 
 /// What a texture descriptor holds besides its version's own fields.
@@ -35,6 +41,12 @@ extension TextureFeatureSet {
     /// Length of the vector.
     public static var count: Int { names.count }
 
+    public static var readsResultsOf: [MethodIdentifier] { [] }
+
+    public static func describe(checkedRows rows: ImageRows, shared: SharedResults?) -> Vector {
+        describe(checkedRows: rows)
+    }
+
     /// The descriptor of `image`.
     ///
     /// - Throws: `TextureFeatureError` when its samples do not fit its size, for fewer than
@@ -49,11 +61,13 @@ extension TextureFeatureSet {
     ///
     /// - Throws: `TextureFeatureError` for fewer than 3 channels (the colour features need
     ///   R, G, B) or a side below `minimumSide`.
-    public static func extract(rows: ImageRows) throws(TextureFeatureError) -> Vector {
+    ///   `shared`: the results of the capture's other methods the descriptor may read
+    ///   (`describe(checkedRows:shared:)`); the vector is the same with or without them.
+    public static func extract(rows: ImageRows, shared: SharedResults? = nil) throws(TextureFeatureError) -> Vector {
         guard rows.channels >= 3 else { throw .notColour(channels: rows.channels) }
         guard rows.width >= minimumSide, rows.height >= minimumSide else {
             throw .tooSmall(width: rows.width, height: rows.height, minimum: minimumSide)
         }
-        return describe(checkedRows: rows)
+        return describe(checkedRows: rows, shared: shared)
     }
 }

@@ -123,7 +123,8 @@ public struct TextureModel: Sendable, Equatable, Codable {
             throw .featureSetMismatch(
                 "model was trained on feature set version \(featureSetVersion); "
                     + "this build computes versions \(TextureFeatures.version) (texture/1), "
-                    + "\(Texture2Features.version) (texture/2) and \(Texture3Features.version) (texture/3)")
+                    + "\(Texture2Features.version) (texture/2), \(Texture3Features.version) (texture/3) and "
+                    + "\(Texture4Features.version) (texture/4)")
         }
         guard featureNames.count == expected.count else {
             throw .featureSetMismatch(
@@ -171,6 +172,7 @@ public struct TextureModel: Sendable, Equatable, Codable {
         case TextureFeatures.version: TextureFeatures.names
         case Texture2Features.version: Texture2Features.names
         case Texture3Features.version: Texture3Features.names
+        case Texture4Features.version: Texture4Features.names
         default: nil
         }
     }

@@ -24,6 +24,7 @@ public enum TextureModelSource {
             switch model.featureSetVersion {
             case Texture2Features.version: ("TextureV2", "texture/2")
             case Texture3Features.version: ("TextureV3", "texture/3")
+            case Texture4Features.version: ("TextureV4", "texture/4")
             default: ("TextureModel", "texture/1")
             }
         var lines = [

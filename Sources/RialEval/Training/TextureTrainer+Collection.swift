@@ -164,7 +164,7 @@ extension TextureTrainer {
     }
 
     /// Reads one image and describes it with feature set `featureSet` (1: `TextureFeatures`,
-    /// 2: `Texture2Features`, 3: `Texture3Features`).
+    /// 2: `Texture2Features`, 3: `Texture3Features`, 4: `Texture4Features`).
     static func describe(_ job: ExtractionJob, featureSet: Int) -> Result<[Double], ExtractionFailure> {
         do {
             let data = try MediaFile.read(job.imagePath)
@@ -184,6 +184,9 @@ extension TextureTrainer {
             }
             if featureSet == Texture3Features.version {
                 return .success(try Texture3Features.extract(image).values)
+            }
+            if featureSet == Texture4Features.version {
+                return .success(try Texture4Features.extract(image).values)
             }
             return .success(try TextureFeatures.extract(image).values)
         } catch let error as TextureFeatureError {

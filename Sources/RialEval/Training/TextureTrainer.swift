@@ -93,8 +93,8 @@ public struct TextureTrainer: Sendable {
         /// Must be a screen class.
         public var screenClass: TextureClass? = nil
         /// The feature set to describe and fit: 1 (`TextureFeatures`, a `texture/1`
-        /// model), 2 (`Texture2Features`, a `texture/2` model) or 3 (`Texture3Features`, a
-        /// `texture/3` model).
+        /// model), 2 (`Texture2Features`, a `texture/2` model), 3 (`Texture3Features`, a
+        /// `texture/3` model) or 4 (`Texture4Features`, a `texture/4` model).
         public var featureSetVersion: Int = TextureFeatures.version
 
         public init() {}
@@ -260,7 +260,8 @@ public struct TextureTrainer: Sendable {
         guard TextureModel.featureNames(ofVersion: options.featureSetVersion) != nil else {
             throw .invalidOptions(
                 "feature set version must be \(TextureFeatures.version) (texture/1), "
-                    + "\(Texture2Features.version) (texture/2) or \(Texture3Features.version) (texture/3), "
+                    + "\(Texture2Features.version) (texture/2), \(Texture3Features.version) (texture/3) or "
+                    + "\(Texture4Features.version) (texture/4), "
                     + "got \(options.featureSetVersion)")
         }
         guard options.jobs >= 1 else { throw .invalidOptions("jobs must be >= 1, got \(options.jobs)") }

@@ -79,6 +79,17 @@ public struct ImageRows: @unchecked Sendable {
         return try body(reader)
     }
 
+    /// Runs `body`, which blocks on something other than rows (e.g. another reader's
+    /// result), with this reader's slot lent out meanwhile, so the readers it waits for
+    /// can compute on it; the slot is back when this returns. Outside a slot, or for an
+    /// image in memory, it just runs `body`.
+    public func lendingSlot<R>(_ body: () throws -> R) rethrows -> R {
+        guard let progress, let slotPriority else { return try body() }
+        progress.releaseSlot()
+        defer { progress.acquireSlot(priority: slotPriority) }
+        return try body()
+    }
+
     /// Runs `body(task, rows)` for every task in `0..<count` and returns when all are
     /// done. While the image is streamed, each task runs on a thread of its own inside a
     /// reader slot of priority `priority(task)`, started in task order (so one whose rows

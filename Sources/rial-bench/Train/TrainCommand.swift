@@ -10,7 +10,7 @@ extension TextureHoldOut: ExpressibleByArgument {}
 struct TrainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "train",
-        abstract: "Train the learned detection methods (texture/1, texture/2, texture/3) on labelled datasets.",
+        abstract: "Train the learned detection methods (texture/1 to texture/4) on labelled datasets.",
         subcommands: [Texture.self]
     )
 }
@@ -19,7 +19,7 @@ extension TrainCommand {
     /// `rial-bench train texture --dataset MANIFEST ... --out FILE`.
     struct Texture: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Train the texture/1, texture/2 or texture/3 classifier and write its model file.",
+            abstract: "Train the texture/1, texture/2, texture/3 or texture/4 classifier and write its model file.",
             discussion: """
                 Describes every image of the training and validation splits with the texture/1 \
                 features (16 full-resolution patches and a strided luma sample per image, in \
@@ -54,13 +54,16 @@ extension TrainCommand {
                 model as DIR/<held-out>.json ('/' in a source name becomes '+') and --scores-out \
                 FILE the out-of-fold scores as CSV (fold, manifest, id, group, label, score). \
                 --method texture/3 likewise (Texture3Features: texture/2's plus a layout feature; \
-                feature_set_version 3; Sources/RialDetection/Texture3/Texture3Model+Default.swift).
+                feature_set_version 3; Sources/RialDetection/Texture3/Texture3Model+Default.swift), \
+                and --method texture/4 (Texture4Features: texture/3's plus the cues of moire/2 and \
+                artifacts/2, computed with their compiled-in constants; feature_set_version 4; \
+                Sources/RialDetection/Texture4/Texture4Model+Default.swift).
                 """)
 
         @Option(help: "A dataset manifest (repeatable).")
         var dataset: [String] = []
 
-        @Option(help: "The method to train: texture/1, texture/2 or texture/3.")
+        @Option(help: "The method to train: texture/1, texture/2, texture/3 or texture/4.")
         var method: String = "texture/1"
 
         @Option(help: "With --hold-out: write each fold's model to this folder as <held-out>.json.")
@@ -124,7 +127,7 @@ extension TrainCommand {
             if !(l2.isFinite && l2 >= 0) { throw ValidationError("--l2 must be a finite number >= 0, got \(l2)") }
             if modelId.isEmpty { throw ValidationError("--model-id must not be empty") }
             if featureSetVersion == nil {
-                throw ValidationError("--method must be texture/1, texture/2 or texture/3, got '\(method)'")
+                throw ValidationError("--method must be texture/1, texture/2, texture/3 or texture/4, got '\(method)'")
             }
             if holdOut == .split && (foldModelsOut != nil || scoresOut != nil) {
                 throw ValidationError("--fold-models-out and --scores-out need --hold-out source or group")
@@ -145,6 +148,7 @@ extension TrainCommand {
             case MethodIdentifier.textureV1.description: TextureFeatures.version
             case MethodIdentifier.textureV2.description: Texture2Features.version
             case MethodIdentifier.textureV3.description: Texture3Features.version
+            case MethodIdentifier.textureV4.description: Texture4Features.version
             default: nil
             }
         }
@@ -400,9 +404,10 @@ extension TrainCommand {
         static func csv(_ examples: [TextureExample]) -> String {
             let names =
                 examples.first.flatMap { e in
-                    [TextureFeatures.names, Texture2Features.names, Texture3Features.names].first {
-                        $0.count == e.features.count
-                    }
+                    [TextureFeatures.names, Texture2Features.names, Texture3Features.names, Texture4Features.names]
+                        .first {
+                            $0.count == e.features.count
+                        }
                 } ?? TextureFeatures.names
             var lines = [(["manifest", "id", "split", "label", "group", "source"] + names).joined(separator: ",")]
             for e in examples {
