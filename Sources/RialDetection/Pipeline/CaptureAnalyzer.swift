@@ -240,17 +240,15 @@ public struct CaptureAnalyzer: Sendable {
     }
 
     /// One method on one capture, timed by the method itself (benchmarks call this). A
-    /// method that reads others' results (`DetectionMethod.readsResultsOf`) gets those of
-    /// the configured ones computed first, untimed, as a pipeline running them shares
-    /// them: its time is its own cost.
+    /// method that reads others' results (`DetectionMethod.readsResultsOf`) gets those a
+    /// pipeline would share with it (`sharedResults(for:)`) computed first, untimed: its
+    /// time is its own cost there.
     public func analyzeMethod(_ method: MethodIdentifier, on input: CaptureInput) -> MethodOutcome {
         MethodCapture.with(input) { capture in
-            let given = (instances[method].map { type(of: $0).readsResultsOf } ?? []).filter {
-                instances[$0] != nil && !isReader($0)
-            }
-            guard !given.isEmpty else { return outcome(of: method, on: capture) }
-            let sharing = capture.sharing(sharedResults(for: given + [method]))
-            for other in given { _ = outcome(of: other, on: sharing) }
+            let read = instances[method].map { type(of: $0).readsResultsOf } ?? []
+            guard let shared = sharedResults(for: read + [method]) else { return outcome(of: method, on: capture) }
+            let sharing = capture.sharing(shared)
+            for other in read where shared.expected.contains(other) { _ = outcome(of: other, on: sharing) }
             return outcome(of: method, on: sharing)
         }
     }
