@@ -140,20 +140,20 @@ extension DetectionMethod {
     }
 }
 
-extension DetectionMethod where Input == ImageRows {
+extension DetectionMethod {
     /// The rows of the photo, or the method's own `unavailable` result when the photo's
-    /// samples do not fit its size.
+    /// samples do not fit its size (an image method's input, or the rows in it).
     func imageRows(of capture: MethodCapture, unusable: (String) -> Result) -> InputCheck<ImageRows, Result> {
         guard let rows = capture.rows else { return .decided(unusable(capture.imageProblem ?? "no image")) }
         return .ready(rows)
     }
 
-    /// Analyses a photo in memory and times it: `analyze(_:)` on its rows, or the
-    /// method's `unavailable` result when its samples do not fit its size.
-    public func analyze(_ image: Image8) -> Result {
+    /// An image method on a photo in memory, timed: `analyze(_:)` on its input, or the
+    /// method's `unavailable` result when the photo's samples do not fit its size.
+    func analyzeImage(_ image: Image8) -> Result {
         MethodCapture.withImage(image) { capture in
             switch input(from: capture) {
-            case .ready(let rows): return analyze(rows)
+            case .ready(let input): return analyze(input)
             case .decided(let result): return result
             case .missing(let reason): preconditionFailure("an image method found no image: \(reason)")
             }
@@ -161,8 +161,23 @@ extension DetectionMethod where Input == ImageRows {
     }
 }
 
+extension DetectionMethod where Input == ImageRows {
+    /// Analyses a photo in memory and times it: `analyze(_:)` on its rows, or the
+    /// method's `unavailable` result when its samples do not fit its size.
+    public func analyze(_ image: Image8) -> Result { analyzeImage(image) }
+}
+
 /// What `DetectionMethod.input(from:)` found.
 public enum InputCheck<Input, Result> {
+    /// The same check with the input, when there is one, transformed.
+    func map<T>(_ transform: (Input) -> T) -> InputCheck<T, Result> {
+        switch self {
+        case .ready(let input): .ready(transform(input))
+        case .missing(let reason): .missing(reason)
+        case .decided(let result): .decided(result)
+        }
+    }
+
     /// The input: analyse it.
     case ready(Input)
     /// The input is absent (no depth map, no second view): the outcome is `unavailable`

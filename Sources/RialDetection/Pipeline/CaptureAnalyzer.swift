@@ -184,8 +184,8 @@ public struct CaptureAnalyzer: Sendable {
     func run(_ methods: [MethodIdentifier], on capture: MethodCapture, concurrent: Bool) -> [MethodOutcome] {
         let capture = capture.sharing(sharedResults(for: methods))
         var outcomes = [MethodOutcome?](repeating: nil, count: methods.count)
-        let readers = methods.indices.filter { isReader(methods[$0]) }
-        for round in [methods.indices.filter { !isReader(methods[$0]) }, readers] {
+        let (others, readers) = readersApart(methods)
+        for round in [others, readers] {
             let subset = round.map { methods[$0] }
             var computed: [MethodOutcome]
             if concurrent && subset.count > 1 {
@@ -209,7 +209,15 @@ public struct CaptureAnalyzer: Sendable {
     /// Indices of `methods`, the readers of others' results (`isReader`) after the rest,
     /// otherwise in their given order.
     func readersLast(_ methods: [MethodIdentifier]) -> [Int] {
-        methods.indices.filter { !isReader(methods[$0]) } + methods.indices.filter { isReader(methods[$0]) }
+        let (others, readers) = readersApart(methods)
+        return others + readers
+    }
+
+    /// Indices of `methods` that do not read others' results and of those that do, each
+    /// in their given order.
+    func readersApart(_ methods: [MethodIdentifier]) -> (others: [Int], readers: [Int]) {
+        let reads = methods.map(isReader)
+        return (methods.indices.filter { !reads[$0] }, methods.indices.filter { reads[$0] })
     }
 
     /// The results `methods` share when they run on one capture (`SharedResults`): those

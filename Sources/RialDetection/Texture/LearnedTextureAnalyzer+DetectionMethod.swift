@@ -23,13 +23,11 @@ extension LearnedTextureAnalyzer: DetectionMethod {
     public static var readsResultsOf: [MethodIdentifier] { Method.Features.readsResultsOf }
 
     public func input(from capture: MethodCapture) -> InputCheck<TextureInput, Result> {
-        guard let rows = capture.rows else {
-            return .decided(
-                .unavailable(
-                    reason: capture.imageProblem ?? "no image", modelID: model.modelID, modelSHA256: modelSHA256,
-                    algorithmVersion: Self.identifier))
+        imageRows(of: capture) {
+            .unavailable(
+                reason: $0, modelID: model.modelID, modelSHA256: modelSHA256, algorithmVersion: Self.identifier)
         }
-        return .ready(TextureInput(rows: rows, shared: capture.shared))
+        .map { TextureInput(rows: $0, shared: capture.shared) }
     }
 
     /// Classifies rows that may still be decoding. Never throws.
@@ -41,15 +39,7 @@ extension LearnedTextureAnalyzer: DetectionMethod {
     }
 
     /// Analyses a photo in memory and times it (every feature computed here).
-    public func analyze(_ image: Image8) -> Result {
-        MethodCapture.withImage(image) { capture in
-            switch input(from: capture) {
-            case .ready(let input): return analyze(input)
-            case .decided(let result): return result
-            case .missing(let reason): preconditionFailure("a texture method found no image: \(reason)")
-            }
-        }
-    }
+    public func analyze(_ image: Image8) -> Result { analyzeImage(image) }
 
     /// `is_likely_recaptured` with `classification` `lcd_screen` or `oled_screen` ->
     /// screen, `printed_paper` -> print.
