@@ -24,6 +24,11 @@ import RialSynth
 /// video, are timed on the capture's depth as 150 keyframes (`videoCapture`) and take no
 /// part in the photo items.
 ///
+/// Last, paired (`EndToEndUsage`): each iteration times the decode, the hash and each
+/// deployed method alone, then end to end with the process's CPU time, so that end to
+/// end's ratio to the decode, its CPU against the single-threaded work and how busy it
+/// kept the cores are taken under the same machine state.
+///
 /// The three items that decode all write into an output buffer reused from their
 /// previous iteration, as a process that analyses one capture after another would
 /// (`JPEGDecoder.decode(_:into:)`, `ImageReader.read(data:reusing:whileDecoding:)`): a
@@ -66,6 +71,9 @@ public enum Benchmark {
         /// What the cores allow `end_to_end` here, from the single-threaded p50s
         /// (`EndToEndBound`); nil in reports written before it was kept.
         public var endToEndBound: EndToEndBound?
+        /// The CPU `end_to_end` used and how busy it kept the cores (`EndToEndUsage`); nil
+        /// in reports written before it was kept.
+        public var endToEndUsage: EndToEndUsage?
         /// The model each learned method scored with (`PipelineConfiguration.learnedModels`),
         /// by method identifier; nil in reports written before models were configurable.
         public var models: [String: ModelFileReference]?
@@ -79,6 +87,7 @@ public enum Benchmark {
             case schema, iterations, warmup, build, capture, environment, entries
             case endToEndOverDecode = "end_to_end_over_decode"
             case endToEndBound = "end_to_end_bound"
+            case endToEndUsage = "end_to_end_usage"
             case models, video
             case videoError = "video_error"
         }
@@ -299,6 +308,23 @@ public enum Benchmark {
         }
         measure("end_to_end") { endToEnd(deployed) }
         measure("end_to_end_all_versions") { endToEnd(analyzer) }
+        // Paired: each iteration times the decode, the hash and each deployed method alone,
+        // then end to end with the process's CPU time, so that their ratios are taken under
+        // the same machine state (a shared VM's speed drifts between items).
+        progress("end_to_end_paired")
+        let runnable = deployed.configuration.methods.filter { deployed.canRun($0, on: input) }
+        var paired: [EndToEndUsage.Iteration] = []
+        for iteration in 0..<(warmup + iterations) {
+            let decodeMs = timed { _ = try? JPEGDecoder.decode(jpeg, into: &decoded) }
+            var work = decodeMs + timed { _ = SHA256Digest.hash(jpeg) }
+            for method in runnable { work += deployed.analyzeMethod(method, on: input).summary.analysisTimeMs }
+            let cpu = processCPUTimeMs()
+            let wall = endToEnd(deployed)
+            let used = processCPUTimeMs() - cpu
+            if iteration >= warmup {
+                paired.append(.init(decodeMs: decodeMs, singleThreadedMs: work, wallMs: wall, cpuMs: used))
+            }
+        }
         let decode = entries.first { $0.key == "decode" }?.statistics.p50 ?? .nan
         let endToEnd = entries.first { $0.key == "end_to_end" }?.statistics.p50 ?? .nan
         if let index = entries.firstIndex(where: { $0.key == "end_to_end" }) {
@@ -310,6 +336,7 @@ public enum Benchmark {
         let bound = EndToEndBound(
             methods: deployed.configuration.methods.filter { deployed.canRun($0, on: input) }.map(\.description),
             p50: p50, cores: ProcessInfo.processInfo.activeProcessorCount)
+        let usage = EndToEndUsage(paired, cores: ProcessInfo.processInfo.activeProcessorCount)
         var video: VideoDecodeBenchmark.Report?
         var videoError: String?
         if videoPasses > 0, let videoCache {
@@ -332,6 +359,7 @@ public enum Benchmark {
                 "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair; "
                 + "temporal on 150 keyframes of 256x192",
             environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode, endToEndBound: bound,
+            endToEndUsage: usage,
             models: Dictionary(
                 uniqueKeysWithValues: configuration.learnedModels.map { ($0.key.description, $0.value) }),
             video: video, videoError: videoError)

@@ -13,7 +13,11 @@ struct Bench: ParsableCommand {
             on a 1600x1200 pair). Methods are timed one at a time on one thread, warm-up separate from \
             measured iterations; then all methods concurrently, and end to end (decode + the methods \
             that feed aggregation, one version per family, as a capture is analysed + aggregation; the goal \
-            is at most 1.5 x decode), and end to end with every configured version (for information). Every item that decodes reuses its output buffer from the previous iteration, as \
+            is at most 1.5 x decode), and end to end with every configured version (for information). \
+            Then, paired, each iteration times the decode and every deployed method alone and then end to \
+            end, with the CPU time of the process: the median ratio to decode, the CPU used against the \
+            single-threaded work, and how busy the cores were, taken under the same machine state \
+            (docs/end-to-end-latency.md). Every item that decodes reuses its output buffer from the previous iteration, as \
             a process analysing captures one after another would (new memory would add page faults to \
             whichever item the allocator did not recycle for). Percentiles are nearest-rank. Refuses debug \
             builds unless --allow-debug-build.
@@ -115,6 +119,16 @@ struct Bench: ParsableCommand {
                         bound.cores,
                         bound.boundMs > 1.5 * decode
                             ? "; above the goal, so only cheaper methods or more cores meet it" : ""))
+            }
+            if let usage = report.endToEndUsage {
+                Terminal.out(
+                    String(
+                        format:
+                            "paired (%d iterations, each timing decode and every method alone, then end to end): "
+                            + "end to end / decode = %.2f; end to end used %.2f ms of CPU, %.2f x the %.2f ms of "
+                            + "single-threaded work, keeping its %d cores %.0f%% busy",
+                        usage.iterations, usage.overDecode, usage.cpuMs, usage.workInflation, usage.singleThreadedMs,
+                        usage.cores, 100 * usage.utilisation))
             }
             if let video = report.video {
                 Terminal.out("video clip: \(video.clip); \(video.libraries)")
