@@ -195,3 +195,65 @@ import Testing
         #expect(loaded.format == .jpeg)
     }
 }
+
+/// `ImageRows.derived`: a value derived from the rows is computed once for every reader
+/// of rows made by one `sharingDerivedValues`, also while the rows stream in; without a
+/// store every reader computes it.
+@Suite struct DerivedValuesTests {
+    /// The sum of every sample, read band by band (waiting for each band while streamed).
+    static func sum(_ rows: ImageRows) -> Int {
+        ImageRowsTests.copyInBands(rows, band: 32).reduce(0) { $0 + Int($1) }
+    }
+
+    @Test func computedOnceForEveryCopyOfSharedRows() {
+        ImageRowsTests.image.withRows { rows in
+            let shared = rows.sharingDerivedValues()
+            #expect(shared.sharesDerivedValues && !rows.sharesDerivedValues)
+            let calls = Locked(0)
+            let values = Locked([Int]())
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                let copy = shared // each reader its own copy of the view
+                let value = copy.derived("sum") {
+                    calls.withLock { $0 += 1 }
+                    return Self.sum(copy)
+                }
+                values.withLock { $0.append(value) }
+            }
+            let expected = ImageRowsTests.image.samples.reduce(0) { $0 + Int($1) }
+            #expect(calls.withLock { $0 } == 1)
+            #expect(values.withLock { $0 } == [Int](repeating: expected, count: 4))
+            // Another type under the same name is another value; an unshared view computes.
+            #expect(shared.derived("sum") { "text" } == "text")
+            #expect(shared.derived("sum") { -1 } == expected)
+            var unshared = 0
+            for _ in 0..<2 { _ = rows.derived("sum") { unshared += 1 } }
+            #expect(unshared == 2)
+            // Sharing again keeps the same store.
+            #expect(shared.sharingDerivedValues().derived("sum") { -1 } == expected)
+        }
+    }
+
+    /// While the photo decodes, with one reader slot: a reader that asks for the value
+    /// while another computes it lends its slot, so that the one computing (which waits
+    /// for rows, and for a slot after each wait) can go on. Without the loan this would
+    /// deadlock on a 2-core machine; with it both get the decoded image's sum.
+    @Test func aWaitingReaderLendsItsSlotWhileRowsStream() throws {
+        let plain = try JPEGDecoder.decode(ImageRowsTests.jpeg)
+        let expected = plain.samples.reduce(0) { $0 + Int($1) }
+        let (_, values) = try JPEGDecoder.decodeReporting(ImageRowsTests.jpeg) { rows -> [Int] in
+            let shared = rows.sharingDerivedValues()
+            let calls = Locked(0)
+            let results = Locked([Int]())
+            shared.concurrently(3, priority: { $0 }) { _, reader in
+                let value = reader.derived("sum") {
+                    calls.withLock { $0 += 1 }
+                    return Self.sum(reader)
+                }
+                results.withLock { $0.append(value) }
+            }
+            #expect(calls.withLock { $0 } == 1)
+            return results.withLock { $0 }
+        }
+        #expect(values == [Int](repeating: expected, count: 3))
+    }
+}

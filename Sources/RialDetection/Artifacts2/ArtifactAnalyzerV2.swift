@@ -66,7 +66,8 @@ public struct ArtifactAnalyzerV2: Sendable {
 
         let k = MoireBandImage.factor(width: image.width, height: image.height, analysisLongSide: c.analysisLongSide)
         let w = image.width / k, h = image.height / k
-        let reduced = MoireBandImage(image: image, factor: k, origins: [(x: 0, y: 0)], tileSize: Swift.max(w, h))
+        // The reduction `moire/2` shares when both read the same capture.
+        let reduced = MoireBandImage.wholeFrame(image: image, factor: k)
         let luma = ArtifactCuesV2.luma(reduced)
         var lo = Float.infinity, hi = -Float.infinity
         for v in luma {

@@ -67,6 +67,13 @@ public struct MethodCapture: Sendable {
             depthKeyframes: depthKeyframes, shared: shared)
     }
 
+    /// The same capture with rows whose readers share the values they derive from them
+    /// (`ImageRows.sharingDerivedValues`: `moire/2` and `artifacts/2` reduce the photo once).
+    func sharingDerivedValues() -> MethodCapture {
+        guard let rows, !rows.sharesDerivedValues else { return self }
+        return reading(rows.sharingDerivedValues())
+    }
+
     /// Runs `body` with the view of a finished capture.
     static func with<R>(_ input: CaptureInput, _ body: (MethodCapture) -> R) -> R {
         let image = input.image

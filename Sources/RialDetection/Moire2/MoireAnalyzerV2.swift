@@ -79,7 +79,7 @@ public struct MoireAnalyzerV2: Sendable {
 
         let origins = Self.tileOrigins(
             width: reducedWidth, height: reducedHeight, tile: n, columns: c.tileColumns, rows: c.tileRows)
-        let reduced = MoireBandImage(image: image, factor: k, origins: origins, tileSize: n)
+        let reduced = MoireBandImage.reduced(image: image, factor: k, origins: origins, tileSize: n)
         let lattice = c.jpegLatticeRadius >= 0 ? Double(Self.gcd(k, 16)) / 16 : nil
         let spectrum = MoireBandSpectrum(
             n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, latticeSpacing: lattice,

@@ -29,6 +29,27 @@ struct MoireBandImage {
         Swift.max(1, Swift.max(width, height) / Swift.max(1, analysisLongSide))
     }
 
+    /// The blocks under the `n x n` tiles at `origins` reduced, for a method that reads
+    /// only those: when `image` shares derived values (`ImageRows.sharingDerivedValues`:
+    /// the analyzer's methods of one capture), the whole frame (`wholeFrame`), which
+    /// `artifacts/2` reduces too, so that the two reduce the photo once between them;
+    /// otherwise only those tiles. A block's value does not depend on which others are
+    /// reduced, so the blocks under the tiles are the same either way.
+    static func reduced(image: ImageRows, factor k: Int, origins: [(x: Int, y: Int)], tileSize n: Int) -> Self {
+        image.sharesDerivedValues
+            ? wholeFrame(image: image, factor: k) : Self(image: image, factor: k, origins: origins, tileSize: n)
+    }
+
+    /// Every block of the photo reduced at factor `k`, computed once for all the readers
+    /// of `image` when it shares derived values.
+    static func wholeFrame(image: ImageRows, factor k: Int) -> Self {
+        image.derived("moire-band-image/\(k)") {
+            Self(
+                image: image, factor: k, origins: [(x: 0, y: 0)],
+                tileSize: Swift.max(image.width / k, image.height / k))
+        }
+    }
+
     /// Reduces the blocks under the `n x n` tiles at `origins` (analysis-scale corners).
     init(image: ImageRows, factor k: Int, origins: [(x: Int, y: Int)], tileSize n: Int) {
         let w = image.width / k, h = image.height / k

@@ -137,6 +137,9 @@ public struct CaptureAnalyzer: Sendable {
         let methods = localMethods(payload: payload, isVideo: false).filter {
             instances[$0].map { type(of: $0).readsRowsWhileDecoding } ?? false
         }
+        // Every reader's view of the rows (`concurrently`, `withReaderSlot`) is a copy of
+        // these, so all share the values derived from them.
+        let rows = rows.sharingDerivedValues()
         let capture = MethodCapture(
             rows: rows, image: nil, depth: depth, depthIntrinsics: depthIntrinsics,
             shared: sharedResults(for: methods))
@@ -173,7 +176,8 @@ public struct CaptureAnalyzer: Sendable {
     }
 
     /// Runs `methods` (in order), concurrently when asked, sharing the results they read
-    /// of each other (`sharedResults(for:)`). Results keep the order of `methods`.
+    /// of each other (`sharedResults(for:)`) and the values they derive from the same rows
+    /// (`ImageRows.sharingDerivedValues`). Results keep the order of `methods`.
     ///
     /// The methods that read others' results (`DetectionMethod.readsResultsOf`) run after
     /// the rest, so none ever waits: a worker blocked on a result could be the one that
@@ -182,7 +186,7 @@ public struct CaptureAnalyzer: Sendable {
     /// other cores idle (greedy longest-processing-time scheduling). Which method runs
     /// first changes no result.
     func run(_ methods: [MethodIdentifier], on capture: MethodCapture, concurrent: Bool) -> [MethodOutcome] {
-        let capture = capture.sharing(sharedResults(for: methods))
+        let capture = capture.sharing(sharedResults(for: methods)).sharingDerivedValues()
         var outcomes = [MethodOutcome?](repeating: nil, count: methods.count)
         let (others, readers) = readersApart(methods)
         for round in [others, readers] {

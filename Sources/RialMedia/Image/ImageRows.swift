@@ -30,6 +30,8 @@ public struct ImageRows: @unchecked Sendable {
     let progress: RowProgress?
     /// Set in the copy a reader gets inside `withReaderSlot`: its priority.
     private var slotPriority: Int?
+    /// Values derived from these rows that the readers share (`sharingDerivedValues`).
+    private var derivedValues: DerivedValues?
 
     /// Wraps `samples`; `progress` nil means every row is present.
     package init(width: Int, height: Int, channels: Int, samples: UnsafeBufferPointer<UInt8>, progress: RowProgress?) {
@@ -55,6 +57,30 @@ public struct ImageRows: @unchecked Sendable {
     /// `withReaderSlot`, the slot is lent out while this blocks.
     public func waitForRows(_ count: Int) {
         progress?.wait(for: Swift.min(count, height), slotPriority: slotPriority)
+    }
+
+    /// The same rows, with a store in which the readers of its copies share values they
+    /// derive from the rows (`derived(_:_:)`); these rows when they already have one.
+    public func sharingDerivedValues() -> ImageRows {
+        guard derivedValues == nil else { return self }
+        var shared = self
+        shared.derivedValues = DerivedValues()
+        return shared
+    }
+
+    /// Whether `derived(_:_:)` shares its values with the other readers of these rows.
+    public var sharesDerivedValues: Bool { derivedValues != nil }
+
+    /// The value `compute` derives from these rows, computed once under `key` for every
+    /// copy of rows made by one `sharingDerivedValues`: the first reader to ask computes
+    /// it, one that asks meanwhile waits for it (lending its reader slot), later ones get
+    /// it at once. Without a shared store it just runs `compute`.
+    ///
+    /// `compute` must derive the value from these rows alone (the same key, the same
+    /// value, whoever computes it), and must not ask for a derived value itself.
+    public func derived<T: Sendable>(_ key: String, _ compute: () -> T) -> T {
+        guard let derivedValues else { return compute() }
+        return derivedValues.value(key, lendingSlotOf: self, compute)
     }
 
     /// Blocks until every row may be read.
@@ -123,6 +149,43 @@ public struct ImageRows: @unchecked Sendable {
         }
         group.wait()
         if let slotPriority { progress.acquireSlot(priority: slotPriority) }
+    }
+}
+
+/// The values readers of the same rows derive once and share (`ImageRows.derived(_:_:)`).
+final class DerivedValues: @unchecked Sendable {
+    private let condition = NSCondition()
+    // Guarded by `condition`: the values, and the keys being computed.
+    private var values: [String: any Sendable] = [:]
+    private var computing: Set<String> = []
+
+    func value<T: Sendable>(_ name: String, lendingSlotOf rows: ImageRows, _ compute: () -> T) -> T {
+        // The type is part of the key: a value is only ever read back as what it is.
+        let key = "\(T.self)/\(name)"
+        condition.lock()
+        if let value = values[key] {
+            condition.unlock()
+            return value as! T
+        }
+        guard computing.contains(key) else {
+            computing.insert(key)
+            condition.unlock()
+            let value = compute()
+            condition.lock()
+            values[key] = value
+            computing.remove(key)
+            condition.broadcast()
+            condition.unlock()
+            return value
+        }
+        condition.unlock()
+        // Another reader computes it: wait with the slot lent, so that it can compute.
+        return rows.lendingSlot {
+            condition.lock()
+            defer { condition.unlock() }
+            while values[key] == nil { condition.wait() }
+            return values[key] as! T
+        }
     }
 }
 
