@@ -9,22 +9,8 @@ import Testing
 /// (`MoireBandImage.reduced`, `wholeFrame`, `ImageRows.derived`), and that changes
 /// neither's result.
 @Suite struct SharedReductionTests {
-    /// `width x height` of noise (+-24 levels) over chromatic diagonal bands of period
-    /// 24 px (red, green and blue a third of a period apart), as in Texture4FeatureTests.
     static func banded(width: Int, height: Int, seed: UInt64) -> Image8 {
-        var rng = SplitMix64(seed: seed)
-        var samples = [UInt8](repeating: 0, count: width * height * 3)
-        for y in 0..<height {
-            for x in 0..<width {
-                let phase = 2 * Double.pi * Double(x + y) / 24
-                for c in 0..<3 {
-                    let band = 50 * sin(phase + 2 * Double.pi * Double(c) / 3)
-                    let noise = Double(rng.next() >> 58) - 32
-                    samples[(y * width + x) * 3 + c] = UInt8(max(0, min(255, (128 + band + noise * 0.75).rounded())))
-                }
-            }
-        }
-        return Image8(width: width, height: height, channels: 3, samples: samples)!
+        Texture4FeatureTests.banded(seed: seed, width: width, height: height)
     }
 
     /// The whole frame reduced holds, on every block under the tiles, the values of the

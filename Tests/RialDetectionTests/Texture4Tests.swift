@@ -11,11 +11,10 @@ import Testing
 /// own results, the same vector whether the cues are read from a pipeline's shared
 /// results or computed, bad input, the model file and the registration.
 @Suite struct Texture4FeatureTests {
-    /// 640 x 480: uniform noise (+-24 levels) over coloured diagonal bands of period 24 px
-    /// whose red, green and blue are a third of a period apart (a chromatic band, as a
-    /// phone records moire), so that moire/2 and artifacts/2 both report their cues.
-    static func banded(seed: UInt64 = 7) -> Image8 {
-        let width = 640, height = 480
+    /// 640 x 480 unless told: uniform noise (+-24 levels) over coloured diagonal bands of
+    /// period 24 px whose red, green and blue are a third of a period apart (a chromatic
+    /// band, as a phone records moire), so that moire/2 and artifacts/2 both report their cues.
+    static func banded(seed: UInt64 = 7, width: Int = 640, height: Int = 480) -> Image8 {
         var rng = SplitMix64(seed: seed)
         var samples = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
