@@ -70,8 +70,7 @@ public struct MethodCapture: Sendable {
     /// The same capture with rows whose readers share the values they derive from them
     /// (`ImageRows.sharingDerivedValues`: `moire/2` and `artifacts/2` reduce the photo once).
     func sharingDerivedValues() -> MethodCapture {
-        guard let rows, !rows.sharesDerivedValues else { return self }
-        return reading(rows.sharingDerivedValues())
+        rows.map { reading($0.sharingDerivedValues()) } ?? self
     }
 
     /// Runs `body` with the view of a finished capture.

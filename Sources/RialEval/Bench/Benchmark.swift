@@ -318,9 +318,9 @@ public enum Benchmark {
             let decodeMs = timed { _ = try? JPEGDecoder.decode(jpeg, into: &decoded) }
             var work = decodeMs + timed { _ = SHA256Digest.hash(jpeg) }
             for method in runnable { work += deployed.analyzeMethod(method, on: input).summary.analysisTimeMs }
-            let cpu = processCPUTimeMs()
+            let cpu = ProcessCPUClock.seconds()
             let wall = endToEnd(deployed)
-            let used = processCPUTimeMs() - cpu
+            let used = 1000 * (ProcessCPUClock.seconds() - cpu)
             if iteration >= warmup {
                 paired.append(.init(decodeMs: decodeMs, singleThreadedMs: work, wallMs: wall, cpuMs: used))
             }
@@ -334,7 +334,7 @@ public enum Benchmark {
         }
         let p50 = Dictionary(entries.map { ($0.key, $0.statistics.p50) }, uniquingKeysWith: { a, _ in a })
         let bound = EndToEndBound(
-            methods: deployed.configuration.methods.filter { deployed.canRun($0, on: input) }.map(\.description),
+            methods: runnable.map(\.description),
             p50: p50, cores: ProcessInfo.processInfo.activeProcessorCount)
         let usage = EndToEndUsage(paired, cores: ProcessInfo.processInfo.activeProcessorCount)
         var video: VideoDecodeBenchmark.Report?

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension Benchmark {
     /// Where `end_to_end`'s time goes, measured in pairs: each iteration times the decode,
     /// the file's hash and each deployed method alone, one thread each, then end to end
@@ -83,13 +77,5 @@ extension Benchmark {
             utilisation = median(valid.map { $0.cpuMs / ($0.wallMs * Double(cores)) })
             workInflation = median(valid.map { $0.cpuMs / $0.singleThreadedMs })
         }
-    }
-
-    /// The CPU time this process has used so far (all threads, user and system), ms.
-    /// Differences of two readings are what count.
-    static func processCPUTimeMs() -> Double {
-        var time = timespec()
-        guard clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time) == 0 else { return .nan }
-        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1_000_000
     }
 }

@@ -222,9 +222,9 @@ public enum RescoreBenchmark {
         // The sidecar's part: one read with its digest, the columns, every sample aggregated.
         let results = try RunOutput.unverifiedResults(folder: run)
         var cpu: [String: Double] = [:]
-        var cpuMark = processCPUSeconds()
+        var cpuMark = ProcessCPUClock.seconds()
         func cpuPhase(_ name: String) {
-            let now = processCPUSeconds()
+            let now = ProcessCPUClock.seconds()
             cpu[name] = now - cpuMark
             cpuMark = now
         }
@@ -327,10 +327,10 @@ public enum RescoreBenchmark {
         let clock = ContinuousClock()
         var parts: [String: Double] = [:], cpu: [String: Double] = [:]
         func time<T>(_ name: String, _ body: () -> T) -> T {
-            let start = clock.now, startCPU = processCPUSeconds()
+            let start = clock.now, startCPU = ProcessCPUClock.seconds()
             let value = body()
             parts[name] = (clock.now - start).milliseconds / 1_000
-            cpu[name] = processCPUSeconds() - startCPU
+            cpu[name] = ProcessCPUClock.seconds() - startCPU
             return value
         }
         let threshold = configuration.decision.threshold(for: nil)
@@ -369,13 +369,6 @@ public enum RescoreBenchmark {
             MetricsBreakdown(prepared: prepared, threshold: threshold, dimensions: [.label, .group], level: 0.95)
         }
         return (parts, cpu)
-    }
-
-    /// CPU time of this process so far (user and system, every thread), seconds.
-    static func processCPUSeconds() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// Line `line`'s score of method `method`: the template's `score` moved by a seeded
