@@ -113,3 +113,58 @@ import Testing
         #expect(try JSONDecoder().decode(Benchmark.EndToEndUsage.self, from: json) == usage)
     }
 }
+
+/// `Benchmark.Remeasurement`: an item's row against its second measurement, worked by hand.
+@Suite struct BenchmarkRemeasurementTests {
+    static func row(_ key: String, p50: Double, target: Double?, verdict: String) -> Benchmark.Entry {
+        Benchmark.Entry(
+            key: key, statistics: LatencyStatistics(milliseconds: [p50]), targetMs: target, targetSource: nil,
+            verdict: verdict)
+    }
+
+    /// Row p50 28 ms against a 30 ms target (PASS); again 31, 33, 29 ms: p50 31 (nearest
+    /// rank, the 2nd of 3), over the target, so unsettled; drift 31 / 28 - 1.
+    @Test func passThenFailIsUnsettled() throws {
+        let row = Self.row("moire/2", p50: 28, target: 30, verdict: "PASS")
+        let again = try #require(Benchmark.Remeasurement(row: row, times: [31, 33, 29]))
+        #expect(again.key == "moire/2" && again.p50Ms == 28 && again.repeatP50Ms == 31 && again.repeatCount == 3)
+        #expect(again.unsettled && again.targetMs == 30)
+        #expect(abs(again.drift - 3.0 / 28) < 1e-12)
+    }
+
+    /// Both on the same side of the target (both over, both under, one exactly on it, which
+    /// passes as the verdict does): settled. No target, or a verdict of n/a: never unsettled.
+    @Test func sameSideOrNoVerdictIsSettled() throws {
+        let cases: [(Benchmark.Entry, [Double])] = [
+            (Self.row("depth/2", p50: 12, target: 5, verdict: "FAIL"), [9, 10, 11]),
+            (Self.row("texture/4", p50: 11, target: 15, verdict: "PASS"), [14, 12, 13]),
+            (Self.row("texture/4", p50: 11, target: 15, verdict: "PASS"), [15]),
+            (Self.row("decode", p50: 31, target: nil, verdict: "n/a"), [44]),
+            (Self.row("moire/2", p50: 28, target: 30, verdict: "n/a"), [40]),
+        ]
+        for (row, times) in cases {
+            let again = try #require(Benchmark.Remeasurement(row: row, times: times))
+            #expect(!again.unsettled, "\(row.key) \(times)")
+        }
+    }
+
+    /// Non-finite or negative times are left out; none left, or a row p50 that is not
+    /// finite and positive: no remeasurement.
+    @Test func badTimesAreLeftOut() {
+        let row = Self.row("moire/2", p50: 28, target: 30, verdict: "PASS")
+        #expect(Benchmark.Remeasurement(row: row, times: [.nan, -1, 29, .infinity])?.repeatCount == 1)
+        #expect(Benchmark.Remeasurement(row: row, times: [.nan, -1]) == nil)
+        #expect(Benchmark.Remeasurement(row: row, times: []) == nil)
+        #expect(Benchmark.Remeasurement(row: Self.row("x", p50: .nan, target: 30, verdict: "PASS"), times: [1]) == nil)
+        #expect(Benchmark.Remeasurement(row: Self.row("x", p50: 0, target: 30, verdict: "PASS"), times: [1]) == nil)
+    }
+
+    @Test func readsBack() throws {
+        let again = try #require(
+            Benchmark.Remeasurement(row: Self.row("moire/2", p50: 28, target: 30, verdict: "PASS"), times: [31]))
+        let json = try JSONEncoder().encode(again)
+        let text = String(decoding: json, as: UTF8.self)
+        #expect(text.contains("\"repeat_p50_ms\"") && text.contains("\"unsettled\""))
+        #expect(try JSONDecoder().decode(Benchmark.Remeasurement.self, from: json) == again)
+    }
+}

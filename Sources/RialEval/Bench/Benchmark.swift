@@ -74,6 +74,10 @@ public enum Benchmark {
         /// The CPU `end_to_end` used and how busy it kept the cores (`EndToEndUsage`); nil
         /// in reports written before it was kept.
         public var endToEndUsage: EndToEndUsage?
+        /// The decode and each deployed method measured again in the paired iterations at
+        /// the end of the run (`Remeasurement`), in row order; nil in reports written before
+        /// it was kept.
+        public var remeasured: [Remeasurement]?
         /// The model each learned method scored with (`PipelineConfiguration.learnedModels`),
         /// by method identifier; nil in reports written before models were configurable.
         public var models: [String: ModelFileReference]?
@@ -88,6 +92,7 @@ public enum Benchmark {
             case endToEndOverDecode = "end_to_end_over_decode"
             case endToEndBound = "end_to_end_bound"
             case endToEndUsage = "end_to_end_usage"
+            case remeasured
             case models, video
             case videoError = "video_error"
         }
@@ -314,15 +319,24 @@ public enum Benchmark {
         progress("end_to_end_paired")
         let runnable = deployed.configuration.methods.filter { deployed.canRun($0, on: input) }
         var paired: [EndToEndUsage.Iteration] = []
+        // Each item's times in the paired iterations, for `Remeasurement`.
+        var again: [String: [Double]] = [:]
         for iteration in 0..<(warmup + iterations) {
             let decodeMs = timed { _ = try? JPEGDecoder.decode(jpeg, into: &decoded) }
             var work = decodeMs + timed { _ = SHA256Digest.hash(jpeg) }
-            for method in runnable { work += deployed.analyzeMethod(method, on: input).summary.analysisTimeMs }
+            var methodMs: [(String, Double)] = []
+            for method in runnable {
+                let ms = deployed.analyzeMethod(method, on: input).summary.analysisTimeMs
+                work += ms
+                methodMs.append((method.description, ms))
+            }
             let cpu = ProcessCPUClock.seconds()
             let wall = endToEnd(deployed)
             let used = 1000 * (ProcessCPUClock.seconds() - cpu)
             if iteration >= warmup {
                 paired.append(.init(decodeMs: decodeMs, singleThreadedMs: work, wallMs: wall, cpuMs: used))
+                again["decode", default: []].append(decodeMs)
+                for (key, ms) in methodMs { again[key, default: []].append(ms) }
             }
         }
         let decode = entries.first { $0.key == "decode" }?.statistics.p50 ?? .nan
@@ -337,6 +351,7 @@ public enum Benchmark {
             methods: runnable.map(\.description),
             p50: p50, cores: ProcessInfo.processInfo.activeProcessorCount)
         let usage = EndToEndUsage(paired, cores: ProcessInfo.processInfo.activeProcessorCount)
+        let remeasured = entries.compactMap { row in again[row.key].flatMap { Remeasurement(row: row, times: $0) } }
         var video: VideoDecodeBenchmark.Report?
         var videoError: String?
         if videoPasses > 0, let videoCache {
@@ -359,7 +374,7 @@ public enum Benchmark {
                 "synthetic real scene 4032x3024 JPEG q90 (\(jpeg.count) bytes) + 256x192 depth; parallax on a 1600x1200 pair; "
                 + "temporal on 150 keyframes of 256x192",
             environment: .current(), entries: entries, endToEndOverDecode: endToEnd / decode, endToEndBound: bound,
-            endToEndUsage: usage,
+            endToEndUsage: usage, remeasured: remeasured,
             models: Dictionary(
                 uniqueKeysWithValues: configuration.learnedModels.map { ($0.key.description, $0.value) }),
             video: video, videoError: videoError)

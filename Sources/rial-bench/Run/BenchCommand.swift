@@ -17,7 +17,9 @@ struct Bench: ParsableCommand {
             Then, paired, each iteration times the decode and every deployed method alone and then end to \
             end, with the CPU time of the process: the median ratio to decode, the CPU used against the \
             single-threaded work, and how busy the cores were, taken under the same machine state \
-            (docs/end-to-end-latency.md). Every item that decodes reuses its output buffer from the previous iteration, as \
+            (docs/end-to-end-latency.md). Those decodes and method times are a second measurement of their \
+            rows minutes later: bench prints both p50s and names any verdict they put on both sides of its \
+            target (unsettled by the machine's drift; the row's verdict and the exit status stand). Every item that decodes reuses its output buffer from the previous iteration, as \
             a process analysing captures one after another would (new memory would add page faults to \
             whichever item the allocator did not recycle for). Percentiles are nearest-rank. Refuses debug \
             builds unless --allow-debug-build.
@@ -129,6 +131,24 @@ struct Bench: ParsableCommand {
                             + "single-threaded work, keeping its %d cores %.0f%% busy",
                         usage.iterations, usage.overDecode, usage.cpuMs, usage.workInflation, usage.singleThreadedMs,
                         usage.cores, 100 * usage.utilisation))
+            }
+            if let remeasured = report.remeasured, !remeasured.isEmpty {
+                let items = remeasured.map {
+                    String(format: "%@ %.2f -> %.2f ms (%+.0f%%)", $0.key, $0.p50Ms, $0.repeatP50Ms, 100 * $0.drift)
+                }
+                let unsettled = remeasured.filter(\.unsettled).map {
+                    String(
+                        format: "%@ (p50 %.2f ms in its row, %.2f ms again, target %.2f)", $0.key, $0.p50Ms,
+                        $0.repeatP50Ms, $0.targetMs ?? .nan)
+                }
+                Terminal.out(
+                    "measured again in the paired iterations (p50, row -> end of the run): "
+                        + items.joined(separator: ", "))
+                Terminal.out(
+                    unsettled.isEmpty
+                        ? "no verdict changes when measured again"
+                        : "verdict unsettled by the machine's drift (the two p50s lie on both sides of the target): "
+                            + unsettled.joined(separator: "; "))
             }
             if let video = report.video {
                 Terminal.out("video clip: \(video.clip); \(video.libraries)")
