@@ -161,25 +161,28 @@ import Testing
     }
 
     /// Same operations in the same order as `transform` on each column alone: equal bits.
-    @Test func bitIdenticalToSingleTransforms() {
-        let n = 128, columns = 11
+    @Test(arguments: [64, 128, 256])
+    func bitIdenticalToSingleTransforms(n: Int) {
+        let columns = 11
         let fft = FFT(size: n)
-        var re = Self.values(n * columns, seed: 9), im = Self.values(n * columns, seed: 10)
-        var singleRe = re, singleIm = im
-        re.withUnsafeMutableBufferPointer { r in
-            im.withUnsafeMutableBufferPointer { i in
-                fft.transformColumns(
-                    re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: columns, sign: -1)
-            }
-        }
-        singleRe.withUnsafeMutableBufferPointer { r in
-            singleIm.withUnsafeMutableBufferPointer { i in
-                for s in 0..<columns {
-                    fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: s, stride: columns, sign: -1)
+        for sign in [-1.0, 1.0] {
+            var re = Self.values(n * columns, seed: UInt64(9 + n)), im = Self.values(n * columns, seed: UInt64(10 + n))
+            var singleRe = re, singleIm = im
+            re.withUnsafeMutableBufferPointer { r in
+                im.withUnsafeMutableBufferPointer { i in
+                    fft.transformColumns(
+                        re: r.baseAddress!, im: i.baseAddress!, count: columns, rowStride: columns, sign: sign)
                 }
             }
+            singleRe.withUnsafeMutableBufferPointer { r in
+                singleIm.withUnsafeMutableBufferPointer { i in
+                    for s in 0..<columns {
+                        fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: s, stride: columns, sign: sign)
+                    }
+                }
+            }
+            #expect(re == singleRe && im == singleIm, "n \(n) sign \(sign)")
         }
-        #expect(re == singleRe && im == singleIm)
     }
 }
 
@@ -214,24 +217,30 @@ import Testing
         }
     }
 
-    /// Same operations in the same order as `transform` on each row alone: equal bits.
-    @Test func bitIdenticalToSingleTransforms() {
-        let n = 256, rows = 7
+    /// Same operations in the same order as `transform` on each row alone: equal bits, at
+    /// every size from 2 (no twiddled stage) through 1024, in both directions.
+    @Test(arguments: [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])
+    func bitIdenticalToSingleTransforms(n: Int) {
+        let rows = 7
         let fft = FFT(size: n)
-        var re = FFTColumnTests.values(n * rows, seed: 19), im = FFTColumnTests.values(n * rows, seed: 20)
-        var singleRe = re, singleIm = im
-        re.withUnsafeMutableBufferPointer { r in
-            im.withUnsafeMutableBufferPointer { i in
-                fft.transformRows(re: r.baseAddress!, im: i.baseAddress!, count: rows, rowStride: n, sign: -1)
-            }
-        }
-        singleRe.withUnsafeMutableBufferPointer { r in
-            singleIm.withUnsafeMutableBufferPointer { i in
-                for t in 0..<rows {
-                    fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: t * n, stride: 1, sign: -1)
+        for sign in [-1.0, 1.0] {
+            var re = FFTColumnTests.values(n * rows, seed: UInt64(19 + n)),
+                im = FFTColumnTests.values(
+                    n * rows, seed: UInt64(20 + n))
+            var singleRe = re, singleIm = im
+            re.withUnsafeMutableBufferPointer { r in
+                im.withUnsafeMutableBufferPointer { i in
+                    fft.transformRows(re: r.baseAddress!, im: i.baseAddress!, count: rows, rowStride: n, sign: sign)
                 }
             }
+            singleRe.withUnsafeMutableBufferPointer { r in
+                singleIm.withUnsafeMutableBufferPointer { i in
+                    for t in 0..<rows {
+                        fft.transform(re: r.baseAddress!, im: i.baseAddress!, offset: t * n, stride: 1, sign: sign)
+                    }
+                }
+            }
+            #expect(re == singleRe && im == singleIm, "n \(n) sign \(sign)")
         }
-        #expect(re == singleRe && im == singleIm)
     }
 }
