@@ -56,6 +56,13 @@ public enum Benchmark {
             case targetSource = "target_source"
             case verdict
         }
+
+        /// A p50's verdict against a target: `n/a` outside a release build or without a
+        /// target, `PASS` when `p50 <= targetMs`, else `FAIL`.
+        static func verdict(p50: Double, targetMs: Double?, release: Bool) -> String {
+            guard release, let targetMs else { return "n/a" }
+            return p50 <= targetMs ? "PASS" : "FAIL"
+        }
     }
 
     public struct Report: Sendable, Equatable, Codable {
@@ -235,12 +242,11 @@ public enum Benchmark {
             }
             let stats = LatencyStatistics(milliseconds: times)
             let target = LatencyTargets.target(for: key, registry: analyzer.configuration.registry)
-            let verdict =
-                build != "release" || target == nil ? "n/a" : (stats.p50 <= target!.milliseconds ? "PASS" : "FAIL")
             entries.append(
                 Entry(
                     key: key, statistics: stats, targetMs: target?.milliseconds, targetSource: target?.source,
-                    verdict: verdict))
+                    verdict: Entry.verdict(p50: stats.p50, targetMs: target?.milliseconds, release: build == "release"))
+            )
         }
         func timed(_ body: () -> Void) -> Double {
             let clock = ContinuousClock(), start = clock.now
@@ -344,7 +350,7 @@ public enum Benchmark {
         if let index = entries.firstIndex(where: { $0.key == "end_to_end" }) {
             entries[index].targetMs = 1.5 * decode
             entries[index].targetSource = "issue 5: 1.5 x decode"
-            entries[index].verdict = build != "release" ? "n/a" : (endToEnd <= 1.5 * decode ? "PASS" : "FAIL")
+            entries[index].verdict = Entry.verdict(p50: endToEnd, targetMs: 1.5 * decode, release: build == "release")
         }
         let p50 = Dictionary(entries.map { ($0.key, $0.statistics.p50) }, uniquingKeysWith: { a, _ in a })
         let bound = EndToEndBound(

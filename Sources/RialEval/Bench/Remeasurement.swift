@@ -51,11 +51,9 @@ extension Benchmark {
             repeatP50Ms = again
             repeatCount = valid.count
             targetMs = row.targetMs
-            if let target = row.targetMs, row.verdict == "PASS" || row.verdict == "FAIL" {
-                unsettled = (p50 <= target) != (again <= target)
-            } else {
-                unsettled = false
-            }
+            // The row's verdict was `Entry.verdict` of its p50; the same rule on the repeat.
+            unsettled =
+                row.verdict != "n/a" && Entry.verdict(p50: again, targetMs: row.targetMs, release: true) != row.verdict
         }
     }
 }

@@ -19,9 +19,10 @@ struct Bench: ParsableCommand {
             single-threaded work, and how busy the cores were, taken under the same machine state \
             (docs/end-to-end-latency.md). Those decodes and method times are a second measurement of their \
             rows minutes later: bench prints both p50s and names any verdict they put on both sides of its \
-            target (unsettled by the machine's drift; the row's verdict and the exit status stand). Every item that decodes reuses its output buffer from the previous iteration, as \
-            a process analysing captures one after another would (new memory would add page faults to \
-            whichever item the allocator did not recycle for). Percentiles are nearest-rank. Refuses debug \
+            target (unsettled by the machine's drift; the row's verdict and the exit status stand). Every \
+            item that decodes reuses its output buffer from the previous iteration, as a process analysing \
+            captures one after another would (new memory would add page faults to whichever item the \
+            allocator did not recycle for). Percentiles are nearest-rank. Refuses debug \
             builds unless --allow-debug-build.
 
             Last, video_decode_1080p: a 5 s 1920x1080 30 fps H.264 MP4 made in code (cached under \
