@@ -34,16 +34,19 @@ import Testing
     }
 
     /// Two elements that each wait for the other can only finish when they run at the
-    /// same time: with 2 workers the map really runs them concurrently. (Times out as a
-    /// failure, not a hang, after 10 s.)
+    /// same time: with 2 workers the map really runs them concurrently. The second worker
+    /// is a Dispatch pool thread, which joins only once the pool has one free: while other
+    /// tests fill the pool, the first worker waits alone. A 10 s limit failed under
+    /// such load (a parallel debug test run beside a release build); 60 s fails only a
+    /// map whose second worker never comes, and still as a failure, not a hang.
     @Test func twoWorkersRunConcurrently() {
         let arrived = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
         let met = (0..<2).concurrentMap(workers: 2) { index -> Bool in
             if index == 0 {
                 arrived.signal()
-                return released.wait(timeout: .now() + 10) == .success
+                return released.wait(timeout: .now() + 60) == .success
             }
-            let other = arrived.wait(timeout: .now() + 10) == .success
+            let other = arrived.wait(timeout: .now() + 60) == .success
             released.signal()
             return other
         }
