@@ -232,9 +232,14 @@ extension DepthAnalyzerV2 {
             band: UnsafeBufferPointer<Double>, window: UnsafeBufferPointer<Bool>
         ) {
             let cells = w * h
-            for i in 0..<cells {
-                label[i] = -1
-                residual[i] = z[i] > 0 ? model.residual(x[i], y[i], z[i]) : .nan
+            for i in 0..<cells { label[i] = -1 }
+            // Without branches (`residual` computes its division even for a ray that misses
+            // the plane, then discards it), so this loop runs two cells per instruction.
+            residual.withUnsafeMutableBufferPointer { residual in
+                for i in 0..<cells {
+                    let r = model.residual(x[i], y[i], z[i])
+                    residual[i] = z[i] > 0 ? r : .nan
+                }
             }
             @inline(__always) func inBand(_ i: Int) -> Bool { abs(residual[i]) <= band[i] }
             var next: Int32 = 0

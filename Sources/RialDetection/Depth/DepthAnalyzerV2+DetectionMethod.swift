@@ -55,32 +55,53 @@ extension DepthAnalyzerV2: DetectionMethod {
     static func lumaGuide(_ image: ImageRows, depthWidth: Int, depthHeight: Int) -> PlanarImage? {
         let width = 2 * depthWidth, height = 2 * depthHeight
         guard image.width >= 2 * width, image.height >= 2 * height, width > 0, height > 0 else { return nil }
-        let channels = image.channels
-        var out = [Float](repeating: 0, count: width * height)
-        // Source columns once, not a division per pixel.
-        let columns = (0..<width).map { min(image.width - 2, (2 * $0 + 1) * image.width / (2 * width)) }
+        let channels = image.channels, rowStride = image.rowStride
+        // Sample offset of each output column's first source pixel, computed once.
+        let columns = (0..<width).map { min(image.width - 2, (2 * $0 + 1) * image.width / (2 * width)) * channels }
+        // The weighted channels as tables: `0.299 * Float(v)` looked up is the same Float
+        // as computed, and the sum below adds the same terms in the same order.
+        let weights: [Float] = channels >= 3 ? [0.299, 0.587, 0.114] : [1]
+        let tables = weights.map { w in (0..<256).map { w * Float($0) } }
         let src = image.samples
-        for y in 0..<height {
-            let sy = min(image.height - 2, (2 * y + 1) * image.height / (2 * height))
-            image.waitForRows(sy + 2)
-            for x in 0..<width {
-                let sx = columns[x]
-                var sum: Float = 0
-                for dy in 0..<2 {
-                    let row = (sy + dy) * image.width
-                    for dx in 0..<2 {
-                        let p = (row + sx + dx) * channels
-                        if channels >= 3 {
-                            let r: Float = 0.299 * Float(src[p])
-                            let g: Float = 0.587 * Float(src[p + 1])
-                            let b: Float = 0.114 * Float(src[p + 2])
-                            sum += r + g + b
-                        } else {
-                            sum += Float(src[p])
+        var out = [Float](repeating: 0, count: width * height)
+        out.withUnsafeMutableBufferPointer { out in
+            columns.withUnsafeBufferPointer { columns in
+                for y in 0..<height {
+                    let sy = min(image.height - 2, (2 * y + 1) * image.height / (2 * height))
+                    image.waitForRows(sy + 2)
+                    let rows = (sy * rowStride, (sy + 1) * rowStride)
+                    let line = y * width
+                    if channels >= 3 {
+                        tables[0].withUnsafeBufferPointer { red in
+                            tables[1].withUnsafeBufferPointer { green in
+                                tables[2].withUnsafeBufferPointer { blue in
+                                    @inline(__always) func luma(_ p: Int) -> Float {
+                                        red[Int(src[p])] + green[Int(src[p &+ 1])] + blue[Int(src[p &+ 2])]
+                                    }
+                                    for x in 0..<width {
+                                        let c = columns[x]
+                                        var sum: Float = 0
+                                        sum += luma(rows.0 &+ c)
+                                        sum += luma(rows.0 &+ c &+ channels)
+                                        sum += luma(rows.1 &+ c)
+                                        sum += luma(rows.1 &+ c &+ channels)
+                                        out[line &+ x] = sum / 4
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        for x in 0..<width {
+                            let c = columns[x]
+                            var sum: Float = 0
+                            sum += Float(src[rows.0 &+ c])
+                            sum += Float(src[rows.0 &+ c &+ channels])
+                            sum += Float(src[rows.1 &+ c])
+                            sum += Float(src[rows.1 &+ c &+ channels])
+                            out[line &+ x] = sum / 4
                         }
                     }
                 }
-                out[y * width + x] = sum / 4
             }
         }
         return PlanarImage(width: width, height: height, channels: 1, data: out)

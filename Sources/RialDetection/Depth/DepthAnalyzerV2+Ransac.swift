@@ -68,67 +68,127 @@ extension DepthAnalyzerV2 {
     /// `hypothesisPoints` evenly spaced active points, then `refinementRounds` total
     /// least-squares re-fits on the inliers among all active points. Nil when no
     /// hypothesis is proper (fewer than 3 points, or all collinear).
+    ///
+    /// The active points are first copied into contiguous arrays (and the evenly spaced
+    /// ones into a second set), in `active` order: every hypothesis and refinement then
+    /// reads consecutive memory instead of gathering through `active`, with the same
+    /// points, the same order and the same arithmetic, so the same plane to the last bit.
     static func ransacPlane(
         _ points: SamplePoints, active: UnsafeBufferPointer<Int32>, rng: inout SplitMix64,
         configuration c: Configuration
     ) -> PlaneModel? {
         let count = active.count
         guard count >= 3 else { return nil }
-        return points.x.withUnsafeBufferPointer { x in
+        let step = Swift.max(1, count / c.hypothesisPoints)
+        let spaced = (count + step - 1) / step
+        var all = PackedPoints(capacity: count), sample = PackedPoints(capacity: spaced)
+        points.x.withUnsafeBufferPointer { x in
             points.y.withUnsafeBufferPointer { y in
                 points.z.withUnsafeBufferPointer { z in
                     points.band.withUnsafeBufferPointer { t in
-                        @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], z[i]) }
-                        let step = Swift.max(1, count / c.hypothesisPoints)
-                        var best: PlaneModel?
-                        var bestScore = -1
-                        var needed = c.ransacIterations
-                        var iteration = 0
-                        while iteration < needed {
-                            iteration += 1
-                            let a = Int(active[Int(rng.bounded(UInt64(count)))])
-                            let b = Int(active[Int(rng.bounded(UInt64(count)))])
-                            let e = Int(active[Int(rng.bounded(UInt64(count)))])
-                            guard a != b, a != e, b != e, let m = PlaneModel(point(a), point(b), point(e)) else {
-                                continue
-                            }
-                            var score = 0
-                            var j = 0
-                            while j < count {
-                                let i = Int(active[j])
-                                if isInlier(m, x[i], y[i], z[i], t[i]) { score += 1 }
-                                j += step
-                            }
-                            if score > bestScore {
-                                bestScore = score
-                                best = m
-                                // Adaptive stop (Fischler & Bolles): enough draws that an all-inlier
-                                // triple was seen with probability ransacConfidence.
-                                let w = Double(score) / Double((count + step - 1) / step)
-                                let miss = 1 - w * w * w
-                                if miss <= 0 {
-                                    needed = Swift.min(needed, c.ransacMinIterations)
-                                } else if miss < 1 {
-                                    let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
-                                    needed = Swift.min(
-                                        c.ransacIterations,
-                                        Swift.max(
-                                            c.ransacMinIterations,
-                                            Int(Swift.min(draws, 1e9))))
-                                }
-                            }
+                        for j in 0..<count {
+                            let i = Int(active[j])
+                            all.append(x[i], y[i], z[i], t[i])
                         }
-                        guard var model = best else { return nil }
-                        for _ in 0..<c.refinementRounds {
+                        var j = 0
+                        while j < count {
+                            let i = Int(active[j])
+                            sample.append(x[i], y[i], z[i], t[i])
+                            j += step
+                        }
+                    }
+                }
+            }
+        }
+        var best: PlaneModel?
+        var bestScore = -1
+        var needed = c.ransacIterations
+        var iteration = 0
+        while iteration < needed {
+            iteration += 1
+            let a = Int(rng.bounded(UInt64(count)))
+            let b = Int(rng.bounded(UInt64(count)))
+            let e = Int(rng.bounded(UInt64(count)))
+            // Distinct positions in `active` are distinct points (its indices are distinct).
+            guard a != b, a != e, b != e, let m = PlaneModel(all.point(a), all.point(b), all.point(e)) else {
+                continue
+            }
+            let score = sample.inliers(of: m)
+            if score > bestScore {
+                bestScore = score
+                best = m
+                // Adaptive stop (Fischler & Bolles): enough draws that an all-inlier
+                // triple was seen with probability ransacConfidence.
+                let w = Double(score) / Double(spaced)
+                let miss = 1 - w * w * w
+                if miss <= 0 {
+                    needed = Swift.min(needed, c.ransacMinIterations)
+                } else if miss < 1 {
+                    let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
+                    needed = Swift.min(
+                        c.ransacIterations,
+                        Swift.max(
+                            c.ransacMinIterations,
+                            Int(Swift.min(draws, 1e9))))
+                }
+            }
+        }
+        guard var model = best else { return nil }
+        for _ in 0..<c.refinementRounds {
+            guard let refined = all.inlierMoments(of: model).plane else { break }
+            model = refined
+        }
+        return model
+    }
+
+    /// Points copied into consecutive memory (structure of arrays) for RANSAC's inner
+    /// loops.
+    struct PackedPoints {
+        private(set) var x: [Double] = [], y: [Double] = [], z: [Double] = [], t: [Double] = []
+
+        init(capacity: Int) {
+            x.reserveCapacity(capacity)
+            y.reserveCapacity(capacity)
+            z.reserveCapacity(capacity)
+            t.reserveCapacity(capacity)
+        }
+
+        @inline(__always) mutating func append(_ px: Double, _ py: Double, _ pz: Double, _ pt: Double) {
+            x.append(px)
+            y.append(py)
+            z.append(pz)
+            t.append(pt)
+        }
+
+        @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], z[i]) }
+
+        /// How many points are within their band of `m` (`isInlier`).
+        func inliers(of m: PlaneModel) -> Int {
+            x.withUnsafeBufferPointer { x in
+                y.withUnsafeBufferPointer { y in
+                    z.withUnsafeBufferPointer { z in
+                        t.withUnsafeBufferPointer { t in
+                            var count = 0
+                            for i in 0..<x.count where isInlier(m, x[i], y[i], z[i], t[i]) { count &+= 1 }
+                            return count
+                        }
+                    }
+                }
+            }
+        }
+
+        /// The moments of the points within their band of `m`, in order.
+        func inlierMoments(of m: PlaneModel) -> MomentAccumulator {
+            x.withUnsafeBufferPointer { x in
+                y.withUnsafeBufferPointer { y in
+                    z.withUnsafeBufferPointer { z in
+                        t.withUnsafeBufferPointer { t in
                             var moments = MomentAccumulator()
-                            for j in active {
-                                let i = Int(j)
-                                if isInlier(model, x[i], y[i], z[i], t[i]) { moments.add(x[i], y[i], z[i]) }
+                            for i in 0..<x.count where isInlier(m, x[i], y[i], z[i], t[i]) {
+                                moments.add(x[i], y[i], z[i])
                             }
-                            guard let refined = moments.plane else { break }
-                            model = refined
+                            return moments
                         }
-                        return model
                     }
                 }
             }

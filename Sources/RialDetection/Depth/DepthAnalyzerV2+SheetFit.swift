@@ -34,12 +34,14 @@ extension DepthAnalyzerV2 {
         /// point is behind the sheet), to first order: `z (n · p - h(a, b)) / (n · p)`,
         /// exact for the plane. `+infinity` when the ray does not meet the sheet's plane in
         /// front of the camera (`n · p <= 0`).
+        /// Branch-free, so that loops over cells vectorise: the quotient is computed for
+        /// every point and replaced when `s <= 0`.
         @inline(__always) func residual(_ x: Double, _ y: Double, _ z: Double) -> Double {
             let s = n.x * x + n.y * y + n.z * z
-            guard s > 0 else { return .infinity }
             let a = u.x * x + u.y * y + u.z * z - a0, b = v.x * x + v.y * y + v.z * z - b0
             let h = c.0 + c.1 * a + c.2 * b + c.3 * a * a + c.4 * a * b + c.5 * b * b
-            return z * (s - h) / s
+            let r = z * (s - h) / s
+            return s > 0 ? r : .infinity
         }
 
         /// Largest absolute principal curvature of the height field, 1/m: the largest
@@ -71,25 +73,33 @@ extension DepthAnalyzerV2 {
             ma /= Double(cells.count)
             mb /= Double(cells.count)
             var normal = [Double](repeating: 0, count: 36), rhs = [Double](repeating: 0, count: 6)
-            var phi = [Double](repeating: 0, count: 6)
-            for cell in cells {
-                let i = Int(cell)
-                let px = x[i], py = y[i], pz = z[i]
-                let s = n.x * px + n.y * py + n.z * pz
-                guard s > 0 else { continue }
-                let a = u.x * px + u.y * py + u.z * pz - ma, b = v.x * px + v.y * py + v.z * pz - mb
-                let r = pz / (sigma[i] * s)
-                let w = r * r
-                phi[0] = 1
-                phi[1] = a
-                phi[2] = b
-                phi[3] = a * a
-                phi[4] = a * b
-                phi[5] = b * b
-                for j in 0..<6 {
-                    let wj = w * phi[j]
-                    rhs[j] += wj * s
-                    for k in 0...j { normal[j * 6 + k] += wj * phi[k] }
+            normal.withUnsafeMutableBufferPointer { normal in
+                rhs.withUnsafeMutableBufferPointer { rhs in
+                    for cell in cells {
+                        let i = Int(cell)
+                        let px = x[i], py = y[i], pz = z[i]
+                        let s = n.x * px + n.y * py + n.z * pz
+                        guard s > 0 else { continue }
+                        let a = u.x * px + u.y * py + u.z * pz - ma, b = v.x * px + v.y * py + v.z * pz - mb
+                        let r = pz / (sigma[i] * s)
+                        let w = r * r
+                        let phi = (1.0, a, b, a * a, a * b, b * b)
+                        @inline(__always) func basis(_ j: Int) -> Double {
+                            switch j {
+                            case 0: phi.0
+                            case 1: phi.1
+                            case 2: phi.2
+                            case 3: phi.3
+                            case 4: phi.4
+                            default: phi.5
+                            }
+                        }
+                        for j in 0..<6 {
+                            let wj = w * basis(j)
+                            rhs[j] += wj * s
+                            for k in 0...j { normal[j * 6 + k] += wj * basis(k) }
+                        }
+                    }
                 }
             }
             guard let solution = Self.choleskySolve(&normal, rhs), solution.allSatisfy({ $0.isFinite }) else {
