@@ -117,20 +117,9 @@ extension DepthAnalyzerV2 {
             if score > bestScore {
                 bestScore = score
                 best = m
-                // Adaptive stop (Fischler & Bolles): enough draws that an all-inlier
-                // triple was seen with probability ransacConfidence.
-                let w = Double(score) / Double(spaced)
-                let miss = 1 - w * w * w
-                if miss <= 0 {
-                    needed = Swift.min(needed, c.ransacMinIterations)
-                } else if miss < 1 {
-                    let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
-                    needed = Swift.min(
-                        c.ransacIterations,
-                        Swift.max(
-                            c.ransacMinIterations,
-                            Int(Swift.min(draws, 1e9))))
-                }
+                needed = RansacStop.needed(
+                    current: needed, inlierShare: Double(score) / Double(spaced), confidence: c.ransacConfidence,
+                    minimum: c.ransacMinIterations, maximum: c.ransacIterations)
             }
         }
         guard var model = best else { return nil }

@@ -114,15 +114,9 @@ extension ParallaxAnalyzer {
                         guard count > bestCount else { continue }
                         bestCount = count
                         best = m
-                        let w = Double(count) / Double(n)
-                        let miss = 1 - w * w * w
-                        if miss <= 0 {
-                            needed = Swift.min(needed, c.ransacMinIterations)
-                        } else if miss < 1 {
-                            let draws = (log(1 - c.ransacConfidence) / log(miss)).rounded(.up)
-                            needed = Swift.min(
-                                c.ransacIterations, Swift.max(c.ransacMinIterations, Int(Swift.min(draws, 1e9))))
-                        }
+                        needed = RansacStop.needed(
+                            current: needed, inlierShare: Double(count) / Double(n), confidence: c.ransacConfidence,
+                            minimum: c.ransacMinIterations, maximum: c.ransacIterations)
                     }
                 }
             }
