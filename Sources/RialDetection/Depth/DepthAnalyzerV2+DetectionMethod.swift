@@ -55,49 +55,35 @@ extension DepthAnalyzerV2: DetectionMethod {
     static func lumaGuide(_ image: ImageRows, depthWidth: Int, depthHeight: Int) -> PlanarImage? {
         let width = 2 * depthWidth, height = 2 * depthHeight
         guard image.width >= 2 * width, image.height >= 2 * height, width > 0, height > 0 else { return nil }
-        let channels = image.channels, rowStride = image.rowStride
+        let channels = image.channels, rowStride = image.rowStride, colour = channels >= 3
         // Sample offset of each output column's first source pixel, computed once.
         let columns = (0..<width).map { min(image.width - 2, (2 * $0 + 1) * image.width / (2 * width)) * channels }
-        // The weighted channels as tables: `0.299 * Float(v)` looked up is the same Float
-        // as computed, and the sum below adds the same terms in the same order.
-        let weights: [Float] = channels >= 3 ? [0.299, 0.587, 0.114] : [1]
-        let tables = weights.map { w in (0..<256).map { w * Float($0) } }
+        // The weighted channels as one table of 256 entries per weight: `0.299 * Float(v)`
+        // (or `1 * Float(v)` for gray) looked up is the same Float as computed, and the sum
+        // below adds the same terms in the same order.
+        let weights: [Float] = colour ? [0.299, 0.587, 0.114] : [1]
+        let table = weights.flatMap { w in (0..<256).map { w * Float($0) } }
         let src = image.samples
         var out = [Float](repeating: 0, count: width * height)
         out.withUnsafeMutableBufferPointer { out in
             columns.withUnsafeBufferPointer { columns in
-                for y in 0..<height {
-                    let sy = min(image.height - 2, (2 * y + 1) * image.height / (2 * height))
-                    image.waitForRows(sy + 2)
-                    let rows = (sy * rowStride, (sy + 1) * rowStride)
-                    let line = y * width
-                    if channels >= 3 {
-                        tables[0].withUnsafeBufferPointer { red in
-                            tables[1].withUnsafeBufferPointer { green in
-                                tables[2].withUnsafeBufferPointer { blue in
-                                    @inline(__always) func luma(_ p: Int) -> Float {
-                                        red[Int(src[p])] + green[Int(src[p &+ 1])] + blue[Int(src[p &+ 2])]
-                                    }
-                                    for x in 0..<width {
-                                        let c = columns[x]
-                                        var sum: Float = 0
-                                        sum += luma(rows.0 &+ c)
-                                        sum += luma(rows.0 &+ c &+ channels)
-                                        sum += luma(rows.1 &+ c)
-                                        sum += luma(rows.1 &+ c &+ channels)
-                                        out[line &+ x] = sum / 4
-                                    }
-                                }
-                            }
-                        }
-                    } else {
+                table.withUnsafeBufferPointer { table in
+                    @inline(__always) func luma(_ p: Int) -> Float {
+                        colour
+                            ? table[Int(src[p])] + table[256 + Int(src[p &+ 1])] + table[512 + Int(src[p &+ 2])]
+                            : table[Int(src[p])]
+                    }
+                    for y in 0..<height {
+                        let sy = min(image.height - 2, (2 * y + 1) * image.height / (2 * height))
+                        image.waitForRows(sy + 2)
+                        let top = sy * rowStride, bottom = top + rowStride, line = y * width
                         for x in 0..<width {
                             let c = columns[x]
                             var sum: Float = 0
-                            sum += Float(src[rows.0 &+ c])
-                            sum += Float(src[rows.0 &+ c &+ channels])
-                            sum += Float(src[rows.1 &+ c])
-                            sum += Float(src[rows.1 &+ c &+ channels])
+                            sum += luma(top &+ c)
+                            sum += luma(top &+ c &+ channels)
+                            sum += luma(bottom &+ c)
+                            sum += luma(bottom &+ c &+ channels)
                             out[line &+ x] = sum / 4
                         }
                     }

@@ -69,59 +69,36 @@ extension DepthAnalyzerV2 {
     /// least-squares re-fits on the inliers among all active points. Nil when no
     /// hypothesis is proper (fewer than 3 points, or all collinear).
     ///
-    /// The active points are first copied into contiguous arrays (and the evenly spaced
-    /// ones into a second set), in `active` order: every hypothesis and refinement then
-    /// reads consecutive memory instead of gathering through `active`, with the same
-    /// points, the same order and the same arithmetic, so the same plane to the last bit.
+    /// The active points are first copied into contiguous arrays, in `active` order, and
+    /// the evenly spaced ones into a second set when they are not all of them: every
+    /// hypothesis and refinement then reads consecutive memory instead of gathering
+    /// through `active`, with the same points, the same order and the same arithmetic, so
+    /// the same plane to the last bit.
     static func ransacPlane(
         _ points: SamplePoints, active: UnsafeBufferPointer<Int32>, rng: inout SplitMix64,
         configuration c: Configuration
     ) -> PlaneModel? {
         let count = active.count
         guard count >= 3 else { return nil }
-        let step = Swift.max(1, count / c.hypothesisPoints)
-        let spaced = (count + step - 1) / step
-        var all = PackedPoints(capacity: count), sample = PackedPoints(capacity: spaced)
+        var all = PackedPoints(capacity: count)
         points.x.withUnsafeBufferPointer { x in
             points.y.withUnsafeBufferPointer { y in
                 points.z.withUnsafeBufferPointer { z in
                     points.band.withUnsafeBufferPointer { t in
-                        for j in 0..<count {
-                            let i = Int(active[j])
+                        for j in active {
+                            let i = Int(j)
                             all.append(x[i], y[i], z[i], t[i])
-                        }
-                        var j = 0
-                        while j < count {
-                            let i = Int(active[j])
-                            sample.append(x[i], y[i], z[i], t[i])
-                            j += step
                         }
                     }
                 }
             }
         }
-        var best: PlaneModel?
-        var bestScore = -1
-        var needed = c.ransacIterations
-        var iteration = 0
-        while iteration < needed {
-            iteration += 1
-            let a = Int(rng.bounded(UInt64(count)))
-            let b = Int(rng.bounded(UInt64(count)))
-            let e = Int(rng.bounded(UInt64(count)))
-            // Distinct positions in `active` are distinct points (its indices are distinct).
-            guard a != b, a != e, b != e, let m = PlaneModel(all.point(a), all.point(b), all.point(e)) else {
-                continue
-            }
-            let score = sample.inliers(of: m)
-            if score > bestScore {
-                bestScore = score
-                best = m
-                needed = RansacStop.needed(
-                    current: needed, inlierShare: Double(score) / Double(spaced), confidence: c.ransacConfidence,
-                    minimum: c.ransacMinIterations, maximum: c.ransacIterations)
-            }
-        }
+        let sample = all.every(Swift.max(1, count / c.hypothesisPoints))
+        // Distinct positions in `active` are distinct points (its indices are distinct).
+        let best = ThreePointRansac.best(
+            count: count, scoredCount: sample.count, rng: &rng, maximum: c.ransacIterations,
+            minimum: c.ransacMinIterations, confidence: c.ransacConfidence,
+            model: { PlaneModel(all.point($0), all.point($1), all.point($2)) }, inliers: { sample.inliers(of: $0) })
         guard var model = best else { return nil }
         for _ in 0..<c.refinementRounds {
             guard let refined = all.inlierMoments(of: model).plane else { break }
@@ -149,7 +126,17 @@ extension DepthAnalyzerV2 {
             t.append(pt)
         }
 
+        var count: Int { x.count }
+
         @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], z[i]) }
+
+        /// Points `0, step, 2 step, ...`: these points themselves (no copy) when `step` is 1.
+        func every(_ step: Int) -> PackedPoints {
+            guard step > 1 else { return self }
+            var sample = PackedPoints(capacity: (x.count + step - 1) / step)
+            for i in Swift.stride(from: 0, to: x.count, by: step) { sample.append(x[i], y[i], z[i], t[i]) }
+            return sample
+        }
 
         /// How many points are within their band of `m` (`isInlier`).
         func inliers(of m: PlaneModel) -> Int {

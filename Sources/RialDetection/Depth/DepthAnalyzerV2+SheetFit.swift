@@ -83,21 +83,11 @@ extension DepthAnalyzerV2 {
                         let a = u.x * px + u.y * py + u.z * pz - ma, b = v.x * px + v.y * py + v.z * pz - mb
                         let r = pz / (sigma[i] * s)
                         let w = r * r
-                        let phi = (1.0, a, b, a * a, a * b, b * b)
-                        @inline(__always) func basis(_ j: Int) -> Double {
-                            switch j {
-                            case 0: phi.0
-                            case 1: phi.1
-                            case 2: phi.2
-                            case 3: phi.3
-                            case 4: phi.4
-                            default: phi.5
-                            }
-                        }
+                        let phi = SIMD8<Double>(1, a, b, a * a, a * b, b * b, 0, 0)
                         for j in 0..<6 {
-                            let wj = w * basis(j)
+                            let wj = w * phi[j]
                             rhs[j] += wj * s
-                            for k in 0...j { normal[j * 6 + k] += wj * basis(k) }
+                            for k in 0...j { normal[j * 6 + k] += wj * phi[k] }
                         }
                     }
                 }

@@ -94,30 +94,19 @@ extension ParallaxAnalyzer {
         let n = d.count
         guard n >= 3 else { return nil }
         var rng = SplitMix64(seed: c.seed)
-        var best: AffineModel?
-        var bestCount = -1
-        x.withUnsafeBufferPointer { x in
+        let best = x.withUnsafeBufferPointer { x in
             y.withUnsafeBufferPointer { y in
                 d.withUnsafeBufferPointer { d in
                     @inline(__always) func point(_ i: Int) -> SIMD3<Double> { SIMD3(x[i], y[i], d[i]) }
-                    var needed = c.ransacIterations
-                    var iteration = 0
-                    while iteration < needed {
-                        iteration += 1
-                        let i = Int(rng.bounded(UInt64(n))), j = Int(rng.bounded(UInt64(n))),
-                            k = Int(rng.bounded(UInt64(n)))
-                        guard i != j, i != k, j != k,
-                            let m = AffineModel(point(i), point(j), point(k), minimumArea2: minimumArea2)
-                        else { continue }
-                        var count = 0
-                        for p in 0..<n where abs(m.residual(x[p], y[p], d[p])) <= threshold { count += 1 }
-                        guard count > bestCount else { continue }
-                        bestCount = count
-                        best = m
-                        needed = RansacStop.needed(
-                            current: needed, inlierShare: Double(count) / Double(n), confidence: c.ransacConfidence,
-                            minimum: c.ransacMinIterations, maximum: c.ransacIterations)
-                    }
+                    return ThreePointRansac.best(
+                        count: n, scoredCount: n, rng: &rng, maximum: c.ransacIterations,
+                        minimum: c.ransacMinIterations, confidence: c.ransacConfidence,
+                        model: { AffineModel(point($0), point($1), point($2), minimumArea2: minimumArea2) },
+                        inliers: { m in
+                            var count = 0
+                            for p in 0..<n where abs(m.residual(x[p], y[p], d[p])) <= threshold { count += 1 }
+                            return count
+                        })
                 }
             }
         }
