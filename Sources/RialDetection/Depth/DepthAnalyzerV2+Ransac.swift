@@ -140,32 +140,32 @@ extension DepthAnalyzerV2 {
 
         /// How many points are within their band of `m` (`isInlier`).
         func inliers(of m: PlaneModel) -> Int {
-            x.withUnsafeBufferPointer { x in
-                y.withUnsafeBufferPointer { y in
-                    z.withUnsafeBufferPointer { z in
-                        t.withUnsafeBufferPointer { t in
-                            var count = 0
-                            for i in 0..<x.count where isInlier(m, x[i], y[i], z[i], t[i]) { count &+= 1 }
-                            return count
-                        }
-                    }
-                }
+            withColumns { x, y, z, t in
+                var count = 0
+                for i in 0..<x.count where isInlier(m, x[i], y[i], z[i], t[i]) { count &+= 1 }
+                return count
             }
         }
 
         /// The moments of the points within their band of `m`, in order.
         func inlierMoments(of m: PlaneModel) -> MomentAccumulator {
+            withColumns { x, y, z, t in
+                var moments = MomentAccumulator()
+                for i in 0..<x.count where isInlier(m, x[i], y[i], z[i], t[i]) { moments.add(x[i], y[i], z[i]) }
+                return moments
+            }
+        }
+
+        /// `body` on the four columns.
+        @inline(__always) private func withColumns<R>(
+            _ body: (
+                UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>,
+                UnsafeBufferPointer<Double>
+            ) -> R
+        ) -> R {
             x.withUnsafeBufferPointer { x in
                 y.withUnsafeBufferPointer { y in
-                    z.withUnsafeBufferPointer { z in
-                        t.withUnsafeBufferPointer { t in
-                            var moments = MomentAccumulator()
-                            for i in 0..<x.count where isInlier(m, x[i], y[i], z[i], t[i]) {
-                                moments.add(x[i], y[i], z[i])
-                            }
-                            return moments
-                        }
-                    }
+                    z.withUnsafeBufferPointer { z in t.withUnsafeBufferPointer { t in body(x, y, z, t) } }
                 }
             }
         }
