@@ -86,4 +86,42 @@ import Testing
         #expect(outcome.status == 0, "\(outcome.stderr)")
         #expect(FileManager.default.fileExists(atPath: report.path))
     }
+
+    /// `--bench FILE` adds the bench's single-capture section before the run's latency and
+    /// its command to the reproduction block; a file that is not a bench report is refused
+    /// with exit 65 and one line naming it, and no report is written.
+    @Test func aBenchReportIsShownAndABadOneRefused() throws {
+        let out = try Self.freshRun("rial-methodology-bench")
+        let folder = out.deletingLastPathComponent()
+        let bench = folder.appendingPathComponent("bench.json")
+        try Data(
+            """
+            {"schema": "rial-bench-bench/1", "iterations": 7, "warmup": 1, "build": "release", "capture": "c",
+             "environment": {"os": "L", "cpu": "CPU", "cores": 2, "memory_gib": 1, "swift": "6", "hostname": "h"},
+             "entries": [{"key": "decode", "verdict": "n/a", "statistics": {"n": 7, "min_ms": 1, "mean_ms": 2,
+               "p50_ms": 2, "p90_ms": 3, "p95_ms": 3, "p99_ms": 3, "max_ms": 3, "excluded": 0}}],
+             "end_to_end_over_decode": 1.25}
+            """.utf8
+        ).write(to: bench)
+        let report = folder.appendingPathComponent("methodology.md")
+        let outcome = try CLIRunner.run([
+            "methodology", "--from", out.path, "--bench", bench.path, "--out", report.path,
+        ])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let text = try String(contentsOf: report, encoding: .utf8)
+        let single = try #require(text.range(of: "## Latency on one capture (`rial-bench bench`)"))
+        let run = try #require(text.range(of: "## Latency in the run"))
+        #expect(single.lowerBound < run.lowerBound)
+        #expect(text.contains("| `decode` | 7 | 2.00 | 3.00 | 3.00 | — | n/a |"))
+        #expect(text.contains("took 1.25 x the decode"))
+        #expect(text.contains("rial-bench bench --iterations 7 --json > \(bench.path)"))
+
+        try Data("{\"schema\": \"rial-bench-bench/1\"}".utf8).write(to: bench)
+        let refused = folder.appendingPathComponent("refused.md")
+        let bad = try CLIRunner.run(["methodology", "--from", out.path, "--bench", bench.path, "--out", refused.path])
+        #expect(bad.status == 65, "\(bad.stdout)\(bad.stderr)")
+        #expect(bad.stderr.contains("\(bench.path): not a bench report"), "\(bad.stderr)")
+        #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: refused.path))
+    }
 }

@@ -66,7 +66,7 @@ public enum Benchmark {
     }
 
     public struct Report: Sendable, Equatable, Codable {
-        public var schema = "rial-bench-bench/1"
+        public var schema = Report.format
         public var iterations: Int
         public var warmup: Int
         public var build: String
@@ -93,9 +93,16 @@ public enum Benchmark {
         public var video: VideoDecodeBenchmark.Report?
         /// Why the video row could not run (the clip could not be encoded or decoded).
         public var videoError: String?
+        /// When the run ended (ISO 8601), the tool and commit that measured, and the
+        /// SHA-256 of the configuration it ran (as a run's `configuration_sha256`): nil in
+        /// reports written before they were kept.
+        public var created: String?
+        public var tool: RunResults.Tool?
+        public var configurationSHA256: String?
 
         enum CodingKeys: String, CodingKey {
-            case schema, iterations, warmup, build, capture, environment, entries
+            case schema, iterations, warmup, build, capture, environment, entries, created, tool
+            case configurationSHA256 = "configuration_sha256"
             case endToEndOverDecode = "end_to_end_over_decode"
             case endToEndBound = "end_to_end_bound"
             case endToEndUsage = "end_to_end_usage"
@@ -226,7 +233,8 @@ public enum Benchmark {
     /// - Throws: `ConfigurationError` when `configuration` cannot build an analyzer.
     public static func run(
         iterations: Int, warmup: Int, build: String, configuration: PipelineConfiguration = .standard,
-        videoPasses: Int = 0, videoCache: URL? = nil, progress: (String) -> Void = { _ in }
+        videoPasses: Int = 0, videoCache: URL? = nil, toolVersion: String = "unknown",
+        progress: (String) -> Void = { _ in }
     ) throws(ConfigurationError) -> Report {
         let analyzer = try CaptureAnalyzer(configuration: configuration)
         let (jpeg, input, pair) = capture()
@@ -383,6 +391,8 @@ public enum Benchmark {
             endToEndUsage: usage, remeasured: remeasured,
             models: Dictionary(
                 uniqueKeysWithValues: configuration.learnedModels.map { ($0.key.description, $0.value) }),
-            video: video, videoError: videoError)
+            video: video, videoError: videoError, created: ISO8601DateFormatter().string(from: Date()),
+            tool: RunResults.Tool(name: "rial-bench", version: toolVersion, gitCommit: RunEnvironment.gitCommit()),
+            configurationSHA256: RunResults.configurationHash(configuration))
     }
 }

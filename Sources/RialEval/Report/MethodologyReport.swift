@@ -80,7 +80,7 @@ public enum MethodologyReport {
     /// cameras (`methodology --gap DIR`).
     public static func markdown(
         results r: RunResults, datasets: [DatasetDescription], folder: String, tunings: [TuningSummary] = [],
-        video: (folder: String, results: RunResults)? = nil, gaps: [GapSummary] = []
+        video: (folder: String, results: RunResults)? = nil, gaps: [GapSummary] = [], bench: BenchSummary? = nil
     ) -> String {
         var out: [String] = []
         func f(_ v: Double) -> String { v.isFinite ? String(format: "%.3f", v) : "—" }
@@ -119,7 +119,12 @@ public enum MethodologyReport {
         }
         let extra =
             tunings.map { " --tuning \($0.folder)" }.joined() + (video.map { " --video-from \($0.folder)" } ?? "")
-            + gaps.map { " --gap \($0.folder)" }.joined()
+            + gaps.map { " --gap \($0.folder)" }.joined() + (bench.map { " --bench \($0.path)" } ?? "")
+        if let bench {
+            out.append(
+                "rial-bench bench --iterations \(bench.report.iterations) --json > \(bench.path)   # single-capture latency (run on a quiet machine)"
+            )
+        }
         out.append("rial-bench methodology --from reports/latest\(extra) --out reports/methodology.md")
         out.append("```")
         out.append("")
@@ -220,10 +225,14 @@ public enum MethodologyReport {
         out += fittedOn(r.configuration)
         for tuning in tunings { out += tuningSection(tuning, simulated: r.metricsByData["simulated"]) }
         if !gaps.isEmpty { out += gapSection(gaps) }
-        out.append("## Latency")
+        if let bench { out += benchSection(bench, runConfigurationSHA256: r.configurationSHA256) }
+        out.append(bench == nil ? "## Latency" : "## Latency in the run")
         out.append("")
         out.append(
-            "Per method per sample, in-process, monotonic clock, nearest-rank percentiles, in the run above (\(MarkdownText.escape(r.environment.cpu)), \(r.environment.cores) cores, \(r.jobs) parallel samples, \(MarkdownText.escape(r.build)) build). Targets: methods.md section 9 (phone budgets). `rial-bench bench` measures each method alone on a fixed 12 MP capture."
+            "Per method per sample, in-process, monotonic clock, nearest-rank percentiles, in the run above (\(MarkdownText.escape(r.environment.cpu)), \(r.environment.cores) cores, \(r.jobs) parallel samples, \(MarkdownText.escape(r.build)) build). Targets: methods.md section 9 (phone budgets). "
+                + (bench == nil
+                    ? "`rial-bench bench` measures each method alone on a fixed 12 MP capture; the run's samples are smaller or larger and share the cores with each other, so its verdicts are not the targets' own measure (`methodology --bench FILE` adds the bench's)."
+                    : "The targets are for one capture at a time, as in the section above; here \(r.jobs) samples share \(r.environment.cores) cores and each sample's methods run one after another, so these times include that contention, and the verdicts compare them with the single-capture targets only for orientation.")
         )
         out.append("")
         out.append("| key | n | p50 ms | p90 ms | p99 ms | target ms | verdict |")

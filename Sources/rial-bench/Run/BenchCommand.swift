@@ -79,7 +79,8 @@ struct Bench: ParsableCommand {
                 iterations: iterations, warmup: warmup, build: BuildInfo.configuration, configuration: configuration,
                 videoPasses: videoPasses,
                 videoCache: DefaultData.cacheDirectory(
-                    root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+                    root: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)),
+                toolVersion: RialBenchVersion.string
             ) { key in
                 if !json { FileHandle.standardError.write(Data("bench: \(key)\n".utf8)) }
             }
@@ -87,9 +88,7 @@ struct Bench: ParsableCommand {
             throw CLIError.badInput(CLIError.configurationMessage(error, file: config))
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            Terminal.out(String(decoding: try encoder.encode(report), as: UTF8.self))
+            Terminal.out(String(decoding: try report.jsonData(), as: UTF8.self))
         } else {
             var table = TextTable([
                 "item", "n", "min", "mean", "p50", "p90", "p99", "max", "target", "verdict", "target source",

@@ -33,6 +33,12 @@ struct Methodology: ParsableCommand {
         completion: .directory)
     var gap: [String] = []
 
+    @Option(
+        help:
+            "A `rial-bench bench --json` report whose single-capture latency (each method against its target, end to end against the decode) the report shows beside the run's.",
+        completion: .file(extensions: ["json"]))
+    var bench: String?
+
     func run() throws {
         let results: RunResults
         do {
@@ -60,9 +66,15 @@ struct Methodology: ParsableCommand {
                 throw CLIError.badInput(error.description)
             }
         }
+        var benchSummary: MethodologyReport.BenchSummary?
+        if let bench {
+            do { benchSummary = .init(path: bench, report: try Benchmark.Report.read(path: bench)) } catch {
+                throw CLIError.badInput(error.description)
+            }
+        }
         let markdown = MethodologyReport.markdown(
             results: results, datasets: MethodologyReport.describe(results.datasets),
-            folder: from, tunings: tunings, video: video, gaps: gaps)
+            folder: from, tunings: tunings, video: video, gaps: gaps, bench: benchSummary)
         let body = MarkdownParser().html(from: markdown)
         let html = """
             <!DOCTYPE html>

@@ -1,0 +1,36 @@
+import Foundation
+
+extension Benchmark.Report {
+    /// The report as `bench --json` prints it: sorted keys, non-finite numbers as the
+    /// strings `results.json` uses ("inf", "-inf", "nan"; a plain encoder would refuse a
+    /// NaN ratio, e.g. end to end over a decode that never finished).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(
+            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+        return try encoder.encode(self)
+    }
+
+    /// The schema this rial-bench writes and reads.
+    public static let format = "rial-bench-bench/1"
+
+    /// Reads a report that `rial-bench bench --json` printed to `path`.
+    ///
+    /// - Throws: `RunError` naming the file when it is missing or unreadable (as for
+    ///   `results.json`), not a bench report, or of another schema version.
+    public static func read(path: String) throws(RunError) -> Benchmark.Report {
+        let data = try RunResults.contents(of: path)
+        let report: Benchmark.Report
+        do { report = try RunResults.decoder.decode(Benchmark.Report.self, from: data) } catch let error
+            as DecodingError
+        {
+            throw RunError(
+                "\(path): not a bench report (rial-bench bench --json): \(ConfigurationFile.describe(error))")
+        } catch { throw RunError("\(path): not a bench report (rial-bench bench --json)") }
+        guard report.schema == format else {
+            throw RunError("\(path): schema '\(report.schema)', this rial-bench reads '\(format)'")
+        }
+        return report
+    }
+}
