@@ -1,15 +1,11 @@
 import Foundation
 
 extension Benchmark.Report {
-    /// The report as `bench --json` prints it: sorted keys, non-finite numbers as the
-    /// strings `results.json` uses ("inf", "-inf", "nan"; a plain encoder would refuse a
-    /// NaN ratio, e.g. end to end over a decode that never finished).
+    /// The report as `bench --json` prints it, as `results.json` is written
+    /// (`RunResults.encoder`: a NaN ratio, e.g. end to end over a decode that never
+    /// finished, as "nan" where a plain encoder would refuse it).
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try encoder.encode(self)
+        try RunResults.encoder.encode(self)
     }
 
     /// The schema this rial-bench writes and reads.

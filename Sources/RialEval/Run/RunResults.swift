@@ -423,11 +423,18 @@ public struct RunResults: Sendable, Equatable, Codable {
 
     /// Pretty JSON with sorted keys.
     public func jsonData() throws -> Data {
+        try Self.encoder.encode(self)
+    }
+
+    /// The encoder of `results.json` and the reports written like it (`tune.json`, `bench
+    /// --json`): sorted keys, pretty, slashes unescaped, non-finite numbers as the strings
+    /// `decoder` reads back ("inf", "-inf", "nan"; a plain encoder refuses them).
+    static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try encoder.encode(self)
+        return encoder
     }
 
     /// Reads a `results.json`.

@@ -194,11 +194,7 @@ public struct TuningReport: Sendable, Equatable, Codable {
 
     /// `tune.json`: sorted keys, non-finite numbers as strings (`"nan"`, `"inf"`).
     public func jsonData() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.nonConformingFloatEncodingStrategy = .convertToString(
-            positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        return try encoder.encode(self)
+        try RunResults.encoder.encode(self)
     }
 
     /// The file `tune` writes in its output folder.
