@@ -1,4 +1,5 @@
 import Foundation
+import RialMedia
 import Testing
 
 @testable import RialEval
@@ -107,5 +108,41 @@ import Testing
         report.endToEndOverDecode = .nan
         let path = try Self.file(String(decoding: try report.jsonData(), as: UTF8.self))
         #expect(try Benchmark.Report.read(path: path).endToEndOverDecode.isNaN)
+    }
+
+    /// Fuzz: every truncation of a valid report, 200 files of random bytes and 200 copies
+    /// with 1 to 4 random bytes changed are each refused in one line naming the file, or
+    /// read; nothing crashes.
+    @Test func truncatedAndRandomFilesAreRefusedByName() throws {
+        let valid = Array(Self.json().utf8)
+        let path = try Self.file(nil)
+        func refusal(_ bytes: [UInt8]) throws -> String? {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return Self.message(path)
+        }
+        for length in 0..<valid.count {
+            let message = try refusal(Array(valid[0..<length]))
+            #expect(message?.hasPrefix("\(path): ") == true, "\(length): \(message ?? "accepted")")
+            #expect(message?.contains("\n") == false, "\(length)")
+        }
+        var random = SplitMix64(seed: 20_261_128)
+        var refused = 0
+        for trial in 0..<400 {
+            var bytes: [UInt8]
+            if trial % 2 == 0 {
+                bytes = (0..<Int(random.next() % 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            } else {
+                bytes = valid
+                for _ in 0..<(1 + Int(random.next() % 4)) {
+                    bytes[Int(random.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: random.next())
+                }
+            }
+            guard let message = try refusal(bytes) else { continue }
+            refused += 1
+            #expect(message.hasPrefix("\(path): "), "\(message)")
+            #expect(!message.contains("\n"), "\(message)")
+        }
+        // Every random file is refused; a changed byte may still leave a valid report.
+        #expect(refused >= 200)
     }
 }
