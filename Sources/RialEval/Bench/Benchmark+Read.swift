@@ -16,14 +16,9 @@ extension Benchmark.Report {
     /// - Throws: `RunError` naming the file when it is missing or unreadable (as for
     ///   `results.json`), not a bench report, or of another schema version.
     public static func read(path: String) throws(RunError) -> Benchmark.Report {
-        let data = try RunResults.contents(of: path)
-        let report: Benchmark.Report
-        do { report = try RunResults.decoder.decode(Benchmark.Report.self, from: data) } catch let error
-            as DecodingError
-        {
-            throw RunError(
-                "\(path): not a bench report (rial-bench bench --json): \(ConfigurationFile.describe(error))")
-        } catch { throw RunError("\(path): not a bench report (rial-bench bench --json)") }
+        let report = try RunResults.decodeReport(
+            Benchmark.Report.self, from: try RunResults.contents(of: path), path: path,
+            what: "bench report (rial-bench bench --json)")
         guard report.schema == format else {
             throw RunError("\(path): schema '\(report.schema)', this rial-bench reads '\(format)'")
         }

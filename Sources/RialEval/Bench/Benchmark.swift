@@ -392,7 +392,7 @@ public enum Benchmark {
             models: Dictionary(
                 uniqueKeysWithValues: configuration.learnedModels.map { ($0.key.description, $0.value) }),
             video: video, videoError: videoError, created: ISO8601DateFormatter().string(from: Date()),
-            tool: RunResults.Tool(name: "rial-bench", version: toolVersion, gitCommit: RunEnvironment.gitCommit()),
+            tool: .current(version: toolVersion),
             configurationSHA256: RunResults.configurationHash(configuration))
     }
 }

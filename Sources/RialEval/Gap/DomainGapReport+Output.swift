@@ -106,14 +106,9 @@ extension DomainGapReport {
     ///   `results.json` and `tune.json`), not a gap report or of another format version.
     public static func read(folder: String) throws(RunError) -> DomainGapReport {
         let path = URL(fileURLWithPath: folder).appendingPathComponent("gap.json").path
-        let data = try RunResults.contents(of: path)
-        let report: DomainGapReport
         // RunResults.decoder reads the "inf"/"-inf"/"nan" strings json() writes.
-        do { report = try RunResults.decoder.decode(DomainGapReport.self, from: data) } catch let error
-            as DecodingError
-        {
-            throw RunError("\(path): not a domain-gap report: \(ConfigurationFile.describe(error))")
-        } catch { throw RunError("\(path): not a domain-gap report") }
+        let report = try RunResults.decodeReport(
+            DomainGapReport.self, from: try RunResults.contents(of: path), path: path, what: "domain-gap report")
         guard report.reportFormat == format else {
             throw RunError("\(path): format '\(report.reportFormat)', this rial-bench reads '\(format)'")
         }

@@ -126,6 +126,12 @@ public struct RunResults: Sendable, Equatable, Codable {
             case name, version
             case gitCommit = "git_commit"
         }
+
+        /// This process: rial-bench of `version`, at the commit of the checkout it runs in
+        /// (`RunEnvironment.gitCommit`).
+        static func current(version: String) -> Tool {
+            Tool(name: "rial-bench", version: version, gitCommit: RunEnvironment.gitCommit())
+        }
     }
 
     public struct Counts: Sendable, Equatable, Codable {
@@ -404,7 +410,7 @@ public struct RunResults: Sendable, Equatable, Codable {
         ]
         return RunResults(
             testRun: context.limit != nil, limit: context.limit, created: ISO8601DateFormatter().string(from: Date()),
-            tool: Tool(name: "rial-bench", version: context.toolVersion, gitCommit: RunEnvironment.gitCommit()),
+            tool: .current(version: context.toolVersion),
             environment: .current(), configuration: context.configuration,
             configurationSHA256: configurationHash(context.configuration), profile: context.configuration.profile,
             datasets: context.datasets, counts: counts, failures: failures, seeds: seeds,
@@ -451,6 +457,16 @@ public struct RunResults: Sendable, Equatable, Codable {
             throw RunError(
                 "\(path): \(FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")")
         }
+    }
+
+    /// A report file's `data` (read from `path`) decoded as `T`, or `RunError` naming the
+    /// file: "PATH: not a WHAT: " and where decoding stopped, in one line.
+    static func decodeReport<T: Decodable>(_ type: T.Type, from data: Data, path: String, what: String)
+        throws(RunError) -> T
+    {
+        do { return try decoder.decode(type, from: data) } catch let error as DecodingError {
+            throw RunError("\(path): not a \(what): \(ConfigurationFile.describe(error))")
+        } catch { throw RunError("\(path): not a \(what)") }
     }
 
     /// A decoder for `results.json`: non-finite numbers as `jsonData()` writes them.
