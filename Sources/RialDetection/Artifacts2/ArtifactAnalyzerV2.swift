@@ -60,38 +60,48 @@ public struct ArtifactAnalyzerV2: Sendable {
             return .unavailable(
                 reason: "image \(image.width) x \(image.height) is smaller than \(c.minImageSide) px on a side")
         }
-        // The centre tile lies above the bottom rows: read it first.
         let tile = ArtifactCuesV2.detailTileSide(width: image.width, height: image.height, wanted: c.detailTileSize)
-        let share = ArtifactCuesV2.fineDetailShare(image, tile: tile, configuration: c)
-
+        let tileBottom = (image.height - tile) / 2 + tile
         let k = MoireBandImage.factor(width: image.width, height: image.height, analysisLongSide: c.analysisLongSide)
         let w = image.width / k, h = image.height / k
-        // The reduction `moire/2` shares when both read the same capture.
-        let reduced = MoireBandImage.wholeFrame(image: image, factor: k)
-        let luma = ArtifactCuesV2.luma(reduced)
-        var lo = Float.infinity, hi = -Float.infinity
-        for v in luma {
-            lo = Swift.min(lo, v)
-            hi = Swift.max(hi, v)
+        guard w > 0 && h > 0 else {
+            return .unavailable(
+                reason: "image \(image.width) x \(image.height) is \(w) x \(h) at the analysis scale (1/\(k))")
         }
-        let range = Double(hi - lo)
+        // The reduction `moire/2` shares when both read the same capture. When this method
+        // reduces it, the cues follow each block row, and the fine detail is measured
+        // as soon as the centre tile's rows are reduced, while later rows decode;
+        // otherwise they are measured on the finished image. The same values either way.
+        let cues = ArtifactCuesV2.LumaCues(width: w, height: h, configuration: c)
+        var share: Double?
+        let (reduced, streamed) = MoireBandImage.wholeFrame(image: image, factor: k) { by, planes in
+            cues.addRow(of: planes)
+            if share == nil && (by + 1) * k >= tileBottom {
+                share = ArtifactCuesV2.fineDetailShare(image, tile: tile, configuration: c)
+            }
+        }
+        if !streamed {
+            reduced.planes.withUnsafeBufferPointer { planes in
+                for _ in 0..<h { cues.addRow(of: planes) }
+            }
+        }
+        let fineDetail = share ?? ArtifactCuesV2.fineDetailShare(image, tile: tile, configuration: c)
+        let range = Double(cues.highest - cues.lowest)
         guard range >= c.minLumaRange else {
             return .unavailable(
                 reason: "image is constant (luma range \(range) < \(c.minLumaRange) levels at the analysis scale)")
         }
-        let detail = ArtifactCuesV2.detailVariance(luma, width: w, height: h, box: c.detailBox)
-        let rows = ArtifactCuesV2.banding(
-            ArtifactCuesV2.rowMeans(luma, width: w, height: h), configuration: c)
-        let columns = ArtifactCuesV2.banding(
-            ArtifactCuesV2.columnMeans(luma, width: w, height: h), configuration: c)
-        let surround = ArtifactCuesV2.surroundRatio(luma, width: w, height: h, configuration: c)
+        let detail = cues.detailVariance
+        let rows = ArtifactCuesV2.banding(cues.rowProfile, configuration: c)
+        let columns = ArtifactCuesV2.banding(cues.columnProfile, configuration: c)
+        let surround = cues.surroundRatio(offset: c.surroundOffset)
 
         let bandingRows = rows.variance / Swift.max(detail, c.logFloor)
         let bandingColumns = columns.variance / Swift.max(detail, c.logFloor)
         let z =
             c.intercept + c.bandingRowsWeight * log(Swift.max(bandingRows, c.logFloor))
             + c.bandingColumnsWeight * log(Swift.max(bandingColumns, c.logFloor))
-            + c.surroundWeight * log(surround) + c.fineDetailWeight * log(Swift.max(share, c.logFloor))
+            + c.surroundWeight * log(surround) + c.fineDetailWeight * log(Swift.max(fineDetail, c.logFloor))
         let confidence = 1 / (1 + exp(-z))
 
         var result = Result(
@@ -104,7 +114,7 @@ public struct ArtifactAnalyzerV2: Sendable {
         result.bandingPeriodRows = rows.period * Double(k)
         result.bandingPeriodColumns = columns.period * Double(k)
         result.surroundRatio = surround
-        result.fineDetailShare = share
+        result.fineDetailShare = fineDetail
         result.analysisFactor = k
         result.detailTileSize = tile
         return result

@@ -4,41 +4,185 @@ import RialMedia
 /// The three measurements of `artifacts/2` (see `ArtifactAnalyzerV2`), on contiguous
 /// buffers allocated once per analysis.
 enum ArtifactCuesV2 {
-    /// BT.601 luma of the reduced planes, `width * height` values, 0...255.
-    static func luma(_ image: MoireBandImage) -> [Float] {
-        let plane = image.width * image.height
-        var out = [Float](repeating: 0, count: plane)
-        image.planes.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in
-                for i in 0..<plane {
-                    o[i] = 0.299 * p[i] + 0.587 * p[plane + i] + 0.114 * p[2 * plane + i]
+    /// The banding profiles, the detail variance, the surround ratio and the luma range
+    /// of the analysis-scale image, accumulated one block row at a time as the reduction
+    /// writes them (`MoireBandImage.wholeFrame(image:factor:eachBlockRow:)`), so that the
+    /// work runs while the photo still decodes instead of after its last row
+    /// (docs/end-to-end-latency.md). Every sum is added in the order a pass over the
+    /// finished image adds it (rows top to bottom, left to right within a row; the
+    /// detail variance's vertical box `detail_box / 2 + 1` rows behind the newest row),
+    /// so the values do not depend on when the rows arrive.
+    ///
+    /// - Complexity: O(w) per row, O(w h) floats of memory (luma and its horizontal box
+    ///   mean).
+    final class LumaCues {
+        let width: Int
+        let height: Int
+        /// Half the detail box.
+        private let radius: Int
+        /// BT.601 luma of the reduced planes, 0...255, rows `0..<rowsAdded` written.
+        private var luma: [Float]
+        /// `luma`'s horizontal `detail_box` mean (edges repeat).
+        private var horizontal: [Float]
+        private var prefix: [Float]
+        private(set) var rowsAdded = 0
+        private(set) var lowest = Float.infinity
+        private(set) var highest = -Float.infinity
+        /// Each row's mean luma.
+        private var rowMeans: [Double]
+        /// Each column's luma sum so far.
+        private var columnSums: [Double]
+        // The detail variance's vertical pass: column sums of `horizontal` over the box
+        // around `nextDetailRow`, and the residual's moments up to it.
+        private var boxColumns: [Double]
+        private var boxStarted = false
+        private var nextDetailRow = 0
+        private var detailSum = 0.0
+        private var detailSquares = 0.0
+        // The surround's ring and centre.
+        private let marginRows: Int, marginColumns: Int, centreRow: Int, centreColumn: Int
+        private var ring = 0.0, ringCount = 0, centre = 0.0, centreCount = 0
+
+        init(width w: Int, height h: Int, configuration c: ArtifactAnalyzerV2.Configuration) {
+            precondition(w > 0 && h > 0, "LumaCues: empty image (the caller reports it)")
+            width = w
+            height = h
+            radius = c.detailBox / 2
+            luma = [Float](repeating: 0, count: w * h)
+            horizontal = luma
+            prefix = [Float](repeating: 0, count: w + 2 * radius + 1)
+            rowMeans = [Double](repeating: 0, count: h)
+            columnSums = [Double](repeating: 0, count: w)
+            boxColumns = columnSums
+            marginRows = Swift.max(1, Int(Double(h) * c.surroundMargin))
+            marginColumns = Swift.max(1, Int(Double(w) * c.surroundMargin))
+            centreRow = Int(Double(h) * (1 - c.surroundCentre) / 2)
+            centreColumn = Int(Double(w) * (1 - c.surroundCentre) / 2)
+        }
+
+        /// Adds row `rowsAdded` of the planar red, green, blue `planes` (`width x height`
+        /// each, as `MoireBandImage.planes`).
+        func addRow(of planes: UnsafeBufferPointer<Float>) {
+            let w = width, h = height, y = rowsAdded, plane = w * h, row = y * w, r = radius
+            precondition(y < h && planes.count >= 3 * plane, "LumaCues: no row left, or planes too small")
+            var lo = lowest, hi = highest, rowSum = 0.0
+            var ringSum = ring, ringN = ringCount, centreSum = centre, centreN = centreCount
+            let inY = y >= marginRows && y < h - marginRows
+            let centreY = y >= centreRow && y < h - centreRow
+            let mw = marginColumns, cx = centreColumn
+            luma.withUnsafeMutableBufferPointer { l in
+                columnSums.withUnsafeMutableBufferPointer { columns in
+                    for x in 0..<w {
+                        let v =
+                            0.299 * planes[row + x] + 0.587 * planes[plane + row + x] + 0.114
+                            * planes[2 * plane + row + x]
+                        l[row + x] = v
+                        lo = Swift.min(lo, v)
+                        hi = Swift.max(hi, v)
+                        let value = Double(v)
+                        rowSum += value
+                        columns[x] += value
+                        if !(inY && x >= mw && x < w - mw) {
+                            ringSum += value
+                            ringN += 1
+                        }
+                        if centreY && x >= cx && x < w - cx {
+                            centreSum += value
+                            centreN += 1
+                        }
+                    }
+                }
+                horizontal.withUnsafeMutableBufferPointer { hz in
+                    prefix.withUnsafeMutableBufferPointer { prefix in
+                        prefix[0] = 0
+                        for i in 0..<(w + 2 * r) {
+                            prefix[i + 1] = prefix[i] + l[row + Swift.min(w - 1, Swift.max(0, i - r))]
+                        }
+                        let scale = 1 / Float(2 * r + 1)
+                        for x in 0..<w { hz[row + x] = (prefix[x + 2 * r + 1] - prefix[x]) * scale }
+                    }
                 }
             }
+            lowest = lo
+            highest = hi
+            ring = ringSum
+            ringCount = ringN
+            centre = centreSum
+            centreCount = centreN
+            rowMeans[y] = rowSum / Double(w)
+            rowsAdded = y + 1
+            advanceDetail()
         }
-        return out
-    }
 
-    static func rowMeans(_ luma: [Float], width w: Int, height h: Int) -> [Double] {
-        var out = [Double](repeating: 0, count: h)
-        luma.withUnsafeBufferPointer { l in
-            for y in 0..<h {
-                var s = 0.0
-                for x in 0..<w { s += Double(l[y * w + x]) }
-                out[y] = s / Double(w)
+        /// The vertical box pass over every row whose box (and the next row's) is
+        /// complete: output row `y` needs `horizontal` rows up to `min(h - 1, y + r + 1)`.
+        private func advanceDetail() {
+            let w = width, h = height, r = radius, available = rowsAdded
+            let scale = 1 / Double(2 * r + 1)
+            var y = nextDetailRow, sum = detailSum, squares = detailSquares
+            let started = boxStarted || Swift.min(h - 1, r) < available
+            guard started else { return }
+            luma.withUnsafeBufferPointer { l in
+                horizontal.withUnsafeBufferPointer { hz in
+                    boxColumns.withUnsafeMutableBufferPointer { cs in
+                        if !boxStarted {
+                            for j in -r...r {
+                                let row = Swift.min(h - 1, Swift.max(0, j)) * w
+                                for x in 0..<w { cs[x] += Double(hz[row + x]) }
+                            }
+                        }
+                        while y < h && Swift.min(h - 1, y + r + 1) < available {
+                            let row = y * w
+                            for x in 0..<w {
+                                let d = Double(l[row + x]) - cs[x] * scale
+                                sum += d
+                                squares += d * d
+                            }
+                            let add = Swift.min(h - 1, y + r + 1) * w, drop = Swift.max(0, y - r) * w
+                            for x in 0..<w { cs[x] += Double(hz[add + x]) - Double(hz[drop + x]) }
+                            y += 1
+                        }
+                    }
+                }
             }
+            boxStarted = true
+            nextDetailRow = y
+            detailSum = sum
+            detailSquares = squares
         }
-        return out
-    }
 
-    static func columnMeans(_ luma: [Float], width w: Int, height h: Int) -> [Double] {
-        var out = [Double](repeating: 0, count: w)
-        luma.withUnsafeBufferPointer { l in
-            for y in 0..<h {
-                for x in 0..<w { out[x] += Double(l[y * w + x]) }
-            }
+        /// Whether every row has been added.
+        var isComplete: Bool { rowsAdded == height }
+
+        /// Population variance of luma minus its `detail_box x detail_box` mean (edges
+        /// repeat). - Precondition: `isComplete`.
+        var detailVariance: Double {
+            precondition(isComplete && nextDetailRow == height, "LumaCues: rows missing")
+            let n = Double(width * height)
+            let mean = detailSum / n
+            return Swift.max(0, detailSquares / n - mean * mean)
         }
-        for x in 0..<w { out[x] /= Double(h) }
-        return out
+
+        /// Each row's mean luma, top to bottom. - Precondition: `isComplete`.
+        var rowProfile: [Double] {
+            precondition(isComplete, "LumaCues: rows missing")
+            return rowMeans
+        }
+
+        /// Each column's mean luma, left to right. - Precondition: `isComplete`.
+        var columnProfile: [Double] {
+            precondition(isComplete, "LumaCues: rows missing")
+            return columnSums.map { $0 / Double(height) }
+        }
+
+        /// `(ring mean + offset) / (centre mean + offset)` (see
+        /// `Configuration.surroundMargin`). - Precondition: `isComplete`.
+        func surroundRatio(offset: Double) -> Double {
+            precondition(isComplete, "LumaCues: rows missing")
+            let ringMean = ringCount > 0 ? ring / Double(ringCount) : 0
+            let centreMean = centreCount > 0 ? centre / Double(centreCount) : ringMean
+            return (ringMean + offset) / (centreMean + offset)
+        }
     }
 
     /// Moving average of `p` over `window` (odd) samples, edges repeating the end sample.
@@ -98,84 +242,6 @@ enum ArtifactCuesV2 {
             }
         }
         return (variance, bestFrequency > 0 ? Double(n) / Double(bestFrequency) : 0)
-    }
-
-    /// Population variance of `luma` minus its `box x box` mean (edges repeat).
-    static func detailVariance(_ luma: [Float], width w: Int, height h: Int, box: Int) -> Double {
-        let r = box / 2
-        var horizontal = [Float](repeating: 0, count: w * h)
-        var padded = [Float](repeating: 0, count: w + 2 * r + 1)
-        luma.withUnsafeBufferPointer { l in
-            horizontal.withUnsafeMutableBufferPointer { hz in
-                padded.withUnsafeMutableBufferPointer { prefix in
-                    for y in 0..<h {
-                        let row = y * w
-                        prefix[0] = 0
-                        for i in 0..<(w + 2 * r) {
-                            prefix[i + 1] = prefix[i] + l[row + Swift.min(w - 1, Swift.max(0, i - r))]
-                        }
-                        let scale = 1 / Float(box)
-                        for x in 0..<w { hz[row + x] = (prefix[x + 2 * r + 1] - prefix[x]) * scale }
-                    }
-                }
-            }
-        }
-        // Vertical pass with running column sums; accumulate the residual's moments.
-        var columnSum = [Double](repeating: 0, count: w)
-        var sum = 0.0, sumSquares = 0.0
-        let scale = 1 / Double(box)
-        luma.withUnsafeBufferPointer { l in
-            horizontal.withUnsafeBufferPointer { hz in
-                columnSum.withUnsafeMutableBufferPointer { cs in
-                    for j in -r...r {
-                        let row = Swift.min(h - 1, Swift.max(0, j)) * w
-                        for x in 0..<w { cs[x] += Double(hz[row + x]) }
-                    }
-                    for y in 0..<h {
-                        let row = y * w
-                        for x in 0..<w {
-                            let d = Double(l[row + x]) - cs[x] * scale
-                            sum += d
-                            sumSquares += d * d
-                        }
-                        let add = Swift.min(h - 1, y + r + 1) * w, drop = Swift.max(0, y - r) * w
-                        for x in 0..<w { cs[x] += Double(hz[add + x]) - Double(hz[drop + x]) }
-                    }
-                }
-            }
-        }
-        let n = Double(w * h)
-        let mean = sum / n
-        return Swift.max(0, sumSquares / n - mean * mean)
-    }
-
-    /// `(ring mean + offset) / (centre mean + offset)` (see `Configuration.surroundMargin`).
-    static func surroundRatio(
-        _ luma: [Float], width w: Int, height h: Int, configuration c: ArtifactAnalyzerV2.Configuration
-    ) -> Double {
-        let mh = Swift.max(1, Int(Double(h) * c.surroundMargin)), mw = Swift.max(1, Int(Double(w) * c.surroundMargin))
-        let cy = Int(Double(h) * (1 - c.surroundCentre) / 2), cx = Int(Double(w) * (1 - c.surroundCentre) / 2)
-        var ring = 0.0, ringCount = 0, centre = 0.0, centreCount = 0
-        luma.withUnsafeBufferPointer { l in
-            for y in 0..<h {
-                let inY = y >= mh && y < h - mh
-                let centreY = y >= cy && y < h - cy
-                for x in 0..<w {
-                    let v = Double(l[y * w + x])
-                    if !(inY && x >= mw && x < w - mw) {
-                        ring += v
-                        ringCount += 1
-                    }
-                    if centreY && x >= cx && x < w - cx {
-                        centre += v
-                        centreCount += 1
-                    }
-                }
-            }
-        }
-        let ringMean = ringCount > 0 ? ring / Double(ringCount) : 0
-        let centreMean = centreCount > 0 ? centre / Double(centreCount) : ringMean
-        return (ringMean + c.surroundOffset) / (centreMean + c.surroundOffset)
     }
 
     /// The configured tile side, halved until it fits in both dimensions (>= 1).

@@ -43,15 +43,36 @@ struct MoireBandImage {
     /// Every block of the photo reduced at factor `k`, computed once for all the readers
     /// of `image` when it shares derived values.
     static func wholeFrame(image: ImageRows, factor k: Int) -> Self {
-        image.derived("moire-band-image/\(k)") {
-            Self(
-                image: image, factor: k, origins: [(x: 0, y: 0)],
-                tileSize: Swift.max(image.width / k, image.height / k))
-        }
+        wholeFrame(image: image, factor: k, eachBlockRow: { _, _ in }).image
     }
 
-    /// Reduces the blocks under the `n x n` tiles at `origins` (analysis-scale corners).
-    init(image: ImageRows, factor k: Int, origins: [(x: Int, y: Int)], tileSize n: Int) {
+    /// `wholeFrame(image:factor:)`, and if this caller is the one that reduces it
+    /// (`streamed` true), `eachBlockRow(by, planes)` after each block row `by` is written,
+    /// top to bottom, on this thread: a reader can then work on the rows while the later
+    /// ones still decode. `planes` is the planar buffer being filled (`planes`' layout);
+    /// rows after `by` must not be read. When another reader reduced it, or reduces it
+    /// meanwhile, nothing is called and `streamed` is false: the caller then reads the
+    /// finished image.
+    static func wholeFrame(
+        image: ImageRows, factor k: Int, eachBlockRow: (Int, UnsafeBufferPointer<Float>) -> Void
+    ) -> (image: Self, streamed: Bool) {
+        var streamed = false
+        let reduced = image.derived("moire-band-image/\(k)") {
+            streamed = true
+            return Self(
+                image: image, factor: k, origins: [(x: 0, y: 0)],
+                tileSize: Swift.max(image.width / k, image.height / k), eachBlockRow: eachBlockRow)
+        }
+        return (reduced, streamed)
+    }
+
+    /// Reduces the blocks under the `n x n` tiles at `origins` (analysis-scale corners),
+    /// calling `eachBlockRow(by, planes)` after each block row under a tile is written
+    /// (see `wholeFrame(image:factor:eachBlockRow:)`).
+    init(
+        image: ImageRows, factor k: Int, origins: [(x: Int, y: Int)], tileSize n: Int,
+        eachBlockRow: (Int, UnsafeBufferPointer<Float>) -> Void = { _, _ in }
+    ) {
         let w = image.width / k, h = image.height / k
         factor = k
         width = w
@@ -86,6 +107,9 @@ struct MoireBandImage {
         // does (the same values to the last bit). Larger factors take that path.
         guard k <= 256 else {
             Self.exactReduce(image, into: &planes, factor: k, width: w, height: h, rowNeeded: rowNeeded, spans: spans)
+            planes.withUnsafeBufferPointer { out in
+                for by in 0..<h where rowNeeded[by] { eachBlockRow(by, out) }
+            }
             self.planes = planes
             return
         }
@@ -132,6 +156,7 @@ struct MoireBandImage {
                             }
                         }
                     }
+                    eachBlockRow(by, UnsafeBufferPointer(out))
                 }
             }
         }
