@@ -10,7 +10,8 @@ import RialMedia
 /// pixel (i, j) is the mean of `t x t` source pixels, `t = clamp(ceil(s), 1, 4)`, at
 /// `x = min(W - 1, floor((j + (kx + 0.5) / t) s))`, `y` likewise (kx, ky = 0..<t): a box
 /// filter over the pixel's footprint with at most 16 taps, so a 12 MP capture reads about
-/// 1.4 M of its 12 M pixels. Luma `Y = 0.299 R + 0.587 G + 0.114 B`.
+/// 1.4 M of its 12 M pixels. Luma `Y = 0.299 R + 0.587 G + 0.114 B`, written with each
+/// row.
 struct Texture2AnalysisImage {
     /// Analysis size, px.
     let width: Int
@@ -25,9 +26,43 @@ struct Texture2AnalysisImage {
     /// Largest number of taps per axis.
     static let maximumTaps = 4
 
+    /// The analysis image of `rows` with its groups 1, 2 and 5-7 accumulated row by row
+    /// while it is written (`Texture2RowFeatures`), before the photo's last rows arrive.
+    static func withRowFeatures(_ rows: ImageRows) -> (Self, Texture2RowFeatures) {
+        var features: Texture2RowFeatures?
+        let image = Self(rows) { width, height, red, green, blue, luma in
+            let accumulated = features ?? Texture2RowFeatures(width: width, height: height)
+            features = accumulated
+            accumulated.addRow(red: red, green: green, blue: blue, luma: luma)
+        }
+        return (image, features ?? image.rowFeatures())
+    }
+
+    /// Groups 1, 2 and 5-7 of `Texture2Features` accumulated over the finished image.
+    func rowFeatures() -> Texture2RowFeatures {
+        let features = Texture2RowFeatures(width: width, height: height)
+        red.withUnsafeBufferPointer { r in
+            green.withUnsafeBufferPointer { g in
+                blue.withUnsafeBufferPointer { b in
+                    luma.withUnsafeBufferPointer { y in
+                        for _ in 0..<height { features.addRow(red: r, green: g, blue: b, luma: y) }
+                    }
+                }
+            }
+        }
+        return features
+    }
+
     /// Resamples `rows` (at least 3 channels), waiting for each source row band as it
-    /// is needed.
-    init(_ rows: ImageRows) {
+    /// is needed; after each analysis row is written, `eachRow(width, height, red, green,
+    /// blue, luma)` with the planes being filled (rows after it must not be read).
+    init(
+        _ rows: ImageRows,
+        eachRow: (
+            Int, Int, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>,
+            UnsafeBufferPointer<Float>
+        ) -> Void = { _, _, _, _, _, _ in }
+    ) {
         let sourceWidth = rows.width, sourceHeight = rows.height, channels = rows.channels
         let s = Double(Swift.min(sourceWidth, sourceHeight)) / Double(Self.shortSide)
         let w = sourceWidth <= sourceHeight ? Self.shortSide : Swift.max(Self.shortSide, Int(Double(sourceWidth) / s))
@@ -43,44 +78,50 @@ struct Texture2AnalysisImage {
             }
         }
         var r = [Float](repeating: 0, count: w * h)
-        var g = r, b = r
+        var g = r, b = r, y = r
         let samples = rows.samples
         let taps = Float(t * t)
         var ys = [Int](repeating: 0, count: t)
         r.withUnsafeMutableBufferPointer { rp in
             g.withUnsafeMutableBufferPointer { gp in
                 b.withUnsafeMutableBufferPointer { bp in
-                    xs.withUnsafeBufferPointer { xp in
-                        for i in 0..<h {
-                            for k in 0..<t {
-                                ys[k] = Swift.min(
-                                    sourceHeight - 1,
-                                    Int(((Double(i) + (Double(k) + 0.5) / Double(t)) * s).rounded(.down)))
-                            }
-                            rows.waitForRows(ys[t - 1] + 1)
-                            for j in 0..<w {
-                                // Integer sums (at most 16 x 255, exact in Float as well).
-                                var sr = 0, sg = 0, sb = 0
-                                for ky in 0..<t {
-                                    let base = ys[ky] * sourceWidth * channels
-                                    for kx in 0..<t {
-                                        let p = base + xp[j * t + kx]
-                                        sr &+= Int(samples[p])
-                                        sg &+= Int(samples[p + 1])
-                                        sb &+= Int(samples[p + 2])
-                                    }
+                    y.withUnsafeMutableBufferPointer { yp in
+                        xs.withUnsafeBufferPointer { xp in
+                            for i in 0..<h {
+                                for k in 0..<t {
+                                    ys[k] = Swift.min(
+                                        sourceHeight - 1,
+                                        Int(((Double(i) + (Double(k) + 0.5) / Double(t)) * s).rounded(.down)))
                                 }
-                                rp[i * w + j] = Float(sr) / taps
-                                gp[i * w + j] = Float(sg) / taps
-                                bp[i * w + j] = Float(sb) / taps
+                                rows.waitForRows(ys[t - 1] + 1)
+                                for j in 0..<w {
+                                    // Integer sums (at most 16 x 255, exact in Float as well).
+                                    var sr = 0, sg = 0, sb = 0
+                                    for ky in 0..<t {
+                                        let base = ys[ky] * sourceWidth * channels
+                                        for kx in 0..<t {
+                                            let p = base + xp[j * t + kx]
+                                            sr &+= Int(samples[p])
+                                            sg &+= Int(samples[p + 1])
+                                            sb &+= Int(samples[p + 2])
+                                        }
+                                    }
+                                    rp[i * w + j] = Float(sr) / taps
+                                    gp[i * w + j] = Float(sg) / taps
+                                    bp[i * w + j] = Float(sb) / taps
+                                }
+                                for p in (i * w)..<((i + 1) * w) {
+                                    yp[p] = 0.299 * rp[p] + 0.587 * gp[p] + 0.114 * bp[p]
+                                }
+                                eachRow(
+                                    w, h, UnsafeBufferPointer(rp), UnsafeBufferPointer(gp), UnsafeBufferPointer(bp),
+                                    UnsafeBufferPointer(yp))
                             }
                         }
                     }
                 }
             }
         }
-        var y = [Float](repeating: 0, count: w * h)
-        for p in 0..<(w * h) { y[p] = 0.299 * r[p] + 0.587 * g[p] + 0.114 * b[p] }
         red = r
         green = g
         blue = b

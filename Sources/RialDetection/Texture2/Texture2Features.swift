@@ -75,13 +75,17 @@ public enum Texture2Features: TextureFeatureSet {
     /// The descriptor of checked rows that may still be decoding: the analysis image
     /// (`Texture2AnalysisImage`, resampled top to bottom as rows arrive) described.
     public static func describe(checkedRows rows: ImageRows) -> Texture2FeatureVector {
-        describe(Texture2AnalysisImage(rows))
+        let (image, features) = Texture2AnalysisImage.withRowFeatures(rows)
+        return describe(image, rows: features)
     }
 
-    /// The features of an analysis image.
-    static func describe(_ image: Texture2AnalysisImage) -> Texture2FeatureVector {
+    /// The features of an analysis image. `rows`: its groups 1, 2 and 5-7 when they were
+    /// accumulated while it was written (`Texture2AnalysisImage.init(_:eachRow:)`);
+    /// otherwise they are accumulated here from its rows.
+    static func describe(_ image: Texture2AnalysisImage, rows: Texture2RowFeatures? = nil) -> Texture2FeatureVector {
         let w = image.width, h = image.height, n = w * h
         let y = image.luma, r = image.red, g = image.green, b = image.blue
+        let rowFeatures = rows ?? image.rowFeatures()
         var cb = [Float](repeating: 0, count: n), cr = cb
         for p in 0..<n {
             cb[p] = b[p] - y[p]
@@ -89,12 +93,12 @@ public enum Texture2Features: TextureFeatureSet {
         }
         var values: [Double] = []
         values.reserveCapacity(count)
-        let lumaStd = tone(y, into: &values)
-        colour(r, g, b, y, cb, cr, into: &values)
+        let lumaStd = rowFeatures.tone(into: &values)
+        rowFeatures.colour(into: &values)
         bandPass(y, cb, cr, width: w, height: h, into: &values)
         crossChannel(r, g, b, width: w, height: h, into: &values)
-        gradients(y, width: w, height: h, into: &values)
-        localBinaryPatterns(y, width: w, height: h, into: &values)
+        rowFeatures.gradients(into: &values)
+        rowFeatures.localBinaryPatterns(into: &values)
         for i in values.indices where !values[i].isFinite { values[i] = 0 }
         return Texture2FeatureVector(values: values, lumaStandardDeviation: lumaStd, width: w, height: h)
     }
@@ -109,69 +113,6 @@ public enum Texture2Features: TextureFeatureSet {
             if Double(cumulative) >= target { return (Double(i) + 0.5) * top / Double(histogram.count) }
         }
         return top
-    }
-
-    /// Group 1; returns the luma standard deviation.
-    static func tone(_ y: [Float], into values: inout [Double]) -> Double {
-        let n = y.count
-        var fine = [Int](repeating: 0, count: 1024), coarse = [Int](repeating: 0, count: 32)
-        var hi = 0, lo = 0, sum = 0.0, sum2 = 0.0
-        for v in y {
-            fine[Swift.min(1023, Swift.max(0, Int(v * 4)))] += 1
-            coarse[Swift.min(31, Swift.max(0, Int(v / 8)))] += 1
-            if v > 250 { hi += 1 }
-            if v < 5 { lo += 1 }
-            sum += Double(v)
-            sum2 += Double(v) * Double(v)
-        }
-        let p = [0.005, 0.05, 0.5, 0.95, 0.995].map { percentile(fine, total: n, q: $0, top: 256) / 255 }
-        values += p
-        values.append(p[4] - p[0])
-        values.append(Double(hi) / Double(n))
-        values.append(Double(lo) / Double(n))
-        var entropy = 0.0
-        for c in coarse where c > 0 {
-            let share = Double(c) / Double(n)
-            entropy -= share * log(share)
-        }
-        values.append(entropy)
-        let mean = sum / Double(n)
-        return Swift.max(0, sum2 / Double(n) - mean * mean).squareRoot()
-    }
-
-    /// Group 2.
-    static func colour(
-        _ r: [Float], _ g: [Float], _ b: [Float], _ y: [Float], _ cb: [Float], _ cr: [Float],
-        into values: inout [Double]
-    ) {
-        let n = r.count
-        var satHistogram = [Int](repeating: 0, count: 1024)
-        var satSum = 0.0, glare = 0
-        var rgSum = 0.0, rgSum2 = 0.0, ybSum = 0.0, ybSum2 = 0.0, cbSum = 0.0, crSum = 0.0
-        for p in 0..<n {
-            let mx = Swift.max(r[p], g[p], b[p]), mn = Swift.min(r[p], g[p], b[p])
-            let sat = (mx - mn) / (mx + 1)
-            satSum += Double(sat)
-            satHistogram[Swift.min(1023, Swift.max(0, Int(sat * 1024)))] += 1
-            if y[p] > 235 && sat < 0.1 { glare += 1 }
-            let rg = Double(r[p] - g[p]), yb = Double(0.5 * (r[p] + g[p]) - b[p])
-            rgSum += rg
-            rgSum2 += rg * rg
-            ybSum += yb
-            ybSum2 += yb * yb
-            cbSum += Double(cb[p])
-            crSum += Double(cr[p])
-        }
-        let count = Double(n)
-        let rgMean = rgSum / count, ybMean = ybSum / count
-        let rgVar = Swift.max(0, rgSum2 / count - rgMean * rgMean)
-        let ybVar = Swift.max(0, ybSum2 / count - ybMean * ybMean)
-        values.append(satSum / count)
-        values.append(percentile(satHistogram, total: n, q: 0.95, top: 1))
-        values.append(((rgVar + ybVar).squareRoot() + 0.3 * (rgMean * rgMean + ybMean * ybMean).squareRoot()) / 255)
-        values.append(cbSum / count / 255)
-        values.append(crSum / count / 255)
-        values.append(Double(glare) / count)
     }
 
     /// `box_k` of `x` (k odd), half-sample symmetric borders, separable running sums
@@ -371,73 +312,6 @@ public enum Texture2Features: TextureFeatureSet {
         return y <= t3 * ax ? 5 : 4
     }
 
-    /// Groups 5 and 6.
-    static func gradients(_ y: [Float], width w: Int, height h: Int, into values: inout [Double]) {
-        var sx = 0.0, sy = 0.0, edges = 0
-        var orientation = [Double](repeating: 0, count: 8)
-        var tileSum = [Double](repeating: 0, count: 16), tileCount = [Int](repeating: 0, count: 16)
-        let tileColumn = (0..<w).map { Swift.min(3, ($0 * 4) / w) }
-        y.withUnsafeBufferPointer { y in
-            tileColumn.withUnsafeBufferPointer { tileColumn in
-                for i in 0..<h {
-                    let tileRow = Swift.min(3, (i * 4) / h)
-                    let row = i * w
-                    let inner = i > 0 && i < h - 1
-                    for j in 0..<w {
-                        let p = row + j
-                        let gx: Double = j > 0 && j < w - 1 ? Double(y[p + 1] - y[p - 1]) / 2 : 0
-                        let gy: Double = inner ? Double(y[p + w] - y[p - w]) / 2 : 0
-                        let g2 = gx * gx + gy * gy
-                        sx += gx * gx
-                        sy += gy * gy
-                        if g2 > 400 { edges += 1 }
-                        if g2 > 0 { orientation[orientationBin(gx, gy)] += g2 }
-                        let tile = tileRow * 4 + tileColumn[j]
-                        tileSum[tile] += g2
-                        tileCount[tile] += 1
-                    }
-                }
-            }
-        }
-        let n = Double(w * h), total = sx + sy
-        values.append(log(total / n + 1e-3))
-        values.append(log((sx + 1) / (sy + 1)))
-        let shares = orientation.map { $0 / (total + 1e-6) }
-        values.append(shares[0] + shares[4])
-        values.append(-shares.reduce(0) { $1 > 0 ? $0 + $1 * log($1) : $0 })
-        values.append(Double(edges) / n)
-        let tiles = (0..<16).map { log(tileSum[$0] / Double(Swift.max(1, tileCount[$0])) + 1e-2) }
-        let mean = tiles.reduce(0, +) / 16
-        values.append((tiles.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / 16).squareRoot())
-        values.append((tiles.max() ?? 0) - (tiles.min() ?? 0))
-    }
-
-    /// Group 7.
-    static func localBinaryPatterns(_ y: [Float], width w: Int, height h: Int, into values: inout [Double]) {
-        // Neighbours in circular order (dy, dx): (0, 1), (1, 1), (1, 0), (1, -1), (0, -1),
-        // (-1, -1), (-1, 0), (-1, 1); outside the image the nearest inside pixel.
-        var histogram = [Int](repeating: 0, count: 10)
-        y.withUnsafeBufferPointer { p in
-            for i in 0..<h {
-                let up = Swift.max(0, i - 1) * w, row = i * w, down = Swift.min(h - 1, i + 1) * w
-                for j in 0..<w {
-                    let left = Swift.max(0, j - 1), right = Swift.min(w - 1, j + 1)
-                    let c = p[row + j]
-                    var pattern = 0
-                    if p[row + right] - c > 2 { pattern |= 1 }
-                    if p[down + right] - c > 2 { pattern |= 2 }
-                    if p[down + j] - c > 2 { pattern |= 4 }
-                    if p[down + left] - c > 2 { pattern |= 8 }
-                    if p[row + left] - c > 2 { pattern |= 16 }
-                    if p[up + left] - c > 2 { pattern |= 32 }
-                    if p[up + j] - c > 2 { pattern |= 64 }
-                    if p[up + right] - c > 2 { pattern |= 128 }
-                    histogram[Int(TextureFeatures.riu2Code[pattern])] += 1
-                }
-            }
-        }
-        for c in histogram { values.append(Double(c) / Double(w * h)) }
-    }
 }
 
 /// The features of one image, in `Texture2Features.names` order.
