@@ -154,6 +154,25 @@ import Testing
         #expect(throws: TextureFeatureError.tooSmall(width: 32, height: 128, minimum: 64)) {
             try Texture2Features.extract(TextureImages.constant(width: 32, height: 128))
         }
+        // A strip beyond 16:1 (its analysis image would be 256 x 4,112 and grow with the
+        // strip) is refused by every version that resamples to a 256 px short side; 16:1
+        // itself is accepted.
+        for (width, height) in [(64, 1028), (1028, 64)] {
+            let strip = TextureImages.noise(width: width, height: height, seed: 5)
+            #expect(throws: TextureFeatureError.tooElongated(width: width, height: height, maximum: 16)) {
+                try Texture2Features.extract(strip)
+            }
+            #expect(throws: TextureFeatureError.tooElongated(width: width, height: height, maximum: 16)) {
+                try Texture3Features.extract(strip)
+            }
+            #expect(throws: TextureFeatureError.tooElongated(width: width, height: height, maximum: 16)) {
+                try Texture4Features.extract(strip)
+            }
+            let result = Texture4Analyzer().analyze(strip)
+            #expect(result.status == .unavailable)
+            #expect(result.unavailableReason?.contains("at most 16 x the short one") == true)
+        }
+        #expect((try? Texture2Features.extract(TextureImages.noise(width: 64, height: 1024, seed: 5))) != nil)
         let constant = Texture2Analyzer().analyze(TextureImages.constant(width: 300, height: 200))
         #expect(constant.status == .unavailable)
         #expect(constant.unavailableReason?.contains("constant") == true)

@@ -17,6 +17,8 @@ public protocol TextureFeatureSet: Sendable {
     static var names: [String] { get }
     /// Smallest accepted width and height, px.
     static var minimumSide: Int { get }
+    /// Largest accepted ratio of the long side to the short side (nil: any). Default nil.
+    static var maximumAspectRatio: Int? { get }
     /// The descriptor of rows that may still be decoding (read top to bottom), which
     /// `extract(rows:)` has checked: at least 3 channels, both sides >= `minimumSide`.
     static func describe(checkedRows rows: ImageRows) -> Vector
@@ -43,6 +45,8 @@ extension TextureFeatureSet {
 
     public static var readsResultsOf: [MethodIdentifier] { [] }
 
+    public static var maximumAspectRatio: Int? { nil }
+
     public static func describe(checkedRows rows: ImageRows, shared: SharedResults?) -> Vector {
         describe(checkedRows: rows)
     }
@@ -60,13 +64,18 @@ extension TextureFeatureSet {
     /// to `extract(_:)` of the finished image.
     ///
     /// - Throws: `TextureFeatureError` for fewer than 3 channels (the colour features need
-    ///   R, G, B) or a side below `minimumSide`.
+    ///   R, G, B), a side below `minimumSide` or a shape beyond `maximumAspectRatio`.
     ///   `shared`: the results of the capture's other methods the descriptor may read
     ///   (`describe(checkedRows:shared:)`); the vector is the same with or without them.
     public static func extract(rows: ImageRows, shared: SharedResults? = nil) throws(TextureFeatureError) -> Vector {
         guard rows.channels >= 3 else { throw .notColour(channels: rows.channels) }
         guard rows.width >= minimumSide, rows.height >= minimumSide else {
             throw .tooSmall(width: rows.width, height: rows.height, minimum: minimumSide)
+        }
+        if let limit = maximumAspectRatio,
+            Swift.max(rows.width, rows.height) > limit * Swift.min(rows.width, rows.height)
+        {
+            throw .tooElongated(width: rows.width, height: rows.height, maximum: limit)
         }
         return describe(checkedRows: rows, shared: shared)
     }

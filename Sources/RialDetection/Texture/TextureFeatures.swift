@@ -219,6 +219,8 @@ public enum TextureFeatureError: Error, Equatable, Sendable, CustomStringConvert
     case notColour(channels: Int)
     /// A side is below the minimum.
     case tooSmall(width: Int, height: Int, minimum: Int)
+    /// The long side is more than `maximum` times the short side.
+    case tooElongated(width: Int, height: Int, maximum: Int)
     /// The sample buffer does not fit the image size (`PixelImage.sampleLayoutProblem`).
     case badLayout(String)
 
@@ -228,6 +230,8 @@ public enum TextureFeatureError: Error, Equatable, Sendable, CustomStringConvert
             "texture features need an RGB image, got \(channels) channel(s)"
         case .tooSmall(let width, let height, let minimum):
             "image is \(width)x\(height) px; texture features need at least \(minimum)x\(minimum)"
+        case .tooElongated(let width, let height, let maximum):
+            "image is \(width)x\(height) px; texture features need a long side at most \(maximum) x the short one"
         case .badLayout(let problem):
             problem
         }

@@ -48,13 +48,19 @@ import RialMedia
 /// peakiness of the luma and chroma spectra at the analysis scale, and median-based noise
 /// levels of the band-pass residuals.
 ///
-/// Bad input: fewer than 3 channels or a side below `minimumSide` throws
+/// Bad input: fewer than 3 channels, a side below `minimumSide` or a long side beyond
+/// `maximumAspectRatio` times the short one throws
 /// `TextureFeatureError`; any pixel values give finite features.
 public enum Texture2Features: TextureFeatureSet {
     /// Feature set version; a model trained on another version is refused.
     public static let version = 2
     /// Smallest accepted width and height, px.
     public static let minimumSide = 64
+    /// Largest accepted long side over short side. The analysis image keeps the aspect
+    /// ratio with its short side at 256 px, so a 64 x 65,000 strip became 256 x 260,000
+    /// (66 M pixels: gigabytes of planes and tens of seconds, to find it constant); at
+    /// 16:1 it is at most 256 x 4,096. Photos are 4:3 to 21:9.
+    public static let maximumAspectRatio: Int? = 16
 
     /// The feature names, in vector order.
     public static let names: [String] = {

@@ -28,6 +28,8 @@ public enum Texture3Features: TextureFeatureSet {
     public static let version = 3
     /// Smallest accepted width and height, px (`Texture2Features.minimumSide`).
     public static let minimumSide = Texture2Features.minimumSide
+    /// Largest accepted long side over short side (`Texture2Features.maximumAspectRatio`).
+    public static let maximumAspectRatio = Texture2Features.maximumAspectRatio
 
     /// The layout features appended to `Texture2Features.names`, in vector order.
     public static let layoutNames = ["centre_minus_border"]

@@ -35,6 +35,8 @@ public enum Texture4Features: TextureFeatureSet {
     public static let version = 4
     /// Smallest accepted width and height, px (`Texture3Features.minimumSide`).
     public static let minimumSide = Texture3Features.minimumSide
+    /// Largest accepted long side over short side (`Texture3Features.maximumAspectRatio`).
+    public static let maximumAspectRatio = Texture3Features.maximumAspectRatio
 
     /// The cues appended to `Texture3Features.names`, in vector order.
     public static let cueNames = [
