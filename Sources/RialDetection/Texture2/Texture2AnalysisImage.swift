@@ -26,43 +26,13 @@ struct Texture2AnalysisImage {
     /// Largest number of taps per axis.
     static let maximumTaps = 4
 
-    /// The analysis image of `rows` with its groups 1, 2 and 5-7 accumulated row by row
-    /// while it is written (`Texture2RowFeatures`), before the photo's last rows arrive.
-    static func withRowFeatures(_ rows: ImageRows) -> (Self, Texture2RowFeatures) {
-        var features: Texture2RowFeatures?
-        let image = Self(rows) { width, height, red, green, blue, luma in
-            let accumulated = features ?? Texture2RowFeatures(width: width, height: height)
-            features = accumulated
-            accumulated.addRow(red: red, green: green, blue: blue, luma: luma)
-        }
-        return (image, features ?? image.rowFeatures())
-    }
-
-    /// Groups 1, 2 and 5-7 of `Texture2Features` accumulated over the finished image.
-    func rowFeatures() -> Texture2RowFeatures {
-        let features = Texture2RowFeatures(width: width, height: height)
-        red.withUnsafeBufferPointer { r in
-            green.withUnsafeBufferPointer { g in
-                blue.withUnsafeBufferPointer { b in
-                    luma.withUnsafeBufferPointer { y in
-                        for _ in 0..<height { features.addRow(red: r, green: g, blue: b, luma: y) }
-                    }
-                }
-            }
-        }
-        return features
-    }
+    /// Groups 1, 2 and 5-7 of `Texture2Features`, accumulated as the rows were written
+    /// (`Texture2RowFeatures`), so a photo still decoding has them before its last row.
+    let rowFeatures: Texture2RowFeatures
 
     /// Resamples `rows` (at least 3 channels), waiting for each source row band as it
-    /// is needed; after each analysis row is written, `eachRow(width, height, red, green,
-    /// blue, luma)` with the planes being filled (rows after it must not be read).
-    init(
-        _ rows: ImageRows,
-        eachRow: (
-            Int, Int, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>,
-            UnsafeBufferPointer<Float>
-        ) -> Void = { _, _, _, _, _, _ in }
-    ) {
+    /// is needed, and adds each analysis row to `rowFeatures` once it is written.
+    init(_ rows: ImageRows) {
         let sourceWidth = rows.width, sourceHeight = rows.height, channels = rows.channels
         let s = Double(Swift.min(sourceWidth, sourceHeight)) / Double(Self.shortSide)
         let w = sourceWidth <= sourceHeight ? Self.shortSide : Swift.max(Self.shortSide, Int(Double(sourceWidth) / s))
@@ -79,6 +49,7 @@ struct Texture2AnalysisImage {
         }
         var r = [Float](repeating: 0, count: w * h)
         var g = r, b = r, y = r
+        let features = Texture2RowFeatures(width: w, height: h)
         let samples = rows.samples
         let taps = Float(t * t)
         var ys = [Int](repeating: 0, count: t)
@@ -113,15 +84,16 @@ struct Texture2AnalysisImage {
                                 for p in (i * w)..<((i + 1) * w) {
                                     yp[p] = 0.299 * rp[p] + 0.587 * gp[p] + 0.114 * bp[p]
                                 }
-                                eachRow(
-                                    w, h, UnsafeBufferPointer(rp), UnsafeBufferPointer(gp), UnsafeBufferPointer(bp),
-                                    UnsafeBufferPointer(yp))
+                                features.addRow(
+                                    red: UnsafeBufferPointer(rp), green: UnsafeBufferPointer(gp),
+                                    blue: UnsafeBufferPointer(bp), luma: UnsafeBufferPointer(yp))
                             }
                         }
                     }
                 }
             }
         }
+        rowFeatures = features
         red = r
         green = g
         blue = b

@@ -81,17 +81,15 @@ public enum Texture2Features: TextureFeatureSet {
     /// The descriptor of checked rows that may still be decoding: the analysis image
     /// (`Texture2AnalysisImage`, resampled top to bottom as rows arrive) described.
     public static func describe(checkedRows rows: ImageRows) -> Texture2FeatureVector {
-        let (image, features) = Texture2AnalysisImage.withRowFeatures(rows)
-        return describe(image, rows: features)
+        describe(Texture2AnalysisImage(rows))
     }
 
-    /// The features of an analysis image. `rows`: its groups 1, 2 and 5-7 when they were
-    /// accumulated while it was written (`Texture2AnalysisImage.init(_:eachRow:)`);
-    /// otherwise they are accumulated here from its rows.
-    static func describe(_ image: Texture2AnalysisImage, rows: Texture2RowFeatures? = nil) -> Texture2FeatureVector {
+    /// The features of an analysis image (groups 1, 2 and 5-7 accumulated as it was
+    /// written: `Texture2AnalysisImage.rowFeatures`).
+    static func describe(_ image: Texture2AnalysisImage) -> Texture2FeatureVector {
         let w = image.width, h = image.height, n = w * h
         let y = image.luma, r = image.red, g = image.green, b = image.blue
-        let rowFeatures = rows ?? image.rowFeatures()
+        let rowFeatures = image.rowFeatures
         var cb = [Float](repeating: 0, count: n), cr = cb
         for p in 0..<n {
             cb[p] = b[p] - y[p]

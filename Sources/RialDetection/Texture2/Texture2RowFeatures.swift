@@ -8,8 +8,7 @@ import Foundation
 ///
 /// Every sum and count is added in the order a pass over the finished image adds it
 /// (rows top to bottom, left to right), so the values do not depend on when rows arrive.
-/// `Texture2Features.describe` feeds it the finished image's rows when nothing fed it
-/// while decoding: one implementation for both.
+/// `Texture2AnalysisImage` feeds it every row it writes, streamed or in memory alike.
 ///
 /// - Complexity: O(width) per row; no per-row allocation.
 final class Texture2RowFeatures {

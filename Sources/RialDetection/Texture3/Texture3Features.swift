@@ -40,8 +40,8 @@ public enum Texture3Features: TextureFeatureSet {
     /// The descriptor of checked rows that may still be decoding: `Texture2Features`'
     /// description of the analysis image, then feature 48.
     public static func describe(checkedRows rows: ImageRows) -> Texture2FeatureVector {
-        let (image, rowFeatures) = Texture2AnalysisImage.withRowFeatures(rows)
-        let base = Texture2Features.describe(image, rows: rowFeatures)
+        let image = Texture2AnalysisImage(rows)
+        let base = Texture2Features.describe(image)
         var values = base.values
         let layout = centreMinusBorder(image.luma, width: image.width, height: image.height)
         values.append(layout.isFinite ? layout : 0)
