@@ -233,6 +233,22 @@ import Testing
         }
     }
 
+    /// `derivedIfPresent` sees a value only once a reader has computed it, never
+    /// computes, and without a store sees nothing.
+    @Test func presentOnlyOnceComputed() {
+        ImageRowsTests.image.withRows { rows in
+            let shared = rows.sharingDerivedValues()
+            #expect(shared.derivedIfPresent("sum", as: Int.self) == nil)
+            let expected = shared.derived("sum") { Self.sum(shared) }
+            #expect(shared.derivedIfPresent("sum", as: Int.self) == expected)
+            #expect(shared.sharingDerivedValues().derivedIfPresent("sum", as: Int.self) == expected)
+            // Another type under the same name is another value.
+            #expect(shared.derivedIfPresent("sum", as: String.self) == nil)
+            _ = rows.derived("sum") { 1 }
+            #expect(rows.derivedIfPresent("sum", as: Int.self) == nil)
+        }
+    }
+
     /// While the photo decodes, with one reader slot: a reader that asks for the value
     /// while another computes it lends its slot, so that the one computing (which waits
     /// for rows, and for a slot after each wait) can go on. Without the loan this would

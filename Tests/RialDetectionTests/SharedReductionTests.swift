@@ -6,7 +6,7 @@ import Testing
 @testable import RialDetection
 
 /// moire/2 and artifacts/2 reduce the photo once between them in a pipeline
-/// (`MoireBandImage.reduced`, `wholeFrame`, `ImageRows.derived`), and that changes
+/// (`MoireBandFrame`, `wholeFrame`, `ImageRows.derived`), and that changes
 /// neither's result.
 @Suite struct SharedReductionTests {
     static func banded(width: Int, height: Int, seed: UInt64) -> Image8 {
@@ -89,7 +89,7 @@ import Testing
         for replaced in [false, true] {
             let (_, analysis) = try JPEGDecoder.decodeReporting(jpeg) { rows -> RowAnalysis in
                 let shared = rows.sharingDerivedValues()
-                if replaced { _ = shared.derived("moire-band-image/2") { flat } }
+                if replaced { _ = shared.derived("moire-band-image/2") { MoireBandFrame(finished: flat) } }
                 return analyzer.analyzeRows(shared, depth: nil, concurrent: concurrent)
             }
             let artifacts = try #require(analysis.outcomes[.artifactsV2])
@@ -105,6 +105,92 @@ import Testing
                 #expect(Texture4PipelineTests.timeless(artifacts) == Texture4PipelineTests.timeless(artifactsAlone))
                 #expect(Texture4PipelineTests.timeless(moire) == Texture4PipelineTests.timeless(moireAlone))
             }
+        }
+    }
+
+    /// The shared frame is read while it is written: the writer (on another thread)
+    /// stops after publishing the top half until the reader has copied it, then writes the
+    /// rest while the reader waits for each block row (`MoireBandFrame.waitForRows`) and
+    /// copies it at once; the copy is the finished reduction bit for bit (`wholeFrame`
+    /// alone), and later askers get the same frame.
+    @Test func aReaderFollowsTheWriterRowByRow() {
+        let image = Self.banded(width: 1600, height: 1200, seed: 3)
+        image.withRows { rows in
+            let reference = MoireBandImage.wholeFrame(image: rows, factor: 2)
+            let shared = rows.sharingDerivedValues()
+            let (frame, writer) = MoireBandFrame.shared(by: shared, factor: 2)
+            #expect(writer)
+            #expect(MoireBandFrame.shared(by: shared, factor: 2).writer == false)
+            #expect(MoireBandFrame.sharedIfStarted(by: shared, factor: 2) === frame)
+            #expect(MoireBandFrame.sharedIfStarted(by: shared, factor: 3) == nil)
+            #expect(frame.rowsWritten == 0)
+            let w = frame.width, h = frame.height, plane = w * h, half = h / 2
+            let topCopied = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+            Thread {
+                frame.write(from: shared) { by in
+                    if by == half - 1 { topCopied.wait() }
+                    if by >= half { usleep(100) }
+                }
+                done.signal()
+            }.start()
+            var copied = [Float](repeating: -1, count: 3 * plane)
+            frame.image.planes.withUnsafeBufferPointer { planes in
+                func copy(_ by: Int) {
+                    for c in 0..<3 {
+                        for x in 0..<w { copied[c * plane + by * w + x] = planes[c * plane + by * w + x] }
+                    }
+                }
+                while frame.rowsWritten < half { usleep(100) }
+                #expect(frame.rowsWritten == half, "the writer waits for the top half's copy")
+                for by in 0..<half { copy(by) }
+                topCopied.signal()
+                for by in half..<h {
+                    frame.waitForRows(by + 1, lendingSlotOf: shared)
+                    copy(by)
+                }
+            }
+            done.wait()
+            #expect(frame.rowsWritten == h)
+            #expect(copied.map(\.bitPattern) == reference.planes.map(\.bitPattern))
+            #expect(MoireBandImage.wholeFrame(image: shared, factor: 2).planes === frame.image.planes)
+        }
+    }
+
+    /// moire/2 measures the band spectra of the tiles whose rows another reader has
+    /// reduced already between `moire/1`'s tile pairs, and the rest after: with the
+    /// shared frame finished before it starts, written slowly on another thread while it
+    /// runs, or written by moire/2 itself, its result equals the method alone's, as does
+    /// artifacts/2's when it reads the frame moire/2 writes.
+    @Test(arguments: ["finished", "written meanwhile", "moire/2 writes"])
+    func moireMeasuresBandsOnTheRowsReducedSoFar(frameState: String) {
+        let image = Self.banded(width: 1600, height: 1200, seed: 21)
+        let moireAlone = MoireAnalyzerV2().analyze(image)
+        let artifactsAlone = ArtifactAnalyzerV2().analyze(image)
+        #expect(moireAlone.status == .completed)
+        image.withRows { rows in
+            let shared = rows.sharingDerivedValues()
+            let done = DispatchSemaphore(value: 0)
+            switch frameState {
+            case "finished":
+                _ = MoireBandImage.wholeFrame(image: shared, factor: 2)
+                done.signal()
+            case "written meanwhile":
+                let (frame, writer) = MoireBandFrame.shared(by: shared, factor: 2)
+                #expect(writer)
+                Thread {
+                    frame.write(from: shared) { _ in usleep(300) }
+                    done.signal()
+                }.start()
+            default:
+                done.signal()
+            }
+            var moire = MoireAnalyzerV2().evaluate(shared)
+            done.wait()
+            moire.analysisTimeMs = moireAlone.analysisTimeMs
+            #expect(moire == moireAlone, "\(frameState)")
+            var artifacts = ArtifactAnalyzerV2().evaluate(shared)
+            artifacts.analysisTimeMs = artifactsAlone.analysisTimeMs
+            #expect(artifacts == artifactsAlone, "\(frameState)")
         }
     }
 }

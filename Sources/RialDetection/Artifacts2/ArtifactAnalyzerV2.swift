@@ -68,21 +68,28 @@ public struct ArtifactAnalyzerV2: Sendable {
             return .unavailable(
                 reason: "image \(image.width) x \(image.height) is \(w) x \(h) at the analysis scale (1/\(k))")
         }
-        // The reduction `moire/2` shares when both read the same capture. When this method
-        // reduces it, the cues follow each block row, and the fine detail is measured
-        // as soon as the centre tile's rows are reduced, while later rows decode;
-        // otherwise they are measured on the finished image. The same values either way.
+        // The reduction `moire/2` shares when both read the same capture. The cues follow
+        // each block row as it is written, whether this method writes it or reads it
+        // while `moire/2` does, and the fine detail is measured as soon as the centre
+        // tile's rows are reduced, while later rows decode. The same values either way.
         let cues = ArtifactCuesV2.LumaCues(width: w, height: h, configuration: c)
         var share: Double?
-        let (reduced, streamed) = MoireBandImage.wholeFrame(image: image, factor: k) { by, planes in
-            cues.addRow(of: planes)
-            if share == nil && (by + 1) * k >= tileBottom {
-                share = ArtifactCuesV2.fineDetailShare(image, tile: tile, configuration: c)
+        let (frame, writer) = MoireBandFrame.shared(by: image, factor: k)
+        let reduced = frame.image
+        reduced.planes.withUnsafeBufferPointer { planes in
+            func consume(_ by: Int) {
+                cues.addRow(of: planes)
+                if share == nil && (by + 1) * k >= tileBottom {
+                    share = ArtifactCuesV2.fineDetailShare(image, tile: tile, configuration: c)
+                }
             }
-        }
-        if !streamed {
-            reduced.planes.withUnsafeBufferPointer { planes in
-                for _ in 0..<h { cues.addRow(of: planes) }
+            if writer {
+                frame.write(from: image, eachBlockRow: consume)
+            } else {
+                for by in 0..<h {
+                    frame.waitForRows(by + 1, lendingSlotOf: image)
+                    consume(by)
+                }
             }
         }
         let fineDetail = share ?? ArtifactCuesV2.fineDetailShare(image, tile: tile, configuration: c)

@@ -97,6 +97,13 @@ public struct MoireAnalyzer: Sendable, Equatable {
     /// The analysis of rows that may still be decoding (tiles top to bottom, each once
     /// its rows are written), untimed. Never throws (see the type's documentation).
     public func evaluate(_ image: ImageRows) -> Result {
+        evaluate(image, afterEachTilePair: {})
+    }
+
+    /// `evaluate(_:)`, calling `afterEachTilePair()` after each pair of tiles is searched
+    /// (on this thread, before the next pair waits for its rows): `moire/2` does its own
+    /// work there on rows that are already in.
+    func evaluate(_ image: ImageRows, afterEachTilePair: () -> Void) -> Result {
         let c = configuration
         let width = image.width, height = image.height
         guard let n = Self.tileSize(width: width, height: height, configuration: c) else {
@@ -122,6 +129,8 @@ public struct MoireAnalyzer: Sendable, Equatable {
             let outcome = peaks(of: power)
             if !outcome.peaks.isEmpty { tilesWithPeaks += 1 }
             tileStrengths.append(outcome.bestStrength)
+        } afterEachPair: {
+            afterEachTilePair()
         }
         guard spectrum.texturedTiles.contains(true) else {
             return .unavailable(

@@ -50,10 +50,10 @@ struct MoireSpectrum {
     ///
     /// `eachTile(t, power)` is called with every textured tile's half-plane power as soon
     /// as it is computed (tiles in pairs, in order), so a caller can search it while the
-    /// rows of the next tiles arrive.
+    /// rows of the next tiles arrive; `afterEachPair()` after each pair's, flat or not.
     init(
         image: ImageRows, tileSize n: Int, origins: [(x: Int, y: Int)], flatLumaStd: Double,
-        eachTile: (Int, UnsafeBufferPointer<Double>) -> Void = { _, _ in }
+        eachTile: (Int, UnsafeBufferPointer<Double>) -> Void = { _, _ in }, afterEachPair: () -> Void = {}
     ) {
         self.n = n
         self.origins = origins
@@ -121,6 +121,7 @@ struct MoireSpectrum {
                     eachTile(t, UnsafeBufferPointer(rebasing: tp[(t * half)..<((t + 1) * half)]))
                 }
             }
+            afterEachPair()
             pair += 2
         }
         if count > 0 {

@@ -75,11 +75,8 @@ public struct MoireAnalyzerV2: Sendable {
                 reason: "image \(image.width) x \(image.height) is \(reducedWidth) x \(reducedHeight) at the "
                     + "analysis scale (1/\(k)), smaller than the minimum tile \(c.minTileSize) x \(c.minTileSize) px")
         }
-        let peakResult = c.usePeaks ? peaks.evaluate(image) : nil
-
         let origins = Self.tileOrigins(
             width: reducedWidth, height: reducedHeight, tile: n, columns: c.tileColumns, rows: c.tileRows)
-        let reduced = MoireBandImage.reduced(image: image, factor: k, origins: origins, tileSize: n)
         let lattice = c.jpegLatticeRadius >= 0 ? Double(Self.gcd(k, 16)) / 16 : nil
         let spectrum = MoireBandSpectrum(
             n: n, bandLow: c.bandLow, bandHigh: c.bandHigh, latticeSpacing: lattice,
@@ -87,7 +84,42 @@ public struct MoireAnalyzerV2: Sendable {
         guard spectrum.bandBinCount > 0 else {
             return .unavailable(reason: "no frequency bin of a \(n) x \(n) tile lies in the band")
         }
-        let tiles = spectrum.measure(reduced, origins: origins, flatLumaStd: c.flatLumaStd)
+        var measurement = MoireBandSpectrum.Measurement(spectrum, origins: origins, flatLumaStd: c.flatLumaStd)
+        var peakResult: MoireAnalyzer.Result?
+        if image.sharesDerivedValues {
+            // In a pipeline `artifacts/2` usually writes the shared reduction while this
+            // method searches `moire/1`'s peaks: between the peaks' tile pairs, the band
+            // pairs whose rows are reduced already are measured, so that only the bottom
+            // tiles are left for after the last row (docs/end-to-end-latency.md).
+            var started: MoireBandFrame?
+            func measureReducedPairs() {
+                if started == nil { started = MoireBandFrame.sharedIfStarted(by: image, factor: k) }
+                guard let frame = started else { return }
+                let written = frame.rowsWritten, reduced = frame.image
+                while !measurement.isComplete && measurement.rowsNeeded <= written {
+                    measurement.measureNextPair(reduced)
+                }
+            }
+            if c.usePeaks { peakResult = peaks.evaluate(image, afterEachTilePair: measureReducedPairs) }
+            let (frame, writer) = started.map { ($0, false) } ?? MoireBandFrame.shared(by: image, factor: k)
+            let reduced = frame.image
+            if writer {
+                frame.write(from: image) { by in
+                    while !measurement.isComplete && measurement.rowsNeeded <= by + 1 {
+                        measurement.measureNextPair(reduced)
+                    }
+                }
+            }
+            while !measurement.isComplete {
+                frame.waitForRows(measurement.rowsNeeded, lendingSlotOf: image)
+                measurement.measureNextPair(reduced)
+            }
+        } else {
+            peakResult = c.usePeaks ? peaks.evaluate(image) : nil
+            let reduced = MoireBandImage(image: image, factor: k, origins: origins, tileSize: n)
+            while !measurement.isComplete { measurement.measureNextPair(reduced) }
+        }
+        let tiles = measurement.tiles
         let textured = tiles.filter(\.textured)
         guard !textured.isEmpty else {
             return .unavailable(

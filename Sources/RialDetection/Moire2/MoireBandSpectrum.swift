@@ -119,31 +119,66 @@ struct MoireBandSpectrum {
 
     /// Measures the tiles at `origins` (each inside `image`; the caller places them).
     func measure(_ image: MoireBandImage, origins: [(x: Int, y: Int)], flatLumaStd: Double) -> [MoireBandTile] {
-        let nn = n * n
-        var lumaRe = [Double](repeating: 0, count: nn), lumaIm = lumaRe
-        var chromaRe = lumaRe, chromaIm = lumaRe
-        var powerY = lumaRe, powerC = lumaRe
-        var scratch = [Double]()
-        scratch.reserveCapacity(bins.count)
-        var tiles: [MoireBandTile] = []
-        tiles.reserveCapacity(origins.count)
-        var pair = 0
-        while pair < origins.count {
+        var measurement = Measurement(self, origins: origins, flatLumaStd: flatLumaStd)
+        while !measurement.isComplete { measurement.measureNextPair(image) }
+        return measurement.tiles
+    }
+
+    /// `measure` one pair of tiles at a time (luma is transformed in pairs, in `origins`'
+    /// order), so that a caller can measure the top tiles while the bottom rows of the
+    /// analysis-scale image are still being written: the same tiles, the same values.
+    struct Measurement {
+        let spectrum: MoireBandSpectrum
+        let origins: [(x: Int, y: Int)]
+        let flatLumaStd: Double
+        private(set) var tiles: [MoireBandTile] = []
+        /// The first tile of the next pair.
+        private var pair = 0
+        private var lumaRe: [Double], lumaIm: [Double], chromaRe: [Double], chromaIm: [Double]
+        private var powerY: [Double], powerC: [Double]
+        private var scratch: [Double] = []
+
+        init(_ spectrum: MoireBandSpectrum, origins: [(x: Int, y: Int)], flatLumaStd: Double) {
+            self.spectrum = spectrum
+            self.origins = origins
+            self.flatLumaStd = flatLumaStd
+            let nn = spectrum.n * spectrum.n
+            lumaRe = [Double](repeating: 0, count: nn)
+            (lumaIm, chromaRe, chromaIm, powerY, powerC) = (lumaRe, lumaRe, lumaRe, lumaRe, lumaRe)
+            scratch.reserveCapacity(spectrum.bins.count)
+            tiles.reserveCapacity(origins.count)
+        }
+
+        /// Every tile measured.
+        var isComplete: Bool { pair >= origins.count }
+
+        /// The analysis-scale rows the next pair reads are `0..<rowsNeeded` (0 when complete).
+        var rowsNeeded: Int {
+            guard !isComplete else { return 0 }
+            let second = Swift.min(pair + 1, origins.count - 1)
+            return Swift.max(origins[pair].y, origins[second].y) + spectrum.n
+        }
+
+        /// Measures the next pair (one tile if it is the last); rows `0..<rowsNeeded` of
+        /// `image` must be written.
+        mutating func measureNextPair(_ image: MoireBandImage) {
+            precondition(!isComplete, "MoireBandSpectrum.Measurement: every tile is measured")
+            let s = spectrum
             let second = pair + 1 < origins.count ? pair + 1 : -1
-            let texturedA = loadLuma(image, origins[pair], into: &lumaRe, flatLumaStd: flatLumaStd)
+            let texturedA = s.loadLuma(image, origins[pair], into: &lumaRe, flatLumaStd: flatLumaStd)
             var texturedB = false
             if second >= 0 {
-                texturedB = loadLuma(image, origins[second], into: &lumaIm, flatLumaStd: flatLumaStd)
+                texturedB = s.loadLuma(image, origins[second], into: &lumaIm, flatLumaStd: flatLumaStd)
             } else {
                 lumaIm.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
             }
-            fft.transform2D(re: &lumaRe, im: &lumaIm, sign: -1)
+            s.fft.transform2D(re: &lumaRe, im: &lumaIm, sign: -1)
             for (index, textured, isSecond) in [(pair, texturedA, false), (second, texturedB, true)] where index >= 0 {
                 var tile = MoireBandTile(x: origins[index].x, y: origins[index].y, textured: textured)
                 if textured {
-                    loadChroma(image, origins[index], re: &chromaRe, im: &chromaIm)
-                    fft.transform2D(re: &chromaRe, im: &chromaIm, sign: -1)
-                    measureTile(
+                    s.loadChroma(image, origins[index], re: &chromaRe, im: &chromaIm)
+                    s.fft.transform2D(re: &chromaRe, im: &chromaIm, sign: -1)
+                    s.measureTile(
                         &tile, lumaRe: lumaRe, lumaIm: lumaIm, secondLuma: isSecond, chromaRe: chromaRe,
                         chromaIm: chromaIm, powerY: &powerY, powerC: &powerC, scratch: &scratch)
                 }
@@ -151,7 +186,6 @@ struct MoireBandSpectrum {
             }
             pair += 2
         }
-        return tiles
     }
 
     /// Windowed, mean-free luma of one tile into `buffer`; whether its standard

@@ -83,6 +83,15 @@ public struct ImageRows: @unchecked Sendable {
         return derivedValues.value(key, lendingSlotOf: self, compute)
     }
 
+    /// The value derived under `key` if a reader of these rows has asked for it and its
+    /// `compute` has returned; nil otherwise, and always without a shared store. Never
+    /// blocks on another reader. For a value that is itself filled in progressively
+    /// (a reference type its computer writes after returning it), so that a reader can
+    /// use the part written so far instead of becoming its computer.
+    public func derivedIfPresent<T: Sendable>(_ key: String, as type: T.Type) -> T? {
+        derivedValues?.existing(key, as: type)
+    }
+
     /// Blocks until every row may be read.
     public func waitForAllRows() {
         waitForRows(height)
@@ -158,6 +167,12 @@ final class DerivedValues: @unchecked Sendable {
     // Guarded by `condition`: the values, and the keys being computed.
     private var values: [String: any Sendable] = [:]
     private var computing: Set<String> = []
+
+    func existing<T: Sendable>(_ name: String, as type: T.Type) -> T? {
+        condition.lock()
+        defer { condition.unlock() }
+        return values["\(T.self)/\(name)"] as? T
+    }
 
     func value<T: Sendable>(_ name: String, lendingSlotOf rows: ImageRows, _ compute: () -> T) -> T {
         // The type is part of the key: a value is only ever read back as what it is.
