@@ -103,42 +103,6 @@ import Testing
         #expect(abs(try value(v, "hp_corr_rb")) < 1e-6)
     }
 
-    /// The box filter against its definition, the mean of the `k x k` window with
-    /// half-sample symmetric reflection (`x[-1] = x[0]`, `x[n] = x[n - 1]`), summed
-    /// directly: every small size, so the four-row horizontal pass meets every remainder
-    /// (height 1 to 9) and the reflection meets windows wider than the image.
-    @Test func boxFilterIsTheWindowMean() {
-        func reflect(_ i: Int, _ n: Int) -> Int {
-            var i = i
-            while i < 0 || i >= n { i = i < 0 ? -i - 1 : 2 * n - i - 1 }
-            return i
-        }
-        for w in 1...9 {
-            for h in 1...9 {
-                // Integer levels 0...250, a different one at nearly every pixel.
-                let x = (0..<(w * h)).map { Float(($0 * 37 + 11) % 251) }
-                for k in [3, 5, 9, 17] {
-                    let out = Texture2Features.box(x, width: w, height: h, size: k)
-                    let r = k / 2
-                    var worst: Float = 0
-                    for i in 0..<h {
-                        for j in 0..<w {
-                            var sum = 0.0
-                            for di in -r...r {
-                                for dj in -r...r { sum += Double(x[reflect(i + di, h) * w + reflect(j + dj, w)]) }
-                            }
-                            worst = Swift.max(worst, abs(out[i * w + j] - Float(sum / Double(k * k))))
-                        }
-                    }
-                    // Two roundings to Float (after each pass) of values up to 250.
-                    #expect(worst < 1e-4, "w \(w) h \(h) k \(k): off by \(worst)")
-                }
-            }
-        }
-        // By hand: a 1 x 3 row (0, 3, 6), k = 3: windows (0, 0, 3), (0, 3, 6), (3, 6, 6).
-        #expect(Texture2Features.box([0, 3, 6], width: 3, height: 1, size: 3) == [1, 3, 5])
-    }
-
     /// A 512 x 1024 image is resampled 2:1 with 2 x 2 taps to 256 x 512.
     @Test func analysisScaleIsResolutionNormalised() throws {
         let big = try features(TextureImages.constant(width: 1024, height: 512, rgb: (10, 20, 30)))

@@ -29,9 +29,13 @@ struct Texture2AnalysisImage {
     /// Groups 1, 2 and 5-7 of `Texture2Features`, accumulated as the rows were written
     /// (`Texture2RowFeatures`), so a photo still decoding has them before its last row.
     let rowFeatures: Texture2RowFeatures
+    /// Groups 3 and 4 likewise (`Texture2BandFeatures`), a few rows behind (their box
+    /// filters reach up to 8 rows below).
+    let bandFeatures: Texture2BandFeatures
 
     /// Resamples `rows` (at least 3 channels), waiting for each source row band as it
-    /// is needed, and adds each analysis row to `rowFeatures` once it is written.
+    /// is needed, and adds each analysis row to `rowFeatures` and `bandFeatures` once it
+    /// is written.
     init(_ rows: ImageRows) {
         let sourceWidth = rows.width, sourceHeight = rows.height, channels = rows.channels
         let s = Double(Swift.min(sourceWidth, sourceHeight)) / Double(Self.shortSide)
@@ -50,6 +54,7 @@ struct Texture2AnalysisImage {
         var r = [Float](repeating: 0, count: w * h)
         var g = r, b = r, y = r
         let features = Texture2RowFeatures(width: w, height: h)
+        let bands = Texture2BandFeatures(width: w, height: h)
         let samples = rows.samples
         let taps = Float(t * t)
         var ys = [Int](repeating: 0, count: t)
@@ -84,9 +89,12 @@ struct Texture2AnalysisImage {
                                 for p in (i * w)..<((i + 1) * w) {
                                     yp[p] = 0.299 * rp[p] + 0.587 * gp[p] + 0.114 * bp[p]
                                 }
-                                features.addRow(
-                                    red: UnsafeBufferPointer(rp), green: UnsafeBufferPointer(gp),
-                                    blue: UnsafeBufferPointer(bp), luma: UnsafeBufferPointer(yp))
+                                let (red, green, blue, luma) = (
+                                    UnsafeBufferPointer(rp), UnsafeBufferPointer(gp), UnsafeBufferPointer(bp),
+                                    UnsafeBufferPointer(yp)
+                                )
+                                features.addRow(red: red, green: green, blue: blue, luma: luma)
+                                bands.addRow(red: red, green: green, blue: blue, luma: luma)
                             }
                         }
                     }
@@ -94,6 +102,7 @@ struct Texture2AnalysisImage {
             }
         }
         rowFeatures = features
+        bandFeatures = bands
         red = r
         green = g
         blue = b

@@ -84,27 +84,21 @@ public enum Texture2Features: TextureFeatureSet {
         describe(Texture2AnalysisImage(rows))
     }
 
-    /// The features of an analysis image (groups 1, 2 and 5-7 accumulated as it was
-    /// written: `Texture2AnalysisImage.rowFeatures`).
+    /// The features of an analysis image, every group accumulated as it was written
+    /// (`Texture2AnalysisImage.rowFeatures` and `.bandFeatures`).
     static func describe(_ image: Texture2AnalysisImage) -> Texture2FeatureVector {
-        let w = image.width, h = image.height, n = w * h
-        let y = image.luma, r = image.red, g = image.green, b = image.blue
         let rowFeatures = image.rowFeatures
-        var cb = [Float](repeating: 0, count: n), cr = cb
-        for p in 0..<n {
-            cb[p] = b[p] - y[p]
-            cr[p] = r[p] - y[p]
-        }
         var values: [Double] = []
         values.reserveCapacity(count)
         let lumaStd = rowFeatures.tone(into: &values)
         rowFeatures.colour(into: &values)
-        bandPass(y, cb, cr, width: w, height: h, into: &values)
-        crossChannel(r, g, b, width: w, height: h, into: &values)
+        image.bandFeatures.bandPass(into: &values)
+        image.bandFeatures.crossChannel(into: &values)
         rowFeatures.gradients(into: &values)
         rowFeatures.localBinaryPatterns(into: &values)
         for i in values.indices where !values[i].isFinite { values[i] = 0 }
-        return Texture2FeatureVector(values: values, lumaStandardDeviation: lumaStd, width: w, height: h)
+        return Texture2FeatureVector(
+            values: values, lumaStandardDeviation: lumaStd, width: image.width, height: image.height)
     }
 
     /// Centre of the first of `bins` bins over `0..<top` whose cumulative count reaches
@@ -117,178 +111,6 @@ public enum Texture2Features: TextureFeatureSet {
             if Double(cumulative) >= target { return (Double(i) + 0.5) * top / Double(histogram.count) }
         }
         return top
-    }
-
-    /// `box_k` of `x` (k odd), half-sample symmetric borders, separable running sums
-    /// (rows, then columns with one running sum per column, swept row by row so memory is
-    /// read in order).
-    static func box(_ x: [Float], width w: Int, height h: Int, size k: Int) -> [Float] {
-        var out = [Float](repeating: 0, count: x.count), rows = out
-        var sums = [Double](repeating: 0, count: w)
-        box(x, width: w, height: h, size: k, into: &out, rows: &rows, sums: &sums)
-        return out
-    }
-
-    /// `box(_:width:height:size:)` into `out` with caller-owned scratch buffers (`rows`:
-    /// `x.count` values, `sums`: `w` values), so repeated filtering allocates nothing.
-    ///
-    /// Sums are `Double` and each output the sum times `1 / k` (rounded to `Float`). The
-    /// horizontal pass runs four rows at once (four independent running sums, the same
-    /// additions in the same order per row) and the vertical pass one running sum per
-    /// column, so both keep the cores' pipelines full without changing what is summed.
-    static func box(
-        _ x: [Float], width w: Int, height h: Int, size k: Int, into out: inout [Float], rows: inout [Float],
-        sums: inout [Double]
-    ) {
-        let radius = k / 2
-        @inline(__always) func reflect(_ i: Int, _ n: Int) -> Int {
-            var i = i
-            while i < 0 || i >= n { i = i < 0 ? -i - 1 : 2 * n - i - 1 }
-            return i
-        }
-        let inverse = 1 / Double(k)
-        x.withUnsafeBufferPointer { src in
-            rows.withUnsafeMutableBufferPointer { dst in
-                var i = 0
-                while i < h {
-                    // Rows i..<i + 4; past the last row a lane repeats it (the same values
-                    // written twice).
-                    let last = h - 1
-                    let b0 = i * w, b1 = Swift.min(i + 1, last) * w
-                    let b2 = Swift.min(i + 2, last) * w, b3 = Swift.min(i + 3, last) * w
-                    var s = SIMD4<Double>(repeating: 0)
-                    for d in -radius...radius {
-                        let c = reflect(d, w)
-                        s += SIMD4(Double(src[b0 + c]), Double(src[b1 + c]), Double(src[b2 + c]), Double(src[b3 + c]))
-                    }
-                    var o = s * inverse
-                    dst[b0] = Float(o[0])
-                    dst[b1] = Float(o[1])
-                    dst[b2] = Float(o[2])
-                    dst[b3] = Float(o[3])
-                    if w > 1 {
-                        for j in 1..<w {
-                            let add = j + radius, drop = j - radius - 1
-                            let a = add < w ? add : reflect(add, w), r = drop >= 0 ? drop : reflect(drop, w)
-                            let entering = SIMD4(
-                                Double(src[b0 &+ a]), Double(src[b1 &+ a]), Double(src[b2 &+ a]), Double(src[b3 &+ a]))
-                            let leaving = SIMD4(
-                                Double(src[b0 &+ r]), Double(src[b1 &+ r]), Double(src[b2 &+ r]), Double(src[b3 &+ r]))
-                            s += entering - leaving
-                            o = s * inverse
-                            dst[b0 &+ j] = Float(o[0])
-                            dst[b1 &+ j] = Float(o[1])
-                            dst[b2 &+ j] = Float(o[2])
-                            dst[b3 &+ j] = Float(o[3])
-                        }
-                    }
-                    i += 4
-                }
-            }
-        }
-        rows.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                sums.withUnsafeMutableBufferPointer { acc in
-                    guard let source = src.baseAddress, let target = dst.baseAddress, let column = acc.baseAddress
-                    else { return }
-                    for j in 0..<w { column[j] = 0 }
-                    for d in -radius...radius {
-                        let row = source + reflect(d, h) * w
-                        for j in 0..<w { column[j] += Double(row[j]) }
-                    }
-                    for j in 0..<w { target[j] = Float(column[j] * inverse) }
-                    if h > 1 {
-                        for i in 1..<h {
-                            let add = i + radius, drop = i - radius - 1
-                            let a = source + (add < h ? add : reflect(add, h)) * w
-                            let r = source + (drop >= 0 ? drop : reflect(drop, h)) * w
-                            let o = target + i * w
-                            for j in 0..<w {
-                                column[j] += Double(a[j]) - Double(r[j])
-                                o[j] = Float(column[j] * inverse)
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Group 3.
-    static func bandPass(
-        _ y: [Float], _ cb: [Float], _ cr: [Float], width w: Int, height h: Int, into values: inout [Double]
-    ) {
-        let count = y.count
-        var previous = (y, cb, cr)
-        var blurred = (
-            [Float](repeating: 0, count: count), [Float](repeating: 0, count: count),
-            [Float](repeating: 0, count: count)
-        )
-        var rows = [Float](repeating: 0, count: count)
-        var sums = [Double](repeating: 0, count: w)
-        let n = Double(count)
-        for level in 0..<4 {
-            let k = (1 << (level + 1)) + 1
-            box(y, width: w, height: h, size: k, into: &blurred.0, rows: &rows, sums: &sums)
-            box(cb, width: w, height: h, size: k, into: &blurred.1, rows: &rows, sums: &sums)
-            box(cr, width: w, height: h, size: k, into: &blurred.2, rows: &rows, sums: &sums)
-            var eY = 0.0, eY4 = 0.0, eC = 0.0
-            withPointers(previous.0, previous.1, previous.2) { py, pb, pr in
-                withPointers(blurred.0, blurred.1, blurred.2) { by, bb, br in
-                    for p in 0..<count {
-                        let d = Double(py[p] - by[p])
-                        let d2 = d * d
-                        eY += d2
-                        eY4 += d2 * d2
-                        let dCb = Double(pb[p] - bb[p]), dCr = Double(pr[p] - br[p])
-                        eC += dCb * dCb + dCr * dCr
-                    }
-                }
-            }
-            let energyY = eY / n + 1e-3, energyC = eC / n + 1e-3
-            values.append(log(energyY))
-            values.append(log(energyC / energyY))
-            values.append(log(eY4 / n / (energyY * energyY) + 1e-6))
-            swap(&previous, &blurred)
-        }
-    }
-
-    /// Runs `body` with three equally long planes as buffer pointers (in release builds
-    /// their subscripts are not bounds-checked, unlike the arrays' in the per-pixel loops).
-    @inline(__always) static func withPointers<R>(
-        _ a: [Float], _ b: [Float], _ c: [Float],
-        _ body: (UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>, UnsafeBufferPointer<Float>) -> R
-    ) -> R {
-        precondition(a.count == b.count && b.count == c.count, "Texture2Features: planes differ in size")
-        return a.withUnsafeBufferPointer { pa in
-            b.withUnsafeBufferPointer { pb in c.withUnsafeBufferPointer { pc in body(pa, pb, pc) } }
-        }
-    }
-
-    /// Group 4.
-    static func crossChannel(
-        _ r: [Float], _ g: [Float], _ b: [Float], width w: Int, height h: Int, into values: inout [Double]
-    ) {
-        let br = box(r, width: w, height: h, size: 3), bg = box(g, width: w, height: h, size: 3)
-        let bb = box(b, width: w, height: h, size: 3)
-        var rr = 0.0, gg = 0.0, bbs = 0.0, rg = 0.0, gb = 0.0, rb = 0.0
-        let n = r.count
-        withPointers(r, g, b) { r, g, b in
-            withPointers(br, bg, bb) { br, bg, bb in
-                for p in 0..<n {
-                    let hr = Double(r[p] - br[p]), hg = Double(g[p] - bg[p]), hb = Double(b[p] - bb[p])
-                    rr += hr * hr
-                    gg += hg * hg
-                    bbs += hb * hb
-                    rg += hr * hg
-                    gb += hg * hb
-                    rb += hr * hb
-                }
-            }
-        }
-        values.append(rg / (rr * gg + 1e-9).squareRoot())
-        values.append(gb / (gg * bbs + 1e-9).squareRoot())
-        values.append(rb / (rr * bbs + 1e-9).squareRoot())
     }
 
     /// `floor((atan2(gy, gx) mod π) / (π / 8))` without the arc tangent: the angle folded
