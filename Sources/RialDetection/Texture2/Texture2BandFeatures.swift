@@ -11,9 +11,10 @@ import Foundation
 /// arrive and its vertical running sums as soon as the rows an output row reaches
 /// (`k / 2` below it) are in; each residual energy is added as soon as both planes it
 /// compares have the row. Every sum is added in the order the passes over the finished
-/// image (`Texture2Features.box`, then the energies pixel by pixel) add it, so the values
-/// do not depend on when rows arrive. Rows are kept in rings of `k + 7` rows, not whole
-/// planes.
+/// image (fifteen whole-plane box filters, then the energies pixel by pixel: the code
+/// until 2026-12-07, kept in `Texture2BandFeaturesTests` as the reference) add it, so the
+/// values do not depend on when rows arrive. Rows are kept in rings of `k + 7` rows, not
+/// whole planes.
 ///
 /// - Complexity: O(width) per row per filter; no per-row allocation.
 final class Texture2BandFeatures {
@@ -180,14 +181,14 @@ final class Texture2BandFeatures {
     }
 }
 
-/// `Texture2Features.box` (k x k mean, half-sample symmetric borders, `Double` running
-/// sums, each output the sum times `1 / k` rounded to `Float`) over rows as they arrive:
-/// the horizontal pass on four rows at a time (the last rows with the lanes past the
-/// last row repeating it, as `box` does), the vertical pass one output row at a time as
-/// soon as its rows are in. Horizontal rows and output rows are kept in rings of
-/// `k + 7` rows: an output row reads horizontal rows at most `k / 2 + 1` above and
-/// `k / 2` (plus one pending batch) below it, and is read by the next level within
-/// `k / 2` rows after it is produced.
+/// `box_k` of `Texture2Features` (k x k mean, half-sample symmetric borders, `Double`
+/// running sums, each output the sum times `1 / k` rounded to `Float`) over rows as they
+/// arrive: the horizontal pass on four rows at a time (the last rows with the lanes past
+/// the last row repeating it, as the whole-plane filter did), the vertical pass one
+/// output row at a time as soon as its rows are in. Horizontal rows and output rows are
+/// kept in rings of `k + 7` rows: an output row reads horizontal rows at most `k / 2 + 1`
+/// above and `k / 2` (plus one pending batch) below it, and is read by the next level
+/// within `k / 2` rows after it is produced.
 struct RunningBox {
     let width: Int
     let height: Int
