@@ -85,11 +85,12 @@ import Testing
         let analyzer = try CaptureAnalyzer(configuration: PipelineConfiguration.standard.selecting(methods))
         let grey = Image8(
             width: 1600, height: 1200, channels: 3, samples: [UInt8](repeating: 128, count: 1600 * 1200 * 3))!
-        let flat = grey.withRows { MoireBandImage.wholeFrame(image: $0, factor: 2) }
+        let flat = MoireBandFrame(imageWidth: 1600, imageHeight: 1200, factor: 2)
+        grey.withRows { flat.write(from: $0) }
         for replaced in [false, true] {
             let (_, analysis) = try JPEGDecoder.decodeReporting(jpeg) { rows -> RowAnalysis in
                 let shared = rows.sharingDerivedValues()
-                if replaced { _ = shared.derived("moire-band-image/2") { MoireBandFrame(finished: flat) } }
+                if replaced { _ = shared.derived("moire-band-image/2") { flat } }
                 return analyzer.analyzeRows(shared, depth: nil, concurrent: concurrent)
             }
             let artifacts = try #require(analysis.outcomes[.artifactsV2])
@@ -192,5 +193,17 @@ import Testing
             artifacts.analysisTimeMs = artifactsAlone.analysisTimeMs
             #expect(artifacts == artifactsAlone, "\(frameState)")
         }
+    }
+}
+
+extension MoireBandImage {
+    /// Every block of the photo reduced at factor `k`: the frame `image`'s readers share
+    /// (`MoireBandFrame.shared`), written by this caller if it is the first to ask,
+    /// otherwise waited for to its last row.
+    static func wholeFrame(image: ImageRows, factor k: Int) -> Self {
+        let (frame, writer) = MoireBandFrame.shared(by: image, factor: k)
+        if writer { frame.write(from: image) }
+        frame.waitForRows(frame.height, lendingSlotOf: image)
+        return frame.image
     }
 }

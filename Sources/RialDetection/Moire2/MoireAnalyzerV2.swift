@@ -95,20 +95,13 @@ public struct MoireAnalyzerV2: Sendable {
             func measureReducedPairs() {
                 if started == nil { started = MoireBandFrame.sharedIfStarted(by: image, factor: k) }
                 guard let frame = started else { return }
-                let written = frame.rowsWritten, reduced = frame.image
-                while !measurement.isComplete && measurement.rowsNeeded <= written {
-                    measurement.measureNextPair(reduced)
-                }
+                measurement.measurePairs(of: frame.image, rowsWritten: frame.rowsWritten)
             }
             if c.usePeaks { peakResult = peaks.evaluate(image, afterEachTilePair: measureReducedPairs) }
             let (frame, writer) = started.map { ($0, false) } ?? MoireBandFrame.shared(by: image, factor: k)
             let reduced = frame.image
             if writer {
-                frame.write(from: image) { by in
-                    while !measurement.isComplete && measurement.rowsNeeded <= by + 1 {
-                        measurement.measureNextPair(reduced)
-                    }
-                }
+                frame.write(from: image) { by in measurement.measurePairs(of: reduced, rowsWritten: by + 1) }
             }
             while !measurement.isComplete {
                 frame.waitForRows(measurement.rowsNeeded, lendingSlotOf: image)
@@ -117,7 +110,7 @@ public struct MoireAnalyzerV2: Sendable {
         } else {
             peakResult = c.usePeaks ? peaks.evaluate(image) : nil
             let reduced = MoireBandImage(image: image, factor: k, origins: origins, tileSize: n)
-            while !measurement.isComplete { measurement.measureNextPair(reduced) }
+            measurement.measurePairs(of: reduced, rowsWritten: reduced.height)
         }
         let tiles = measurement.tiles
         let textured = tiles.filter(\.textured)

@@ -32,16 +32,6 @@ struct MoireBandImage {
         Swift.max(1, Swift.max(width, height) / Swift.max(1, analysisLongSide))
     }
 
-    /// Every block of the photo reduced at factor `k`, computed once for all the readers
-    /// of `image` when it shares derived values; when another reader is writing it, this
-    /// waits for its last row.
-    static func wholeFrame(image: ImageRows, factor k: Int) -> Self {
-        let (frame, writer) = MoireBandFrame.shared(by: image, factor: k)
-        if writer { frame.write(from: image) }
-        frame.waitForRows(frame.height, lendingSlotOf: image)
-        return frame.image
-    }
-
     /// The key under which the readers of one capture share the reduction at factor `k`.
     static func sharedKey(factor k: Int) -> String { "moire-band-image/\(k)" }
 
@@ -303,15 +293,6 @@ final class MoireBandFrame: @unchecked Sendable {
         width = imageWidth / k
         height = imageHeight / k
         planes = MoireBandPlanes(count: 3 * width * height)
-    }
-
-    /// A frame whose every row is already written.
-    init(finished image: MoireBandImage) {
-        factor = image.factor
-        width = image.width
-        height = image.height
-        planes = image.planes
-        written = image.height
     }
 
     /// The frame `image`'s readers share at factor `k`, and whether the caller must write

@@ -117,16 +117,11 @@ struct MoireBandSpectrum {
     /// The number of band bins (0 when the band holds none at this tile size).
     var bandBinCount: Int { bins.count }
 
-    /// Measures the tiles at `origins` (each inside `image`; the caller places them).
-    func measure(_ image: MoireBandImage, origins: [(x: Int, y: Int)], flatLumaStd: Double) -> [MoireBandTile] {
-        var measurement = Measurement(self, origins: origins, flatLumaStd: flatLumaStd)
-        while !measurement.isComplete { measurement.measureNextPair(image) }
-        return measurement.tiles
-    }
-
-    /// `measure` one pair of tiles at a time (luma is transformed in pairs, in `origins`'
-    /// order), so that a caller can measure the top tiles while the bottom rows of the
-    /// analysis-scale image are still being written: the same tiles, the same values.
+    /// The measurement of the tiles at `origins` (each inside the image; the caller
+    /// places them), one pair of tiles at a time (luma is transformed in pairs, in
+    /// `origins`' order), so that a caller can measure the top tiles while the bottom rows
+    /// of the analysis-scale image are still being written: the same tiles, the same
+    /// values, whenever each pair is measured.
     struct Measurement {
         let spectrum: MoireBandSpectrum
         let origins: [(x: Int, y: Int)]
@@ -157,6 +152,12 @@ struct MoireBandSpectrum {
             guard !isComplete else { return 0 }
             let second = Swift.min(pair + 1, origins.count - 1)
             return Swift.max(origins[pair].y, origins[second].y) + spectrum.n
+        }
+
+        /// Measures every pair not yet measured whose rows are among rows
+        /// `0..<rowsWritten` of `image` (all of them once every row is written).
+        mutating func measurePairs(of image: MoireBandImage, rowsWritten: Int) {
+            while !isComplete && rowsNeeded <= rowsWritten { measureNextPair(image) }
         }
 
         /// Measures the next pair (one tile if it is the last); rows `0..<rowsNeeded` of
