@@ -12,7 +12,9 @@ import Testing
     /// `moire/2` 31 ms against 30 (FAIL), end to end 34 ms = 1.7 x decode; a bound of
     /// 30 ms (60 ms of work over 2 cores, 1.5 x the decode); paired 1.8 x, CPU 1.1 x the
     /// work, cores 80% busy; `moire/2` measured again at 29 ms (unsettled).
-    static func json(configuration: String? = "abc123", schema: String = "rial-bench-bench/1") -> String {
+    static func json(
+        configuration: String? = "abc123", schema: String = "rial-bench-bench/1", instructionSet: String? = nil
+    ) -> String {
         func stats(_ p50: Double) -> String {
             """
             {"n": 20, "min_ms": \(p50 - 1), "mean_ms": \(p50), "p50_ms": \(p50), "p90_ms": \(p50 + 1), \
@@ -20,11 +22,12 @@ import Testing
             """
         }
         let configurationLine = configuration.map { "\"configuration_sha256\": \"\($0)\"," } ?? ""
+        let instructionSetField = instructionSet.map { ", \"instruction_set\": \"\($0)\"" } ?? ""
         return """
             {"schema": "\(schema)", "iterations": 20, "warmup": 3, "build": "release",
              "capture": "synthetic real scene 4032x3024", "created": "2026-11-28T03:00:00Z",
              "tool": {"name": "rial-bench", "version": "0.9", "git_commit": "deadbeef"}, \(configurationLine)
-             "environment": {"os": "Linux", "cpu": "Test CPU", "cores": 2, "memory_gib": 24, "swift": "6.3", "hostname": "h"},
+             "environment": {"os": "Linux", "cpu": "Test CPU", "cores": 2, "memory_gib": 24, "swift": "6.3", "hostname": "h"\(instructionSetField)},
              "entries": [
                {"key": "decode", "statistics": \(stats(20)), "verdict": "n/a"},
                {"key": "depth/2", "statistics": \(stats(4.5)), "target_ms": 5, "target_source": "t", "verdict": "PASS"},
@@ -71,6 +74,16 @@ import Testing
                 "end to end / decode 1.80; it used 1.10 x the single-threaded work in CPU and kept its 2 cores 80% busy"
             ))
         #expect(text.contains("`moire/2` 31.00 then 29.00 ms (target 30.00)"))
+    }
+
+    /// A report from before 2026-12-07 has no `instruction_set` and names the CPU alone (the
+    /// test above); a newer one says what the code was compiled for after the CPU.
+    @Test func theInstructionSetFollowsTheCPUWhenRecorded() throws {
+        let text = try Self.section(Self.json(instructionSet: "x86-64-v3 (AVX2, FMA)"))
+        #expect(text.contains("on Test CPU, code built for x86-64-v3 (AVX2, FMA), 2 cores, release build"))
+        let path = try Self.file(Self.json(instructionSet: "arm64"))
+        #expect(try Benchmark.Report.read(path: path).environment.instructionSet == "arm64")
+        #expect(try Benchmark.Report.read(path: Self.file(Self.json())).environment.instructionSet == nil)
     }
 
     @Test func anotherOrUnrecordedConfigurationIsFlagged() throws {

@@ -317,6 +317,7 @@ extension HTMLReportPage {
             ("build", Self.e(r.build)), ("jobs", String(r.jobs)), ("shards", String(r.shards)),
             ("run time", "\(SVGNumber.format(r.runSeconds, decimals: 1, trimZeros: false)) s"),
             ("OS", Self.e(r.environment.os)), ("CPU", Self.e(r.environment.cpu)),
+            ("instruction set", Self.e(r.environment.instructionSet ?? "not recorded")),
             ("cores", String(r.environment.cores)),
             ("memory", "\(SVGNumber.format(r.environment.memoryGiB, decimals: 1, trimZeros: false)) GiB"),
             ("Swift", Self.e(r.environment.swift)), ("host", Self.e(r.environment.hostname)),

@@ -123,7 +123,7 @@ public enum MarkdownReport {
         out.append(
             "rial-bench \(MarkdownText.escape(r.tool.version))"
                 + "\(r.tool.gitCommit.map { " (\(MarkdownText.escape(String($0.prefix(12)))))" } ?? ""), \(MarkdownText.escape(r.build)) build, "
-                + "\(MarkdownText.escape(r.environment.cpu)), \(r.environment.cores) cores, \(r.jobs) jobs, "
+                + "\(MarkdownText.escape(r.environment.machineDescription)), \(r.environment.cores) cores, \(r.jobs) jobs, "
                 + "\(String(format: "%.1f", r.runSeconds)) s; \(MarkdownText.escape(r.created))."
         )
         out.append("")

@@ -29,7 +29,7 @@ extension MethodologyReport {
         }
         if let created = b.created { provenance += ", \(MarkdownText.escape(created))" }
         out.append(
-            "Measured by `rial-bench bench` (\(provenance)) on \(MarkdownText.escape(b.environment.cpu)), \(b.environment.cores) cores, \(MarkdownText.escape(b.build)) build: each item \(b.iterations) times after \(b.warmup) warm-up iterations, each method alone on one thread, on one fixed capture (simulated: \(MarkdownText.escape(b.capture))). These are the figures the targets (methods.md section 9, phone budgets) are for; the spread is the machine's, not the data's, and a p50 within about a quarter of its target may fall on either side on another day (a shared virtual machine drifts). ms, nearest-rank percentiles."
+            "Measured by `rial-bench bench` (\(provenance)) on \(MarkdownText.escape(b.environment.machineDescription)), \(b.environment.cores) cores, \(MarkdownText.escape(b.build)) build: each item \(b.iterations) times after \(b.warmup) warm-up iterations, each method alone on one thread, on one fixed capture (simulated: \(MarkdownText.escape(b.capture))). These are the figures the targets (methods.md section 9, phone budgets) are for; the spread is the machine's, not the data's, and a p50 within about a quarter of its target may fall on either side on another day (a shared virtual machine drifts). ms, nearest-rank percentiles."
         )
         out.append("")
         switch b.configurationSHA256 {

@@ -229,7 +229,7 @@ public enum MethodologyReport {
         out.append(bench == nil ? "## Latency" : "## Latency in the run")
         out.append("")
         out.append(
-            "Per method per sample, in-process, monotonic clock, nearest-rank percentiles, in the run above (\(MarkdownText.escape(r.environment.cpu)), \(r.environment.cores) cores, \(r.jobs) parallel samples, \(MarkdownText.escape(r.build)) build). Targets: methods.md section 9 (phone budgets). "
+            "Per method per sample, in-process, monotonic clock, nearest-rank percentiles, in the run above (\(MarkdownText.escape(r.environment.machineDescription)), \(r.environment.cores) cores, \(r.jobs) parallel samples, \(MarkdownText.escape(r.build)) build). Targets: methods.md section 9 (phone budgets). "
                 + (bench == nil
                     ? "`rial-bench bench` measures each method alone on a fixed 12 MP capture; the run's samples are smaller or larger and share the cores with each other, so its verdicts are not the targets' own measure (`methodology --bench FILE` adds the bench's)."
                     : "The targets are for one capture at a time, as in the section above; here \(r.jobs) samples share \(r.environment.cores) cores and each sample's methods run one after another, so these times include that contention, and the verdicts compare them with the single-capture targets only for orientation.")
@@ -293,7 +293,7 @@ public enum MethodologyReport {
         )
         out.append("")
         out.append(
-            "Environment of the run: \(MarkdownText.escape(r.environment.os)); \(MarkdownText.escape(r.environment.cpu)); "
+            "Environment of the run: \(MarkdownText.escape(r.environment.os)); \(MarkdownText.escape(r.environment.machineDescription)); "
                 + "\(MarkdownText.escape(r.environment.swift)); created \(MarkdownText.escape(r.created))."
         )
         out.append("")

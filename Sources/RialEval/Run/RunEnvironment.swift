@@ -8,11 +8,15 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
     public var memoryGiB: Double
     public var swift: String
     public var hostname: String
+    /// The instruction set the Swift code was compiled for (`instructionSetOfThisBuild`);
+    /// nil in reports written before 2026-12-07, which were all baseline builds.
+    public var instructionSet: String?
 
     enum CodingKeys: String, CodingKey {
         case os, cpu, cores
         case memoryGiB = "memory_gib"
         case swift, hostname
+        case instructionSet = "instruction_set"
     }
 
     /// This process's machine.
@@ -21,7 +25,29 @@ public struct RunEnvironment: Sendable, Equatable, Codable {
         return RunEnvironment(
             os: info.operatingSystemVersionString, cpu: cpuModel(), cores: info.activeProcessorCount,
             memoryGiB: (Double(info.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
-            swift: compilerVersion, hostname: info.hostName)
+            swift: compilerVersion, hostname: info.hostName, instructionSet: instructionSetOfThisBuild)
+    }
+
+    /// What the Swift code of this binary was compiled for: scripts/lib/toolchain.sh
+    /// compiles for the x86-64-v3 level (`-target-cpu haswell`) on a CPU that has it and
+    /// says so with `-DRIAL_X86_64_V3`; a plain `swift build` targets the toolchain's
+    /// default. Timings of the two differ (wider SIMD); scores do not.
+    static var instructionSetOfThisBuild: String {
+        #if RIAL_X86_64_V3
+            "x86-64-v3 (AVX2, FMA)"
+        #elseif arch(x86_64)
+            "x86-64 baseline (SSE2)"
+        #elseif arch(arm64)
+            "arm64"
+        #else
+            "unknown"
+        #endif
+    }
+
+    /// `cpu`, followed by the instruction set when the report records it: the machine a
+    /// timing was measured on, as reports print it.
+    public var machineDescription: String {
+        instructionSet.map { "\(cpu), code built for \($0)" } ?? cpu
     }
 
     /// The compiler that built this binary.

@@ -73,7 +73,7 @@ struct BenchChainCommand: ParsableCommand {
                 "recording: \(report.frames) frames \(report.width)x\(report.height) \(report.frameFormat.rawValue) (\(report.frameBytes) bytes each), \(report.depthKeyframes) depth keyframes of \(report.depthBytes) bytes; \(report.bytesHashed) bytes hashed per verification; frames read from \(report.source)"
             )
             Terminal.out(
-                "machine: \(report.environment.cpu), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles"
+                "machine: \(report.environment.machineDescription), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles"
             )
             var table = TextTable(["item", "n", "min", "p50", "max", "MB/s at p50"])
             func f(_ v: Double) -> String { v.isFinite ? String(format: "%.2f", v) : "-" }

@@ -106,7 +106,7 @@ struct Bench: ParsableCommand {
                 Terminal.out("\(method) model: \(model.modelID ?? model.path) (sha256 \(model.sha256 ?? "unknown"))")
             }
             Terminal.out(
-                "machine: \(report.environment.cpu), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles"
+                "machine: \(report.environment.machineDescription), \(report.environment.cores) cores; \(report.build) build; ms, nearest-rank percentiles"
             )
             Terminal.out(table.render())
             Terminal.out(String(format: "end to end / decode = %.2f (goal <= 1.5)", report.endToEndOverDecode))
