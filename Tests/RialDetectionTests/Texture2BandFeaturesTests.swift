@@ -57,14 +57,15 @@ import Testing
                 let x = (0..<(w * h)).map { Float(($0 * 37 + 11) % 251) }
                 for k in [3, 5, 9, 17] {
                     let whole = WholeImage.box(x, width: w, height: h, size: k)
-                    var box = RunningBox(width: w, height: h, size: k)
+                    let box = RunningBox(width: w, height: h, size: k)
                     var streamed = [Float](repeating: -1, count: w * h)
                     x.withUnsafeBufferPointer { source in
                         for rows in 1...h {
                             box.addRows(source, upTo: rows)
                             while box.consumed < box.produced {
                                 let i = box.consumed
-                                box.withOutputRow(i) { row in for j in 0..<w { streamed[i * w + j] = row[j] } }
+                                let row = box.outputRow(i)
+                                for j in 0..<w { streamed[i * w + j] = row[j] }
                                 box.consumed += 1
                             }
                         }
@@ -88,9 +89,10 @@ import Testing
             }
         }
         // By hand: a 1 x 3 row (0, 3, 6), k = 3: windows (0, 0, 3), (0, 3, 6), (3, 6, 6).
-        var box = RunningBox(width: 3, height: 1, size: 3)
+        let box = RunningBox(width: 3, height: 1, size: 3)
         [Float]([0, 3, 6]).withUnsafeBufferPointer { box.addRows($0, upTo: 1) }
-        #expect(box.withOutputRow(0) { row in [row[0], row[1], row[2]] } == [1, 3, 5])
+        let row = box.outputRow(0)
+        #expect([row[0], row[1], row[2]] == [1, 3, 5])
     }
 
     /// The analysis image's band groups, accumulated while it was written, equal a fresh

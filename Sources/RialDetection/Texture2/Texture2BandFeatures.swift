@@ -25,7 +25,7 @@ final class Texture2BandFeatures {
     /// their blur).
     private var cb: [Float], cr: [Float]
     /// `box_{k_L}` of Y, Cb, Cr at `levels[L * 3 + c]`; then `box_3` of R, G, B.
-    private var boxes: [RunningBox]
+    private let boxes: [RunningBox]
     private static let levels = 4
     // Group 3, per level.
     private var lumaEnergy = [Double](repeating: 0, count: levels)
@@ -93,35 +93,28 @@ final class Texture2BandFeatures {
         let w = width
         for level in 0..<Self.levels {
             let current = level * 3
+            let blurY = boxes[current], blurCb = boxes[current + 1], blurCr = boxes[current + 2]
             var eY = lumaEnergy[level], eY4 = lumaFourth[level], eC = chromaEnergy[level]
-            while boxes[current].consumed < boxes[current].produced {
-                let i = boxes[current].consumed
-                boxes[current].withOutputRow(i) { by in
-                    boxes[current + 1].withOutputRow(i) { bb in
-                        boxes[current + 2].withOutputRow(i) { br in
-                            func add(_ py: UnsafePointer<Float>, _ pb: UnsafePointer<Float>, _ pr: UnsafePointer<Float>)
-                            {
-                                for x in 0..<w {
-                                    let d = Double(py[x] - by[x])
-                                    let d2 = d * d
-                                    eY += d2
-                                    eY4 += d2 * d2
-                                    let dCb = Double(pb[x] - bb[x]), dCr = Double(pr[x] - br[x])
-                                    eC += dCb * dCb + dCr * dCr
-                                }
-                            }
-                            if level == 0 {
-                                add(luma.baseAddress! + i * w, cb.baseAddress! + i * w, cr.baseAddress! + i * w)
-                            } else {
-                                let previous = current - 3
-                                boxes[previous].withOutputRow(i) { py in
-                                    boxes[previous + 1].withOutputRow(i) { pb in
-                                        boxes[previous + 2].withOutputRow(i) { pr in add(py, pb, pr) }
-                                    }
-                                }
-                            }
-                        }
-                    }
+            while blurY.consumed < blurY.produced {
+                let i = blurY.consumed
+                let by = blurY.outputRow(i), bb = blurCb.outputRow(i), br = blurCr.outputRow(i)
+                // Level 0 compares the planes with their blur, level L > 0 the blur of level L - 1.
+                let py: UnsafePointer<Float>, pb: UnsafePointer<Float>, pr: UnsafePointer<Float>
+                if level == 0 {
+                    (py, pb, pr) = (luma.baseAddress! + i * w, cb.baseAddress! + i * w, cr.baseAddress! + i * w)
+                } else {
+                    let previous = current - 3
+                    py = boxes[previous].outputRow(i)
+                    pb = boxes[previous + 1].outputRow(i)
+                    pr = boxes[previous + 2].outputRow(i)
+                }
+                for x in 0..<w {
+                    let d = Double(py[x] - by[x])
+                    let d2 = d * d
+                    eY += d2
+                    eY4 += d2 * d2
+                    let dCb = Double(pb[x] - bb[x]), dCr = Double(pr[x] - br[x])
+                    eC += dCb * dCb + dCr * dCr
                 }
                 for c in current..<(current + 3) { boxes[c].consumed = i + 1 }
             }
@@ -140,20 +133,15 @@ final class Texture2BandFeatures {
         while boxes[first].consumed < boxes[first].produced {
             let i = boxes[first].consumed
             let r = red.baseAddress! + i * w, g = green.baseAddress! + i * w, b = blue.baseAddress! + i * w
-            boxes[first].withOutputRow(i) { br in
-                boxes[first + 1].withOutputRow(i) { bg in
-                    boxes[first + 2].withOutputRow(i) { bb in
-                        for x in 0..<w {
-                            let hr = Double(r[x] - br[x]), hg = Double(g[x] - bg[x]), hb = Double(b[x] - bb[x])
-                            srr += hr * hr
-                            sgg += hg * hg
-                            sbb += hb * hb
-                            srg += hr * hg
-                            sgb += hg * hb
-                            srb += hr * hb
-                        }
-                    }
-                }
+            let br = boxes[first].outputRow(i), bg = boxes[first + 1].outputRow(i), bb = boxes[first + 2].outputRow(i)
+            for x in 0..<w {
+                let hr = Double(r[x] - br[x]), hg = Double(g[x] - bg[x]), hb = Double(b[x] - bb[x])
+                srr += hr * hr
+                sgg += hg * hg
+                sbb += hb * hb
+                srg += hr * hg
+                sgb += hg * hb
+                srb += hr * hb
             }
             for c in first..<(first + 3) { boxes[c].consumed = i + 1 }
         }
@@ -189,15 +177,18 @@ final class Texture2BandFeatures {
 /// kept in rings of `k + 7` rows: an output row reads horizontal rows at most `k / 2 + 1`
 /// above and `k / 2` (plus one pending batch) below it, and is read by the next level
 /// within `k / 2` rows after it is produced.
-struct RunningBox {
+final class RunningBox {
     let width: Int
     let height: Int
     let radius: Int
     private let inverse: Double
     private let ring: Int
-    private var horizontal: [Float]
-    private var output: [Float]
-    private var column: [Double]
+    /// `ring` horizontal rows, `ring` output rows and one row of `Double` column sums, in
+    /// allocations of their own that live as long as the filter, so a row can be lent as
+    /// a plain pointer (`outputRow`).
+    private let horizontal: UnsafeMutablePointer<Float>
+    private let output: UnsafeMutablePointer<Float>
+    private let column: UnsafeMutablePointer<Double>
     /// Source rows whose horizontal pass is done.
     private var passed = 0
     /// Output rows `0..<produced` are computed (the ring holds the last `ring` of them).
@@ -211,9 +202,18 @@ struct RunningBox {
         radius = k / 2
         inverse = 1 / Double(k)
         ring = k + 7
-        horizontal = [Float](repeating: 0, count: ring * w)
-        output = horizontal
-        column = [Double](repeating: 0, count: w)
+        horizontal = .allocate(capacity: ring * w)
+        horizontal.initialize(repeating: 0, count: ring * w)
+        output = .allocate(capacity: ring * w)
+        output.initialize(repeating: 0, count: ring * w)
+        column = .allocate(capacity: w)
+        column.initialize(repeating: 0, count: w)
+    }
+
+    deinit {
+        horizontal.deallocate()
+        output.deallocate()
+        column.deallocate()
     }
 
     @inline(__always) private static func reflect(_ i: Int, _ n: Int) -> Int {
@@ -224,7 +224,7 @@ struct RunningBox {
 
     /// Source rows `0..<rows` of `source` (a `width x height` plane) are written: runs
     /// the passes they allow.
-    mutating func addRows(_ source: UnsafeBufferPointer<Float>, upTo rows: Int) {
+    func addRows(_ source: UnsafeBufferPointer<Float>, upTo rows: Int) {
         precondition(rows <= height, "RunningBox: more rows than the plane has")
         repeat {
             while produced < height && passed >= Swift.min(height, produced + radius + 1) {
@@ -237,73 +237,67 @@ struct RunningBox {
         } while true
     }
 
-    /// `body` with output row `i` (`consumed...` rows not yet overwritten).
-    func withOutputRow<R>(_ i: Int, _ body: (UnsafePointer<Float>) -> R) -> R {
+    /// Output row `i` (`width` values), valid until `ring - 1` more rows are produced
+    /// (the caller reads it before it adds the next row).
+    func outputRow(_ i: Int) -> UnsafePointer<Float> {
         precondition(i < produced && i + ring > produced, "RunningBox: row \(i) is not in the ring")
-        return output.withUnsafeBufferPointer { body($0.baseAddress! + (i % ring) * width) }
+        return UnsafePointer(output + (i % ring) * width)
     }
 
     /// Rows `first..<first + 4` (those past the last row repeat it) into the ring.
-    private mutating func passHorizontally(_ src: UnsafeBufferPointer<Float>, from first: Int) {
+    private func passHorizontally(_ src: UnsafeBufferPointer<Float>, from first: Int) {
         let w = width, r = radius, ring = ring, inverse = inverse
         let last = height - 1
         let rowsIn = (first, Swift.min(first + 1, last), Swift.min(first + 2, last), Swift.min(first + 3, last))
         let b0 = rowsIn.0 * w, b1 = rowsIn.1 * w, b2 = rowsIn.2 * w, b3 = rowsIn.3 * w
         let o0 = (rowsIn.0 % ring) * w, o1 = (rowsIn.1 % ring) * w
         let o2 = (rowsIn.2 % ring) * w, o3 = (rowsIn.3 % ring) * w
-        horizontal.withUnsafeMutableBufferPointer { dst in
-            var s = SIMD4<Double>(repeating: 0)
-            for d in -r...r {
-                let c = Self.reflect(d, w)
-                s += SIMD4(Double(src[b0 + c]), Double(src[b1 + c]), Double(src[b2 + c]), Double(src[b3 + c]))
-            }
-            var o = s * inverse
-            dst[o0] = Float(o[0])
-            dst[o1] = Float(o[1])
-            dst[o2] = Float(o[2])
-            dst[o3] = Float(o[3])
-            guard w > 1 else { return }
-            for j in 1..<w {
-                let add = j + r, drop = j - r - 1
-                let a = add < w ? add : Self.reflect(add, w), q = drop >= 0 ? drop : Self.reflect(drop, w)
-                let entering = SIMD4(
-                    Double(src[b0 &+ a]), Double(src[b1 &+ a]), Double(src[b2 &+ a]), Double(src[b3 &+ a]))
-                let leaving = SIMD4(
-                    Double(src[b0 &+ q]), Double(src[b1 &+ q]), Double(src[b2 &+ q]), Double(src[b3 &+ q]))
-                s += entering - leaving
-                o = s * inverse
-                dst[o0 &+ j] = Float(o[0])
-                dst[o1 &+ j] = Float(o[1])
-                dst[o2 &+ j] = Float(o[2])
-                dst[o3 &+ j] = Float(o[3])
-            }
+        let dst = horizontal
+        var s = SIMD4<Double>(repeating: 0)
+        for d in -r...r {
+            let c = Self.reflect(d, w)
+            s += SIMD4(Double(src[b0 + c]), Double(src[b1 + c]), Double(src[b2 + c]), Double(src[b3 + c]))
+        }
+        var o = s * inverse
+        dst[o0] = Float(o[0])
+        dst[o1] = Float(o[1])
+        dst[o2] = Float(o[2])
+        dst[o3] = Float(o[3])
+        guard w > 1 else { return }
+        for j in 1..<w {
+            let add = j + r, drop = j - r - 1
+            let a = add < w ? add : Self.reflect(add, w), q = drop >= 0 ? drop : Self.reflect(drop, w)
+            let entering = SIMD4(
+                Double(src[b0 &+ a]), Double(src[b1 &+ a]), Double(src[b2 &+ a]), Double(src[b3 &+ a]))
+            let leaving = SIMD4(
+                Double(src[b0 &+ q]), Double(src[b1 &+ q]), Double(src[b2 &+ q]), Double(src[b3 &+ q]))
+            s += entering - leaving
+            o = s * inverse
+            dst[o0 &+ j] = Float(o[0])
+            dst[o1 &+ j] = Float(o[1])
+            dst[o2 &+ j] = Float(o[2])
+            dst[o3 &+ j] = Float(o[3])
         }
     }
 
     /// Output row `i` from the horizontal rows in the ring.
-    private mutating func passVertically(row i: Int) {
+    private func passVertically(row i: Int) {
         let w = width, h = height, r = radius, ring = ring, inverse = inverse
-        horizontal.withUnsafeBufferPointer { src in
-            output.withUnsafeMutableBufferPointer { dst in
-                column.withUnsafeMutableBufferPointer { column in
-                    let source = src.baseAddress!, target = dst.baseAddress! + (i % ring) * w
-                    if i == 0 {
-                        for j in 0..<w { column[j] = 0 }
-                        for d in -r...r {
-                            let row = source + (Self.reflect(d, h) % ring) * w
-                            for j in 0..<w { column[j] += Double(row[j]) }
-                        }
-                        for j in 0..<w { target[j] = Float(column[j] * inverse) }
-                    } else {
-                        let add = i + r, drop = i - r - 1
-                        let a = source + ((add < h ? add : Self.reflect(add, h)) % ring) * w
-                        let q = source + ((drop >= 0 ? drop : Self.reflect(drop, h)) % ring) * w
-                        for j in 0..<w {
-                            column[j] += Double(a[j]) - Double(q[j])
-                            target[j] = Float(column[j] * inverse)
-                        }
-                    }
-                }
+        let source = horizontal, column = column, target = output + (i % ring) * w
+        if i == 0 {
+            for j in 0..<w { column[j] = 0 }
+            for d in -r...r {
+                let row = source + (Self.reflect(d, h) % ring) * w
+                for j in 0..<w { column[j] += Double(row[j]) }
+            }
+            for j in 0..<w { target[j] = Float(column[j] * inverse) }
+        } else {
+            let add = i + r, drop = i - r - 1
+            let a = source + ((add < h ? add : Self.reflect(add, h)) % ring) * w
+            let q = source + ((drop >= 0 ? drop : Self.reflect(drop, h)) % ring) * w
+            for j in 0..<w {
+                column[j] += Double(a[j]) - Double(q[j])
+                target[j] = Float(column[j] * inverse)
             }
         }
     }
