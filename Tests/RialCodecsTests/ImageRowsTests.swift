@@ -226,7 +226,7 @@ import Testing
             #expect(shared.derived("sum") { "text" } == "text")
             #expect(shared.derived("sum") { -1 } == expected)
             var unshared = 0
-            for _ in 0..<2 { _ = rows.derived("sum") { unshared += 1 } }
+            for _ in 0..<2 { rows.derived("sum") { unshared += 1 } }
             #expect(unshared == 2)
             // Sharing again keeps the same store.
             #expect(shared.sharingDerivedValues().derived("sum") { -1 } == expected)

@@ -198,19 +198,20 @@ struct VideoCodecTests {
             expectError(folder.appendingPathComponent("missing.mp4").path, .notFound, containing: "no such file")
             expectError(folder.path, .unreadable, containing: "directory")
             let empty = folder.appendingPathComponent("empty.mp4").path
-            FileManager.default.createFile(atPath: empty, contents: Data())
+            #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
             expectError(empty, .corrupt, containing: "empty")
             let text = folder.appendingPathComponent("notes.mp4").path
-            FileManager.default.createFile(atPath: text, contents: Data("not a video at all\n".utf8))
+            #expect(FileManager.default.createFile(atPath: text, contents: Data("not a video at all\n".utf8)))
             // FFmpeg's probe goes by the .mp4 name here; the MP4 demuxer then finds no index.
             expectError(text, .corrupt, containing: "MP4")
             let textNoExtension = folder.appendingPathComponent("notes").path
-            FileManager.default.createFile(atPath: textNoExtension, contents: Data("not a video at all\n".utf8))
+            #expect(
+                FileManager.default.createFile(atPath: textNoExtension, contents: Data("not a video at all\n".utf8)))
             expectError(textNoExtension, .corrupt, containing: "not an MP4 or MOV video")
             // A valid file of another format: refused before its demuxer runs.
             let png = folder.appendingPathComponent("image.mp4").path
             let image = Image8(width: 8, height: 8, channels: 1, samples: [UInt8](repeating: 9, count: 64))!
-            FileManager.default.createFile(atPath: png, contents: try PNGEncoder.encode(image))
+            #expect(FileManager.default.createFile(atPath: png, contents: try PNGEncoder.encode(image)))
             expectError(png, .unsupported, containing: "not an MP4 or MOV video")
 
             let out = folder.appendingPathComponent("odd.mp4").path
@@ -238,7 +239,7 @@ struct VideoCodecTests {
             #expect(!FileManager.default.fileExists(atPath: path))
             // An encoder that fails to open leaves an existing file alone.
             let existing = folder.appendingPathComponent("existing.mp4").path
-            FileManager.default.createFile(atPath: existing, contents: Data("keep me".utf8))
+            #expect(FileManager.default.createFile(atPath: existing, contents: Data("keep me".utf8)))
             #expect(throws: MediaError.self) { try VideoEncoder(path: existing, width: 33, height: 16) }
             #expect(FileManager.default.contents(atPath: existing) == Data("keep me".utf8))
         }
@@ -266,7 +267,7 @@ struct VideoInspectionTests {
         // Cut before the index (moov comes last): the container cannot be read.
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
         let cut = folder.appendingPathComponent("cut.mp4").path
-        FileManager.default.createFile(atPath: cut, contents: data.prefix(data.count / 2))
+        #expect(FileManager.default.createFile(atPath: cut, contents: data.prefix(data.count / 2)))
         #expect {
             _ = try MediaInspector.inspect(path: cut)
         } throws: { error in

@@ -15,7 +15,7 @@ struct VideoFuzzTests {
         var decoded = 0, rejected = 0
         let path = folder.appendingPathComponent("fuzz.mp4").path
         for input in inputs {
-            FileManager.default.createFile(atPath: path, contents: input)
+            #expect(FileManager.default.createFile(atPath: path, contents: input))
             do {
                 let decoder = try VideoDecoder(path: path, options: VideoDecodeOptions(threads: 1, strict: strict))
                 var frames = 0

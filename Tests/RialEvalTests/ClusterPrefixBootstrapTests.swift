@@ -69,7 +69,7 @@ import Testing
             for seed in 0..<60 as Range<UInt64> {
                 weights.withUnsafeMutableBufferPointer { _ = ClusterResampler.draw(into: $0, seed: seed &+ 99) }
                 if seed == 0 { weights = weights.map { _ in 1 } } // the original sample
-                try weights.withUnsafeBufferPointer { w in
+                weights.withUnsafeBufferPointer { w in
                     let totals = curve.totals(weights: w)
                     let pass = curve.aucAndEER(weights: w, totals: totals)
                     let fast = curve.aucAndEER(weights: w, totals: totals, summary: summary)
