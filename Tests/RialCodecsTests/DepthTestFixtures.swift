@@ -1,4 +1,5 @@
 import Foundation
+import RialTestSupport
 
 /// A `.npy` file written by numpy 2.4 (`np.save`, or `numpy.lib.format.write_array`
 /// for versions 2.0/3.0) with the values numpy holds for it, invalid ones (non-finite
@@ -146,8 +147,6 @@ enum DepthFixtures {
 /// A fresh temporary folder per call; callers remove it with `defer`.
 enum DepthTestFiles {
     static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("rial-depth-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try Fixtures.makeTemporaryFolder("rial-depth")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RialMedia
+import RialTestSupport
 import Testing
 
 @testable import RialEval
@@ -43,8 +44,7 @@ import Testing
     }
 
     static func file(_ contents: String?) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rial-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixtures.makeTemporaryFolder("rial-bench")
         let path = folder.appendingPathComponent("bench.json")
         if let contents { try Data(contents.utf8).write(to: path) }
         return path.path

@@ -1,4 +1,5 @@
 import Foundation
+import RialTestSupport
 import Testing
 
 @testable import RialEval
@@ -34,8 +35,7 @@ import Testing
         """
 
     static func folder(_ contents: String?) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rial-gap-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixtures.makeTemporaryFolder("rial-gap")
         if let contents { try Data(contents.utf8).write(to: folder.appendingPathComponent("gap.json")) }
         return folder.path
     }
