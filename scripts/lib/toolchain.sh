@@ -7,7 +7,8 @@ fi
 # the x86-64-v3 level (AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE: Intel since Haswell, AMD since
 # Excavator), the scripts compile for it (`-target-cpu haswell`, the LLVM name of that
 # level); elsewhere, and with RIAL_TARGET_CPU=baseline, for the toolchain's default (SSE2
-# on x86-64). Any other RIAL_TARGET_CPU value is passed to -target-cpu as it is.
+# on x86-64). RIAL_TARGET_CPU=haswell asks for that level without the check; other values
+# are refused, because the binary could not say in its reports what it was built for.
 #
 # Why: the decoder (libjpeg-turbo) picks AVX2 at run time, while Swift code built for the
 # baseline does four-lane Double and sixteen-lane byte SIMD in 128-bit halves; for the host
@@ -17,6 +18,7 @@ fi
 # only on CPUs with that level, which is why the choice is made from the machine that
 # builds it. RIAL_X86_64_V3 tells the binary, so reports can say which build they timed
 # (`instruction_set` in each report's environment).
+level3_flags=(-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DRIAL_X86_64_V3)
 host_cpu_flags=()
 case "${RIAL_TARGET_CPU:-auto}" in
 auto)
@@ -26,16 +28,18 @@ auto)
         for feature in avx avx2 bmi1 bmi2 fma f16c abm movbe; do
             [[ "$cpu_features" == *" $feature "* ]] || level3=0
         done
-        if ((level3)); then
-            host_cpu_flags=(-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DRIAL_X86_64_V3)
-        fi
+        if ((level3)); then host_cpu_flags=("${level3_flags[@]}"); fi
         unset cpu_features level3 feature
     fi
     ;;
 baseline) ;;
-haswell) host_cpu_flags=(-Xswiftc -target-cpu -Xswiftc haswell -Xswiftc -DRIAL_X86_64_V3) ;;
-*) host_cpu_flags=(-Xswiftc -target-cpu -Xswiftc "$RIAL_TARGET_CPU") ;;
+haswell) host_cpu_flags=("${level3_flags[@]}") ;;
+*)
+    echo "RIAL_TARGET_CPU: expected auto, baseline or haswell, got '$RIAL_TARGET_CPU'" >&2
+    return 1
+    ;;
 esac
+unset level3_flags
 
 # The optimised build scripts/run, the benchmarks and the study scripts use.
 # shellcheck disable=SC2034

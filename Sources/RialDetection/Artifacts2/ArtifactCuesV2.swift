@@ -7,10 +7,11 @@ enum ArtifactCuesV2 {
     /// The banding profiles, the detail variance, the surround ratio and the luma range
     /// of the analysis-scale image, accumulated one block row at a time as the shared
     /// reduction (`MoireBandFrame`) writes them, so that the work runs while the photo
-    /// still decodes instead of after its last row (docs/end-to-end-latency.md). Every sum is added in the order a pass over the
-    /// finished image adds it (rows top to bottom, left to right within a row; the
-    /// detail variance's vertical box `detail_box / 2 + 1` rows behind the newest row),
-    /// so the values do not depend on when the rows arrive.
+    /// still decodes instead of after its last row (docs/end-to-end-latency.md). Every
+    /// sum is added in the order a pass over the finished image adds it (rows top to
+    /// bottom, left to right within a row; the detail variance's vertical box
+    /// `detail_box / 2 + 1` rows behind the newest row), so the values do not depend on
+    /// when the rows arrive.
     ///
     /// - Complexity: O(w) per row, O(w h) floats of memory (luma and its horizontal box
     ///   mean).
