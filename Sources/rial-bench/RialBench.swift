@@ -10,7 +10,7 @@ struct RialBench: ParsableCommand {
             Run.self, Report.self, Merge.self, Rescore.self, Compare.self, Gate.self, Bench.self, Methodology.self,
             Analyze.self, ConfigCommand.self, Inspect.self, Synth.self, DatasetCommand.self,
             TrainCommand.self, BenchDecodeCommand.self, BenchRescoreCommand.self, BenchChainCommand.self, Tune.self,
-            BenchTuneCommand.self,
+            BenchTuneCommand.self, BenchCompareCommand.self,
         ]
     )
 
