@@ -51,9 +51,16 @@ import Testing
         #expect(gated.status == 2, "\(gated.stderr)")
         #expect(
             try String(contentsOfFile: markdown, encoding: .utf8).contains("- **Regression**, slower by more than 5%"))
+        // A CI step summary gets the same Markdown appended.
+        let summary = folder.appendingPathComponent("summary.md")
+        try Data("earlier step\n".utf8).write(to: summary)
         let loose = try CLIRunner.run(
-            ["bench-compare", "--before"] + before + ["--after"] + after + ["--fail-above", "25"])
+            ["bench-compare", "--before"] + before + ["--after"] + after + ["--fail-above", "25"],
+            environment: ["GITHUB_STEP_SUMMARY": summary.path])
         #expect(loose.status == 0, "\(loose.stderr)")
+        let appended = try String(contentsOf: summary, encoding: .utf8)
+        #expect(appended.hasPrefix("earlier step\n# bench-compare\n"))
+        #expect(appended.contains("- No item is slower by more than 25% at p < 0.05."))
 
         let json = try CLIRunner.run(["bench-compare", "--before"] + before + ["--after"] + after + ["--json"])
         #expect(json.status == 0)
