@@ -135,6 +135,18 @@ import Testing
         #expect(BenchComparison.median([]).isNaN)
     }
 
+    /// A report whose p50 is not a number leaves that item's row without it.
+    @Test func aNonFiniteP50IsLeftOut() throws {
+        var (before, after) = try Self.fiveAndFive()
+        before[0].entries[1].statistics.p50 = .nan
+        after[2].entries[1].statistics.p50 = .infinity
+        let moire = try #require(try BenchComparison(before: before, after: after).rows.first { $0.key == "moire/2" })
+        #expect(moire.before.count == 4 && moire.after.count == 4)
+        // 10.5 11 11.5 12 and 13 13.5 14.5 15.
+        #expect(moire.before.median == 11.25 && moire.after.median == 14)
+        #expect(abs(moire.pValue - 2.0 / 70) < 1e-12)
+    }
+
     @Test func differentCapturesAreRefusedUnlessAllowed() throws {
         let before = [try Self.report(decode: 20, moire: 10, endToEnd: 30, capture: "one")]
         let after = [try Self.report(decode: 20, moire: 10, endToEnd: 30, capture: "two")]

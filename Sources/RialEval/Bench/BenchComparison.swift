@@ -95,7 +95,7 @@ public struct BenchComparison: Sendable, Equatable, Codable {
     /// no gate.
     public var failAbove: Double?
     public var rows: [Row]
-    /// Items that only one side measured.
+    /// Items that only one side measured (with a finite p50).
     public var onlyBefore: [String]
     public var onlyAfter: [String]
     /// The capture every report timed (`Benchmark.Report.capture`), or each distinct one.
@@ -145,8 +145,9 @@ public struct BenchComparison: Sendable, Equatable, Codable {
         for report in before + after {
             for entry in report.entries where !keys.contains(entry.key) { keys.append(entry.key) }
         }
+        // A report's item counts when its p50 is finite (a "nan" p50 would sort anywhere).
         func entries(_ reports: [Benchmark.Report], _ key: String) -> [Benchmark.Entry] {
-            reports.compactMap { report in report.entries.first { $0.key == key } }
+            reports.compactMap { report in report.entries.first { $0.key == key && $0.statistics.p50.isFinite } }
         }
         var rows: [Row] = []
         var onlyBefore: [String] = [], onlyAfter: [String] = []
