@@ -131,8 +131,8 @@ import Testing
         #expect(comparison.onlyBefore == ["moire/2"])
         #expect(!comparison.rows.contains { $0.key == "moire/2" })
         #expect(comparison.markdown().contains("- Measured before only: `moire/2`."))
-        #expect(BenchComparison.median([30, 10, 20, 40]) == 25)
-        #expect(BenchComparison.median([]).isNaN)
+        #expect(Median.of([30, 10, 20, 40]) == 25)
+        #expect(Median.of([]).isNaN)
     }
 
     /// A report whose p50 is not a number leaves that item's row without it.

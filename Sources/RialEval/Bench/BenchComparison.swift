@@ -30,15 +30,11 @@ public struct BenchComparison: Sendable, Equatable, Codable {
         }
 
         init(_ reports: [Benchmark.Report]) {
-            func distinct<T: Hashable>(_ values: [T]) -> [T] {
-                var seen = Set<T>()
-                return values.filter { seen.insert($0).inserted }
-            }
             self.reports = reports.count
-            commits = distinct(reports.map { $0.tool?.gitCommit ?? "unrecorded" })
-            instructionSets = distinct(reports.map { $0.environment.instructionSet ?? "unrecorded" })
-            configurations = distinct(reports.map { $0.configurationSHA256 ?? "unrecorded" })
-            iterations = distinct(reports.map(\.iterations))
+            commits = BenchComparison.distinct(reports.map { $0.tool?.gitCommit ?? "unrecorded" })
+            instructionSets = BenchComparison.distinct(reports.map { $0.environment.instructionSet ?? "unrecorded" })
+            configurations = BenchComparison.distinct(reports.map { $0.configurationSHA256 ?? "unrecorded" })
+            iterations = BenchComparison.distinct(reports.map(\.iterations))
         }
     }
 
@@ -59,10 +55,10 @@ public struct BenchComparison: Sendable, Equatable, Codable {
 
         init(values: [Double], minimums: [Double]?) {
             count = values.count
-            median = BenchComparison.median(values)
+            median = Median.of(values)
             lowest = values.min() ?? .nan
             highest = values.max() ?? .nan
-            medianMinimum = minimums.map(BenchComparison.median)
+            medianMinimum = minimums.map(Median.of)
         }
     }
 
@@ -128,8 +124,7 @@ public struct BenchComparison: Sendable, Equatable, Codable {
         if let failAbove, !(failAbove.isFinite && failAbove >= 0) {
             throw RunError("the regression limit \(failAbove) is not a finite, non-negative fraction")
         }
-        var captures: [String] = []
-        for report in before + after where !captures.contains(report.capture) { captures.append(report.capture) }
+        let captures = Self.distinct((before + after).map(\.capture))
         if captures.count > 1, !allowDifferentCaptures {
             throw RunError(
                 "the reports timed different captures (\(captures.map { "'\($0)'" }.joined(separator: ", "))): their times are not comparable"
@@ -141,10 +136,7 @@ public struct BenchComparison: Sendable, Equatable, Codable {
         self.alpha = alpha
         self.failAbove = failAbove
 
-        var keys: [String] = []
-        for report in before + after {
-            for entry in report.entries where !keys.contains(entry.key) { keys.append(entry.key) }
-        }
+        let keys = Self.distinct((before + after).flatMap { $0.entries.map(\.key) })
         // A report's item counts when its p50 is finite (a "nan" p50 would sort anywhere).
         func entries(_ reports: [Benchmark.Report], _ key: String) -> [Benchmark.Entry] {
             reports.compactMap { report in report.entries.first { $0.key == key && $0.statistics.p50.isFinite } }
@@ -192,12 +184,10 @@ public struct BenchComparison: Sendable, Equatable, Codable {
             significant: significant, regression: significant && failAbove.map { change > $0 } == true)
     }
 
-    /// The median of `values`; NaN when empty.
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+    /// `values` without repeats, in the order each first appears.
+    static func distinct<T: Hashable>(_ values: [T]) -> [T] {
+        var seen = Set<T>()
+        return values.filter { seen.insert($0).inserted }
     }
 
     /// The smallest p-value these sides' report counts allow (`RankSumTest.smallestPValue`).

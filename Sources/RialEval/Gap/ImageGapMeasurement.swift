@@ -214,7 +214,7 @@ public enum ImageGapMeasurement {
                 sigmas.append((Double.pi / 2).squareRoot() * total / Double(side * side) / 6)
             }
         }
-        return median(sigmas)
+        return Median.of(sigmas)
     }
 
     /// 2 x 2 block means (the odd last row or column dropped).
@@ -260,7 +260,7 @@ public enum ImageGapMeasurement {
                 }
             }
         }
-        return values.count >= minimumEdges ? median(values) : .nan
+        return values.count >= minimumEdges ? Median.of(values) : .nan
     }
 
     /// The overshoot of one rising 11-sample profile `p[0...10]` (centre 5), or nil when
@@ -336,7 +336,7 @@ public enum ImageGapMeasurement {
         // narrow peak does not raise its own baseline.
         var rings = [[Double]](repeating: [], count: bins)
         for k in 0..<(n * n) where binOf[k] >= 0 { rings[binOf[k]].append(power[0][k]) }
-        let ringMedian = rings.map { median($0) }
+        let ringMedian = rings.map { Median.of($0) }
         var out: [GapStatistic: Double] = [:]
         var xs: [Double] = [], ys: [Double] = []
         for bin in 0..<bins {
@@ -388,10 +388,4 @@ public enum ImageGapMeasurement {
         return sxx > 0 ? sxy / sxx : .nan
     }
 
-    /// Median (mean of the two middle values for an even count); NaN when empty.
-    static func median(_ values: [Double]) -> Double {
-        let s = values.filter { !$0.isNaN }.sorted()
-        guard !s.isEmpty else { return .nan }
-        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
-    }
 }
