@@ -117,11 +117,11 @@ def network():
     return init, jax.jit(lambda params, x: forward(params, x)), step
 
 
-def train_and_score(X, y, train, test, epochs, seed=0):
+def train_and_score(net, X, y, train, test, epochs, seed=0):
     import jax
     import jax.numpy as jnp
 
-    init, predict, step = network()
+    init, predict, step = net
     rng = np.random.default_rng(seed)
     params = init(jax.random.PRNGKey(seed))
     opt = (jax.tree.map(jnp.zeros_like, params), jax.tree.map(jnp.zeros_like, params), 0)
@@ -165,15 +165,19 @@ def stack(oof_path, scores_dir):
     with open(oof_path) as f:
         for row in csv.reader(f):
             network_score[row[0]] = (row[1], int(row[2]), float(row[3]))
-    ids, srcs, attack, net, mean3 = [], [], [], [], []
-    logit = lambda p: np.log(np.clip(p, 1e-4, 1 - 1e-4) / (1 - np.clip(p, 1e-4, 1 - 1e-4)))
+    srcs, attack, net, mean3 = [], [], [], []
+
+    def logit(p):
+        p = min(max(p, 1e-4), 1 - 1e-4)
+        return np.log(p / (1 - p))
+
     for path in glob.glob(os.path.join(scores_dir, "*", "scores.csv")):
         with open(path) as f:
             for row in csv.DictReader(f):
                 if row["dataset"] != "real-dev" or row["id"] not in network_score:
                     continue
                 s, a, z = network_score[row["id"]]
-                ids.append(row["id"]); srcs.append(s); attack.append(a); net.append(z)
+                srcs.append(s); attack.append(a); net.append(z)
                 mean3.append(-(logit(float(row["moire/2"])) + logit(float(row["texture/4"]))
                                + logit(float(row["artifacts/2"]))) / 3)
     srcs, attack, net, mean3 = np.array(srcs), np.array(attack), np.array(net), np.array(mean3)
@@ -223,12 +227,13 @@ def main():
             done = {row[1] for row in csv.reader(f)}
     from sklearn.metrics import roc_auc_score
 
+    net = network()  # built and compiled once for every fold
     for s in held_out:
         if s in done:
             continue
         test, train = np.where(src == s)[0], np.where(src != s)[0]
         start = time.time()
-        z = train_and_score(X, y, train, test, args.epochs)
+        z = train_and_score(net, X, y, train, test, args.epochs)
         print(f"{s}: held-out AUC {roc_auc_score(y[test], z):.3f} ({time.time() - start:.0f} s)", flush=True)
         with open(oof, "a", newline="") as f:
             writer = csv.writer(f)
